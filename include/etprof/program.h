@@ -1,0 +1,196 @@
+/*
+ * etprof/program.h - read an ExecuTorch program (.pte) or bundled program
+ * (.bpte): the deployed code that every ETDump event refers to.
+ *
+ * etp_program_open() detects the kind from the file's identifier (ET12 or
+ * BP08), verifies the whole FlatBuffer and the extended header / segments,
+ * and decodes the plans into the read-only arrays below. Strings point into
+ * the file bytes (NUL-terminated); everything lives until etp_program_free().
+ */
+#ifndef ETPROF_PROGRAM_H
+#define ETPROF_PROGRAM_H
+
+#include <stdio.h>
+
+#include "etprof/blob.h"
+#include "etprof/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Instruction kinds (the InstructionArguments union). */
+typedef enum etp_instr_kind {
+    ETP_INSTR_NONE = 0,
+    ETP_INSTR_KERNEL = 1,     /**< KernelCall: operators[op_index] */
+    ETP_INSTR_DELEGATE = 2,   /**< DelegateCall: delegates[delegate_index] */
+    ETP_INSTR_MOVE = 3,
+    ETP_INSTR_JUMP_FALSE = 4,
+    ETP_INSTR_FREE = 5
+} etp_instr_kind;
+
+typedef struct etp_instruction {
+    etp_instr_kind kind;
+    int32_t a;          /**< op_index | delegate_index | move_from | cond_value_index | value_index */
+    int32_t b;          /**< move_to | destination_instruction; 0 otherwise */
+    const int32_t *args;/**< value indices (kernel and delegate calls) */
+    uint32_t arg_count;
+} etp_instruction;
+
+/** One source frame from the optional per-instruction stack trace. */
+typedef struct etp_frame {
+    const char *filename;
+    int32_t lineno;
+    const char *name;
+    const char *context;
+} etp_frame;
+
+typedef struct etp_chain {
+    uint32_t instruction_count;
+    etp_instruction *instructions;
+    const int32_t *inputs;
+    uint32_t input_count;
+    const int32_t *outputs;
+    uint32_t output_count;
+    uint32_t stacktrace_count;   /**< 0, or instruction_count when emitted */
+    uint32_t *frame_counts;      /**< per instruction */
+    etp_frame **frames;          /**< per instruction */
+} etp_chain;
+
+typedef struct etp_operator {
+    const char *name;      /**< e.g. "aten::convolution" */
+    const char *overload;  /**< e.g. "out" (may be "" or NULL) */
+    char *full_name;       /**< "aten::convolution.out" */
+    const char *kernel_suffix; /**< "convolution.out": what native_call_<...> logs */
+} etp_operator;
+
+typedef struct etp_compile_spec {
+    const char *key;
+    const uint8_t *value;
+    uint32_t value_len;
+} etp_compile_spec;
+
+typedef struct etp_delegate {
+    const char *id;            /**< backend id, e.g. "XnnpackBackend" */
+    int location;              /**< 0 INLINE, 1 SEGMENT, -1 when unknown */
+    uint32_t index;            /**< index into inline data or segments */
+    int size_known;            /**< the blob reference resolves */
+    uint64_t processed_size;   /**< bytes of the compiled blob */
+    uint32_t compile_spec_count;
+    etp_compile_spec *compile_specs;
+} etp_delegate;
+
+/** EValue kinds (KernelTypes union tags). */
+typedef enum etp_evalue_kind {
+    ETP_EV_NONE = 0, ETP_EV_NULL, ETP_EV_INT, ETP_EV_BOOL, ETP_EV_DOUBLE, ETP_EV_TENSOR,
+    ETP_EV_STRING, ETP_EV_INT_LIST, ETP_EV_DOUBLE_LIST, ETP_EV_BOOL_LIST, ETP_EV_TENSOR_LIST,
+    ETP_EV_OPT_TENSOR_LIST
+} etp_evalue_kind;
+
+typedef struct etp_evalue {
+    etp_evalue_kind kind;
+    int64_t i;                 /**< Int value, Bool value */
+    double d;                  /**< Double value */
+    const char *s;             /**< String value */
+    uint32_t count;            /**< list length or tensor rank */
+    const void *items;         /**< list items (int64/double/uint8/int32 by kind), or tensor sizes (int32) */
+    /* Tensor metadata */
+    int8_t scalar_type;
+    const uint8_t *dim_order;
+    uint32_t dim_order_len;
+    uint32_t data_buffer_idx;  /**< > 0: constant data */
+    int has_allocation;        /**< memory-planned */
+    uint32_t memory_id;
+    uint64_t memory_offset;
+    int8_t shape_dynamism;
+    const char *fqn;           /**< ExtraTensorInfo.fully_qualified_name */
+} etp_evalue;
+
+typedef struct etp_plan {
+    const char *name;          /**< method name */
+    uint32_t value_count;
+    etp_evalue *values;
+    const int32_t *inputs;
+    uint32_t input_count;
+    const int32_t *outputs;
+    uint32_t output_count;
+    uint32_t chain_count;
+    etp_chain *chains;
+    uint32_t operator_count;
+    etp_operator *operators;
+    uint32_t delegate_count;
+    etp_delegate *delegates;
+    uint32_t buffer_count;
+    const int64_t *buffer_sizes; /**< non_const_buffer_sizes (entry 0 reserved) */
+} etp_plan;
+
+typedef struct etp_segment {
+    uint64_t offset;  /**< relative to segment_base */
+    uint64_t size;
+} etp_segment;
+
+/** A bundled-program test suite (only for .bpte inputs). */
+typedef struct etp_test_suite {
+    const char *method_name;
+    uint32_t case_count;
+    uint32_t *input_counts;    /**< per case */
+    uint32_t *output_counts;   /**< per case */
+} etp_test_suite;
+
+typedef struct etp_program {
+    char *path;
+    size_t file_size;
+    int bundled;               /**< input was a .bpte */
+    uint32_t bundled_version;
+    uint64_t program_offset;   /**< file offset of the embedded .pte (0 for a .pte) */
+    uint64_t program_length;
+    uint32_t suite_count;
+    etp_test_suite *suites;
+    uint32_t version;          /**< Program.version */
+    int has_extended_header;
+    uint64_t header_program_size;
+    uint64_t segment_base_offset;
+    uint64_t segment_data_size;
+    uint32_t segment_count;
+    etp_segment *segments;
+    uint32_t constant_buffer_count;  /**< deprecated inline constants */
+    uint32_t delegate_data_count;
+    uint32_t constant_segment_offsets; /**< number of constant tensor offsets */
+    uint32_t named_data_count;
+    uint32_t plan_count;
+    etp_plan *plans;
+    void *internal_;
+} etp_program;
+
+/**
+ * Open, verify and decode a .pte or .bpte (kind from the identifier, not the
+ * name). Release with etp_program_free().
+ */
+etp_status etp_program_open(const char *path, etp_program **out, etp_error *err);
+
+/** As etp_program_open, taking ownership of @p blob (freed on failure too). */
+etp_status etp_program_from_blob(etp_blob *blob, etp_program **out, etp_error *err);
+
+/** Release. Safe on NULL. */
+void etp_program_free(etp_program *p);
+
+/** Plan named @p name, or NULL. */
+const etp_plan *etp_program_find_plan(const etp_program *p, const char *name);
+
+/** Short name of an instruction kind: "KernelCall", "DelegateCall", ... */
+const char *etp_instr_kind_name(etp_instr_kind k);
+
+/** Name of a ScalarType value ("FLOAT"), or NULL when unknown. */
+const char *etp_scalar_type_name(int v);
+
+/**
+ * Write the file as JSON shaped like flatc --strict-json --defaults-json
+ * output for its schema (for a .bpte: the bundled schema, whose `program`
+ * is a byte vector, as flatc prints it). Returns 0, or -1 on write error.
+ */
+int etp_program_write_json(const etp_program *p, FILE *fp, int pretty);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,39 @@
+/*
+ * cli.h - the etprof command line: one file per subcommand, shared helpers.
+ *
+ * Exit codes: 0 success; 1 bad or inconsistent input, or failed analysis;
+ * 2 command-line usage.
+ */
+#ifndef ETP_CLI_H
+#define ETP_CLI_H
+
+#include "etprof/error.h"
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+int cmd_dump(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+
+/* Print "etprof: FILE: message (offset N)" to stderr; return EXIT_INPUT. */
+int cli_fail(const etp_error *err);
+/* Print "etprof: <message>" and a hint to stderr; return EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Print "etprof: <message>" to stderr; return EXIT_INPUT. */
+int cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Parse a non-negative integer option value; -1 on error. */
+long long cli_parse_count(const char *s);
+
+#endif

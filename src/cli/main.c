@@ -1,0 +1,96 @@
+/* main.c - `etprof <command> ...`: dispatch to one file per subcommand. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} commands[] = {
+    {"dump", cmd_dump, "decode an ETDump, .pte or .bpte (outline, or --json like flatc)"},
+    {"inspect", cmd_inspect, "per-event timing table of an ETDump (the Inspector, done right)"},
+    {"analyze", cmd_analyze, "attribute measured time to instructions and source operators"},
+    {"verify", cmd_verify, "check a result bundle's manifest, sizes and SHA-256 digests"},
+    {"graph", cmd_graph, "write a program's Model Explorer graph"},
+    {"trace", cmd_trace, "write a Chrome/Perfetto trace of an ETDump"},
+    {"gen", cmd_gen, "generate synthetic inputs (large ETDumps, a demo triple)"},
+};
+
+static void usage(FILE *fp)
+{
+    fprintf(fp, "usage: etprof <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(fp, "\n`etprof <command> --help` describes a command's options.\n"
+                "Exit status: 0 success, 1 bad or inconsistent input, 2 usage error.\n");
+}
+
+int cli_fail(const etp_error *err)
+{
+    char buf[1200];
+    fprintf(stderr, "etprof: %s\n", etp_error_format(err, buf, sizeof buf));
+    return EXIT_INPUT;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("etprof: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (cmd)
+        fprintf(stderr, " (see `etprof %s --help`)\n", cmd);
+    else
+        fputc('\n', stderr);
+    return EXIT_USAGE;
+}
+
+int cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("etprof: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return EXIT_INPUT;
+}
+
+long long cli_parse_count(const char *s)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (*end || v < 0)
+        return -1;
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("etprof %s\n", ETP_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "etprof: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}

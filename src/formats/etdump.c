@@ -1,0 +1,213 @@
+/* etdump.c - ETDump reader: size prefix, ED00 identifier, verified tree. */
+#include "etprof/etdump.h"
+
+#include <stdlib.h>
+
+#include "formats/fb.h"
+#include "formats/schemas.h"
+
+struct etp_etdump {
+    etp_blob *blob;
+    fb_buf b;         /* the whole file, so alignment is file-relative */
+    uint32_t root;    /* ETDump table */
+    uint32_t runs;    /* run_data vector or 0 */
+};
+
+etp_status etp_etdump_from_blob(etp_blob *blob, etp_etdump **out, etp_error *err)
+{
+    *out = NULL;
+    const char *path = blob->path;
+    const uint8_t *p = blob->data;
+    if (blob->size < 12) {
+        etp_status st = etp_error_set(err, ETP_E_TRUNCATED, path, (int64_t)blob->size,
+                                      "not an ETDump: %zu bytes is too short for a header",
+                                      blob->size);
+        etp_blob_free(blob);
+        return st;
+    }
+    if (memcmp(p + 8, "ED00", 4) != 0) {
+        etp_status st = etp_error_set(err, ETP_E_FORMAT, path, 8,
+                                      "not an ETDump: identifier is not \"ED00\" (size-prefixed)");
+        etp_blob_free(blob);
+        return st;
+    }
+    uint32_t prefix;
+    memcpy(&prefix, p, 4);
+    if ((uint64_t)prefix + 4 > blob->size) {
+        etp_status st = etp_error_set(err, ETP_E_TRUNCATED, path, (int64_t)blob->size,
+                                      "truncated ETDump: size prefix says %u bytes follow, file has %zu",
+                                      prefix, blob->size - 4);
+        etp_blob_free(blob);
+        return st;
+    }
+    etp_etdump *d = calloc(1, sizeof *d);
+    if (!d) {
+        etp_blob_free(blob);
+        return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory");
+    }
+    d->blob = blob;
+    d->b.p = p;
+    d->b.size = prefix + 4;
+    etp_status st = fb_verify(&d->b, 4, &etp_schema_etdump, fb_default_limits(d->b.size), path, 0,
+                              &d->root, err);
+    if (st) {
+        etp_etdump_free(d);
+        return st;
+    }
+    d->runs = fb_ref(&d->b, d->root, ETD_ETDUMP_RUN_DATA);
+    *out = d;
+    return ETP_OK;
+}
+
+etp_status etp_etdump_open(const char *path, etp_etdump **out, etp_error *err)
+{
+    etp_blob *blob;
+    *out = NULL;
+    /* The size prefix is a u32: an ETDump can never exceed 4 GiB + 4. */
+    etp_status st = etp_blob_open(path, (size_t)UINT32_MAX + 4, &blob, err);
+    if (st)
+        return st;
+    return etp_etdump_from_blob(blob, out, err);
+}
+
+void etp_etdump_free(etp_etdump *d)
+{
+    if (!d)
+        return;
+    etp_blob_free(d->blob);
+    free(d);
+}
+
+const char *etp_etdump_path(const etp_etdump *d) { return d->blob->path; }
+size_t etp_etdump_size(const etp_etdump *d) { return d->blob->size; }
+uint32_t etp_etdump_version(const etp_etdump *d) { return fb_get_u32(&d->b, d->root, ETD_ETDUMP_VERSION, 0); }
+uint32_t etp_etdump_run_count(const etp_etdump *d) { return fb_vec_len(&d->b, d->runs); }
+
+void etp_etdump_run(const etp_etdump *d, uint32_t i, etp_run *out)
+{
+    const fb_buf *b = &d->b;
+    uint32_t t = fb_vec_ref(b, d->runs, i);
+    out->offset = t;
+    out->name = fb_str(b, fb_ref(b, t, ETD_RUN_NAME), NULL);
+    out->bundled_input_index = fb_get_i32(b, t, ETD_RUN_BUNDLED_INPUT_INDEX, -1);
+    out->allocators_pos_ = fb_ref(b, t, ETD_RUN_ALLOCATORS);
+    out->events_pos_ = fb_ref(b, t, ETD_RUN_EVENTS);
+    out->allocator_count = fb_vec_len(b, out->allocators_pos_);
+    out->event_count = fb_vec_len(b, out->events_pos_);
+}
+
+const char *etp_etdump_allocator_name(const etp_etdump *d, const etp_run *run, uint32_t i)
+{
+    if (i >= run->allocator_count)
+        return NULL;
+    uint32_t t = fb_vec_ref(&d->b, run->allocators_pos_, i);
+    return fb_str(&d->b, fb_ref(&d->b, t, 0), NULL);
+}
+
+static void read_profile(const fb_buf *b, uint32_t t, etp_profile_event *pe)
+{
+    pe->name = fb_str(b, fb_ref(b, t, ETD_PE_NAME), &pe->name_len);
+    pe->chain_index = fb_get_i32(b, t, ETD_PE_CHAIN, 0);
+    pe->instruction_id = fb_get_i32(b, t, ETD_PE_INSTR, -1);
+    pe->delegate_id_int = fb_get_i32(b, t, ETD_PE_DID_INT, -1);
+    pe->delegate_id_str = fb_str(b, fb_ref(b, t, ETD_PE_DID_STR), &pe->delegate_id_str_len);
+    uint32_t md = fb_ref(b, t, ETD_PE_METADATA);
+    pe->has_metadata = md != 0;
+    pe->metadata = md ? fb_vec_data(b, md) : NULL;
+    pe->metadata_len = fb_vec_len(b, md);
+    pe->start_time = fb_get_u64(b, t, ETD_PE_START, 0);
+    pe->end_time = fb_get_u64(b, t, ETD_PE_END, 0);
+}
+
+static void read_debug(const fb_buf *b, uint32_t t, etp_debug_event *de)
+{
+    memset(de, 0, sizeof *de);
+    de->chain_index = fb_get_u64(b, t, ETD_DE_CHAIN, 0);
+    de->instruction_id = fb_get_i32(b, t, ETD_DE_INSTR, -1);
+    de->delegate_id_int = fb_get_i32(b, t, ETD_DE_DID_INT, -1);
+    de->delegate_id_str = fb_str(b, fb_ref(b, t, ETD_DE_DID_STR), NULL);
+    de->name = fb_str(b, fb_ref(b, t, ETD_DE_NAME), NULL);
+    uint32_t v = fb_ref(b, t, ETD_DE_ENTRY);
+    if (!v)
+        return;
+    de->has_value = 1;
+    de->value_pos_ = v;
+    de->value_type = (int8_t)fb_get_u8(b, v, ETD_VAL_TYPE, 0);
+    uint32_t o = fb_ref(b, v, ETD_VAL_OUTPUT);
+    de->is_output = o && fb_get_u8(b, o, 0, 0) != 0;
+    uint32_t x;
+    if ((x = fb_ref(b, v, ETD_VAL_INT)))
+        de->int_value = fb_get_i64(b, x, 0, 0);
+    if ((x = fb_ref(b, v, ETD_VAL_BOOL)))
+        de->bool_value = fb_get_u8(b, x, 0, 0) != 0;
+    if ((x = fb_ref(b, v, ETD_VAL_DOUBLE)))
+        de->double_value = fb_get_f64(b, x, 0, 0.0);
+    else if ((x = fb_ref(b, v, ETD_VAL_FLOAT))) {
+        uint32_t f = fb_field_pos(b, x, 0);
+        float fv = 0;
+        if (f)
+            memcpy(&fv, b->p + f, 4);
+        de->double_value = fv;
+    }
+    if (fb_ref(b, v, ETD_VAL_TENSOR))
+        de->tensor_count = 1;
+    else if ((x = fb_ref(b, v, ETD_VAL_TENSOR_LIST)))
+        de->tensor_count = fb_vec_len(b, fb_ref(b, x, 0));
+}
+
+void etp_etdump_event(const etp_etdump *d, const etp_run *run, uint32_t j, etp_event *out)
+{
+    const fb_buf *b = &d->b;
+    uint32_t e = fb_vec_ref(b, run->events_pos_, j);
+    uint32_t pe = fb_ref(b, e, ETD_EVENT_PROFILE);
+    uint32_t ae = fb_ref(b, e, ETD_EVENT_ALLOCATION);
+    uint32_t de = fb_ref(b, e, ETD_EVENT_DEBUG);
+    out->offset = e;
+    out->kinds = (pe ? ETP_EV_PROFILE : 0) | (ae ? ETP_EV_ALLOCATION : 0) | (de ? ETP_EV_DEBUG : 0);
+    if (pe)
+        read_profile(b, pe, &out->profile);
+    if (ae) {
+        out->allocation.allocator_id = fb_get_i32(b, ae, ETD_AE_ALLOCATOR_ID, 0);
+        out->allocation.allocation_size = fb_get_u64(b, ae, ETD_AE_SIZE, 0);
+    }
+    if (de)
+        read_debug(b, de, &out->debug);
+}
+
+static void read_tensor(const fb_buf *b, uint32_t t, etp_dbg_tensor *out)
+{
+    out->scalar_type = (int8_t)fb_get_u8(b, t, ETD_TENSOR_SCALAR_TYPE, 0);
+    uint32_t s = fb_ref(b, t, ETD_TENSOR_SIZES), st = fb_ref(b, t, ETD_TENSOR_STRIDES);
+    out->rank = fb_vec_len(b, s);
+    out->sizes = s ? (const int64_t *)(const void *)fb_vec_data(b, s) : NULL;
+    out->stride_count = fb_vec_len(b, st);
+    out->strides = st ? (const int64_t *)(const void *)fb_vec_data(b, st) : NULL;
+    out->offset = fb_get_i64(b, t, ETD_TENSOR_OFFSET, 0);
+}
+
+int etp_etdump_debug_tensor(const etp_etdump *d, const etp_debug_event *ev, uint32_t k,
+                            etp_dbg_tensor *out)
+{
+    const fb_buf *b = &d->b;
+    if (!ev->has_value || k >= ev->tensor_count)
+        return -1;
+    uint32_t t = fb_ref(b, ev->value_pos_, ETD_VAL_TENSOR);
+    if (t) {
+        read_tensor(b, t, out);
+        return 0;
+    }
+    uint32_t l = fb_ref(b, ev->value_pos_, ETD_VAL_TENSOR_LIST);
+    uint32_t v = l ? fb_ref(b, l, 0) : 0;
+    if (!v || k >= fb_vec_len(b, v))
+        return -1;
+    read_tensor(b, fb_vec_ref(b, v, k), out);
+    return 0;
+}
+
+int etp_etdump_write_json(const etp_etdump *d, FILE *fp, int pretty)
+{
+    etp_jw w;
+    etp_jw_init_file(&w, fp, pretty);
+    fb_dump_json(&d->b, d->root, &etp_schema_etdump, &w);
+    return etp_jw_finish(&w);
+}

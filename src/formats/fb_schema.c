@@ -1,0 +1,348 @@
+/* fb_schema.c - schema-driven verification and JSON dumping of FlatBuffers. */
+#include "formats/fb_schema.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+static unsigned kind_size(int k)
+{
+    switch (k) {
+    case FB_BOOL: case FB_I8: case FB_U8: case FB_UTYPE: return 1;
+    case FB_I16: case FB_U16: return 2;
+    case FB_I32: case FB_U32: case FB_F32: return 4;
+    case FB_I64: case FB_U64: case FB_F64: return 8;
+    default: return 4; /* offsets */
+    }
+}
+
+static int is_scalar(int k) { return k >= FB_BOOL && k <= FB_F64; }
+
+fb_limits fb_default_limits(uint32_t size)
+{
+    fb_limits l;
+    l.max_depth = 64;
+    /* Every distinct object needs at least 4 bytes, so a well-formed tree has
+     * fewer than size/4 objects; sharing may revisit, allow some slack. */
+    l.max_visits = (uint64_t)size + 1024;
+    return l;
+}
+
+const char *fb_enum_name(const fb_enum *e, int64_t v)
+{
+    if (!e)
+        return NULL;
+    for (int i = 0; i < e->count; i++)
+        if (e->values[i] == v)
+            return e->names[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Verification                                                              */
+
+typedef struct vctx {
+    const fb_buf *b;
+    fb_limits lim;
+    uint64_t visits;
+    const char *file;
+    int64_t base;
+    etp_error *err;
+} vctx;
+
+static etp_status vfail(vctx *c, etp_status code, uint64_t pos, const char *fmt, const char *what,
+                        const char *field)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, fmt, what ? what : "?", field ? field : "?");
+    return etp_error_set(c->err, code, c->file, c->base + (int64_t)pos, "%s", msg);
+}
+
+static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, int depth);
+
+/* Resolve a uoffset stored at @p pos (already known to be in bounds). */
+static etp_status v_deref(vctx *c, uint32_t pos, uint32_t *target, const char *tname,
+                          const char *fname)
+{
+    if (pos % 4)
+        return vfail(c, ETP_E_FORMAT, pos, "misaligned offset in %s.%s", tname, fname);
+    uint64_t t = (uint64_t)pos + fb_u32(c->b, pos);
+    if (fb_u32(c->b, pos) == 0 || t >= c->b->size)
+        return vfail(c, t >= c->b->size ? ETP_E_TRUNCATED : ETP_E_FORMAT, pos,
+                     "offset in %s.%s points outside the buffer", tname, fname);
+    *target = (uint32_t)t;
+    return ETP_OK;
+}
+
+static etp_status v_string(vctx *c, uint32_t s, const char *tname, const char *fname)
+{
+    if (s % 4)
+        return vfail(c, ETP_E_FORMAT, s, "misaligned string in %s.%s", tname, fname);
+    if ((uint64_t)s + 4 > c->b->size)
+        return vfail(c, ETP_E_TRUNCATED, s, "string of %s.%s runs past the end", tname, fname);
+    uint64_t len = fb_u32(c->b, s);
+    if ((uint64_t)s + 4 + len + 1 > c->b->size)
+        return vfail(c, ETP_E_TRUNCATED, s, "string of %s.%s runs past the end", tname, fname);
+    if (c->b->p[s + 4 + len] != 0)
+        return vfail(c, ETP_E_FORMAT, s + 4 + len, "string of %s.%s is not NUL-terminated", tname,
+                     fname);
+    return ETP_OK;
+}
+
+static etp_status v_vector(vctx *c, uint32_t v, const fb_field *f, const char *tname, int depth)
+{
+    if (v % 4)
+        return vfail(c, ETP_E_FORMAT, v, "misaligned vector %s.%s", tname, f->name);
+    if ((uint64_t)v + 4 > c->b->size)
+        return vfail(c, ETP_E_TRUNCATED, v, "vector %s.%s runs past the end", tname, f->name);
+    uint64_t n = fb_u32(c->b, v);
+    unsigned es = kind_size(f->elem);
+    if ((uint64_t)v + 4 + n * es > c->b->size)
+        return vfail(c, ETP_E_TRUNCATED, v, "vector %s.%s runs past the end", tname, f->name);
+    if (es == 8 && (v + 4) % 8)
+        return vfail(c, ETP_E_FORMAT, v, "misaligned 8-byte elements in %s.%s", tname, f->name);
+    if (is_scalar(f->elem))
+        return ETP_OK;
+    if (f->elem != FB_STR && f->elem != FB_TABLE)
+        return vfail(c, ETP_E_INTERNAL, v, "unsupported vector element in %s.%s", tname, f->name);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t ep = v + 4 + 4 * i, target;
+        etp_status s = v_deref(c, ep, &target, tname, f->name);
+        if (s)
+            return s;
+        if (f->elem == FB_STR)
+            s = v_string(c, target, tname, f->name);
+        else
+            s = verify_table(c, target, f->table, depth + 1);
+        if (s)
+            return s;
+    }
+    return ETP_OK;
+}
+
+static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, int depth)
+{
+    const fb_buf *b = c->b;
+    const char *tn = d->name;
+    if (depth > c->lim.max_depth)
+        return vfail(c, ETP_E_LIMIT, t, "%s nested too deeply%s", tn, "");
+    if (++c->visits > c->lim.max_visits)
+        return vfail(c, ETP_E_LIMIT, t, "too many objects while reading %s%s", tn, "");
+    if (t % 4)
+        return vfail(c, ETP_E_FORMAT, t, "misaligned table %s%s", tn, "");
+    if ((uint64_t)t + 4 > b->size)
+        return vfail(c, ETP_E_TRUNCATED, t, "table %s runs past the end%s", tn, "");
+    int64_t vt = (int64_t)t - fb_i32(b, t);
+    if (vt < 0 || vt + 4 > (int64_t)b->size || vt % 2)
+        return vfail(c, vt + 4 > (int64_t)b->size ? ETP_E_TRUNCATED : ETP_E_FORMAT, t,
+                     "vtable of %s is outside the buffer%s", tn, "");
+    uint16_t vtlen = fb_u16(b, (uint32_t)vt), tlen = fb_u16(b, (uint32_t)vt + 2);
+    if (vtlen < 4 || vtlen % 2 || vt + vtlen > (int64_t)b->size)
+        return vfail(c, ETP_E_FORMAT, (uint64_t)vt, "bad vtable size for %s%s", tn, "");
+    if (tlen < 4 || (uint64_t)t + tlen > b->size)
+        return vfail(c, ETP_E_TRUNCATED, t, "table %s runs past the end%s", tn, "");
+    for (int id = 0; id < d->count; id++) {
+        const fb_field *f = &d->fields[id];
+        unsigned slot = 4u + 2u * (unsigned)id;
+        if (slot + 2u > vtlen)
+            break;
+        uint16_t off = fb_u16(b, (uint32_t)vt + slot);
+        if (!off)
+            continue;
+        unsigned fs = kind_size(f->kind);
+        /* Bounded by the buffer, not the table's declared size: some real
+         * writers (exir's Python serializer) record a table size that ends
+         * before their last 8-byte field. flatc's verifier accepts those. */
+        uint32_t fp = t + off;
+        if ((uint64_t)fp + fs > b->size)
+            return vfail(c, ETP_E_TRUNCATED, fp, "field %s.%s runs past the end", tn, f->name);
+        if (fp % fs)
+            return vfail(c, ETP_E_FORMAT, fp, "misaligned field %s.%s", tn, f->name);
+        if (is_scalar(f->kind) || f->kind == FB_UTYPE)
+            continue;
+        uint32_t target;
+        etp_status s = v_deref(c, fp, &target, tn, f->name);
+        if (s)
+            return s;
+        switch (f->kind) {
+        case FB_STR:
+            s = v_string(c, target, tn, f->name);
+            break;
+        case FB_TABLE:
+            s = verify_table(c, target, f->table, depth + 1);
+            break;
+        case FB_VEC:
+            s = v_vector(c, target, f, tn, depth);
+            break;
+        case FB_UNION: {
+            /* The tag is the previous field. */
+            uint8_t type = id > 0 ? fb_get_u8(b, t, (unsigned)id - 1, 0) : 0;
+            if (type == 0)
+                return vfail(c, ETP_E_FORMAT, fp, "union %s.%s has a value but no type", tn,
+                             f->name);
+            if (type >= f->un->count)
+                return etp_error_set(c->err, ETP_E_FORMAT, c->file, c->base + fp,
+                                     "unknown %s type %u in %s.%s", f->un->name, type, tn, f->name);
+            s = verify_table(c, target, f->un->tables[type], depth + 1);
+            break;
+        }
+        default:
+            s = vfail(c, ETP_E_INTERNAL, fp, "unsupported field kind in %s.%s", tn, f->name);
+        }
+        if (s)
+            return s;
+    }
+    return ETP_OK;
+}
+
+etp_status fb_verify(const fb_buf *b, uint32_t root_pos, const fb_table *root, fb_limits lim,
+                     const char *file, int64_t base_offset, uint32_t *root_table, etp_error *err)
+{
+    vctx c = {b, lim, 0, file, base_offset, err};
+    if ((uint64_t)root_pos + 8 > b->size)
+        return etp_error_set(err, ETP_E_TRUNCATED, file, base_offset + root_pos,
+                             "too short for a FlatBuffer header");
+    uint32_t t;
+    etp_status s = v_deref(&c, root_pos, &t, root->name, "(root)");
+    if (s)
+        return s;
+    s = verify_table(&c, t, root, 0);
+    if (!s && root_table)
+        *root_table = t;
+    return s;
+}
+
+/* ------------------------------------------------------------------------ */
+/* JSON dump                                                                 */
+
+static void dump_scalar(const fb_buf *b, uint32_t pos, int kind, const fb_enum *e, etp_jw *w)
+{
+    int64_t iv = 0;
+    switch (kind) {
+    case FB_BOOL: etp_jw_bool(w, b->p[pos] != 0); return;
+    case FB_I8: iv = (int8_t)b->p[pos]; break;
+    case FB_U8: case FB_UTYPE: iv = b->p[pos]; break;
+    case FB_I16: iv = (int16_t)fb_u16(b, pos); break;
+    case FB_U16: iv = fb_u16(b, pos); break;
+    case FB_I32: iv = fb_i32(b, pos); break;
+    case FB_U32: iv = fb_u32(b, pos); break;
+    case FB_I64: iv = (int64_t)fb_u64(b, pos); break;
+    case FB_U64: {
+        uint64_t u = fb_u64(b, pos);
+        const char *n = e ? fb_enum_name(e, (int64_t)u) : NULL;
+        if (n)
+            etp_jw_str(w, n);
+        else
+            etp_jw_uint(w, u);
+        return;
+    }
+    case FB_F32: {
+        float f;
+        memcpy(&f, b->p + pos, 4);
+        etp_jw_float(w, f);
+        return;
+    }
+    case FB_F64: {
+        double d;
+        memcpy(&d, b->p + pos, 8);
+        etp_jw_double(w, d);
+        return;
+    }
+    }
+    const char *n = e ? fb_enum_name(e, iv) : NULL;
+    if (n)
+        etp_jw_str(w, n);
+    else
+        etp_jw_int(w, iv);
+}
+
+static void dump_default(const fb_field *f, etp_jw *w)
+{
+    if (f->kind == FB_BOOL) {
+        etp_jw_bool(w, f->idef != 0);
+        return;
+    }
+    if (f->kind == FB_F32 || f->kind == FB_F64) {
+        etp_jw_double(w, f->fdef);
+        return;
+    }
+    const char *n = NULL;
+    if (f->kind == FB_UTYPE)
+        n = f->un->names[0];
+    else if (f->enm)
+        n = fb_enum_name(f->enm, f->idef);
+    if (n)
+        etp_jw_str(w, n);
+    else if (f->kind == FB_U64)
+        etp_jw_uint(w, (uint64_t)f->idef);
+    else
+        etp_jw_int(w, f->idef);
+}
+
+void fb_dump_json(const fb_buf *b, uint32_t t, const fb_table *d, etp_jw *w)
+{
+    etp_jw_obj_begin(w);
+    uint8_t last_type = 0;
+    for (int id = 0; id < d->count; id++) {
+        const fb_field *f = &d->fields[id];
+        uint32_t fp = fb_field_pos(b, t, (unsigned)id);
+        if (is_scalar(f->kind) || f->kind == FB_UTYPE) {
+            etp_jw_key(w, f->name);
+            if (f->kind == FB_UTYPE) {
+                last_type = fp ? b->p[fp] : 0;
+                const char *n = last_type < f->un->count ? f->un->names[last_type] : NULL;
+                if (n)
+                    etp_jw_str(w, n);
+                else
+                    etp_jw_int(w, last_type);
+            } else if (fp)
+                dump_scalar(b, fp, f->kind, f->enm, w);
+            else
+                dump_default(f, w);
+            continue;
+        }
+        if (!fp)
+            continue;
+        uint32_t target = fb_deref(b, fp);
+        switch (f->kind) {
+        case FB_STR: {
+            uint32_t len;
+            const char *s = fb_str(b, target, &len);
+            etp_jw_key(w, f->name);
+            etp_jw_strn(w, s, len);
+            break;
+        }
+        case FB_TABLE:
+            etp_jw_key(w, f->name);
+            fb_dump_json(b, target, f->table, w);
+            break;
+        case FB_UNION:
+            if (last_type == 0 || last_type >= f->un->count)
+                break;
+            etp_jw_key(w, f->name);
+            fb_dump_json(b, target, f->un->tables[last_type], w);
+            break;
+        case FB_VEC: {
+            uint32_t n = fb_u32(b, target);
+            unsigned es = kind_size(f->elem);
+            etp_jw_key(w, f->name);
+            etp_jw_arr_begin(w);
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t ep = target + 4 + es * i;
+                if (f->elem == FB_STR) {
+                    uint32_t len;
+                    const char *s = fb_str(b, fb_deref(b, ep), &len);
+                    etp_jw_strn(w, s, len);
+                } else if (f->elem == FB_TABLE)
+                    fb_dump_json(b, fb_deref(b, ep), f->table, w);
+                else
+                    dump_scalar(b, ep, f->elem, f->enm, w);
+            }
+            etp_jw_arr_end(w);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    etp_jw_obj_end(w);
+}

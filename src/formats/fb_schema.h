@@ -1,0 +1,85 @@
+/*
+ * fb_schema.h - table descriptions that drive verification and JSON dumps.
+ *
+ * Each FlatBuffers schema etprof reads (ETDump, program, bundled program) is
+ * described once as static fb_table arrays (etdump_schema.c, ...). Two
+ * generic walkers use them:
+ *   - fb_verify(): the full bounds/alignment/UTF-8-independent check of every
+ *     reachable object, run before any typed accessor touches the tree;
+ *   - fb_dump_json(): the lossless JSON view, shaped like
+ *     `flatc --json --strict-json --defaults-json` output for the same schema.
+ */
+#ifndef ETP_FB_SCHEMA_H
+#define ETP_FB_SCHEMA_H
+
+#include "etprof/error.h"
+#include "formats/fb.h"
+#include "outputs/jsonw.h"
+
+typedef enum fb_kind {
+    FB_BOOL = 1, FB_I8, FB_U8, FB_I16, FB_U16, FB_I32, FB_U32, FB_I64, FB_U64, FB_F32, FB_F64,
+    FB_STR,    /* string */
+    FB_TABLE,  /* sub-table */
+    FB_VEC,    /* vector; element kind in fb_field.elem */
+    FB_UTYPE,  /* union type tag (u8); the value field follows it */
+    FB_UNION   /* union value; its tag is the previous field */
+} fb_kind;
+
+typedef struct fb_enum {
+    const char *name;
+    int count;
+    const int64_t *values;
+    const char *const *names;
+} fb_enum;
+
+struct fb_table;
+
+typedef struct fb_union {
+    const char *name;
+    int count;                            /* members, including NONE at 0 */
+    const char *const *names;             /* names[type] */
+    const struct fb_table *const *tables; /* tables[type]; NULL at 0 */
+} fb_union;
+
+typedef struct fb_field {
+    const char *name;
+    uint8_t kind;                /* fb_kind */
+    uint8_t elem;                /* element kind for FB_VEC */
+    const struct fb_table *table; /* FB_TABLE, or FB_VEC of FB_TABLE */
+    const fb_enum *enm;          /* enum-typed scalars (and FB_UTYPE names via un) */
+    const fb_union *un;          /* FB_UTYPE / FB_UNION */
+    int64_t idef;                /* default for integer kinds */
+    double fdef;                 /* default for float kinds */
+} fb_field;
+
+typedef struct fb_table {
+    const char *name;
+    int count;
+    const fb_field *fields; /* fields[id] */
+} fb_table;
+
+/* Caps applied while walking untrusted trees. */
+typedef struct fb_limits {
+    int max_depth;          /* nesting of tables/vectors */
+    uint64_t max_visits;    /* objects visited (guards against shared-subtree blowup) */
+} fb_limits;
+
+/* Default caps: depth 64, visits bounded by the buffer size. */
+fb_limits fb_default_limits(uint32_t size);
+
+/*
+ * Check the root offset (at @p root_pos) and everything reachable from it
+ * against @p root. On success *root_table is the root table position.
+ * @p file names the input in errors; @p base_offset is added to reported
+ * offsets (for buffers that start inside a file, e.g. after a size prefix).
+ */
+etp_status fb_verify(const fb_buf *b, uint32_t root_pos, const fb_table *root, fb_limits lim,
+                     const char *file, int64_t base_offset, uint32_t *root_table, etp_error *err);
+
+/* Write the table at @p table as JSON in flatc's --defaults-json shape. */
+void fb_dump_json(const fb_buf *b, uint32_t table, const fb_table *desc, etp_jw *w);
+
+/* Name of enum value @p v, or NULL. */
+const char *fb_enum_name(const fb_enum *e, int64_t v);
+
+#endif

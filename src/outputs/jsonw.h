@@ -1,0 +1,75 @@
+/*
+ * jsonw.h - streaming JSON writer.
+ *
+ * jansson builds whole documents in memory; a dump of a 1 GB ETDump cannot
+ * afford that, and analysis numbers must print at full precision in their
+ * shortest exact form (1.898821, not 1.8988210000000001). This writer streams
+ * to a FILE or grows a memory buffer, tracks commas and indentation itself,
+ * and prints doubles with the fewest digits that read back bit-identical.
+ */
+#ifndef ETP_JSONW_H
+#define ETP_JSONW_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+
+#define ETP_JW_MAX_DEPTH 128
+
+typedef struct etp_jw {
+    FILE *fp;          /* destination, or NULL for memory */
+    char *buf;         /* pending bytes (FILE) or whole document (memory) */
+    size_t len, cap;
+    int pretty;        /* 1: two-space indentation, one member per line */
+    int depth;
+    int failed;        /* sticky: an allocation or write failed */
+    uint8_t first[ETP_JW_MAX_DEPTH]; /* 1 until the container has a member */
+    uint8_t is_obj[ETP_JW_MAX_DEPTH];
+    int after_key;
+} etp_jw;
+
+/* Start a writer to @p fp (buffered; call etp_jw_finish). */
+void etp_jw_init_file(etp_jw *w, FILE *fp, int pretty);
+/* Start a writer into memory; take the text with etp_jw_take(). */
+void etp_jw_init_mem(etp_jw *w, int pretty);
+/* Flush (FILE) and return 0, or -1 if anything failed. Frees internal memory
+ * for FILE writers. */
+int etp_jw_finish(etp_jw *w);
+/* Memory writer: return the NUL-terminated document (caller frees) and its
+ * length; the writer is reset. Returns NULL on failure. */
+char *etp_jw_take(etp_jw *w, size_t *len);
+/* Release a memory writer without taking its text. */
+void etp_jw_discard(etp_jw *w);
+
+void etp_jw_obj_begin(etp_jw *w);
+void etp_jw_obj_end(etp_jw *w);
+void etp_jw_arr_begin(etp_jw *w);
+void etp_jw_arr_end(etp_jw *w);
+/* Member name inside an object; the next value call supplies its value. */
+void etp_jw_key(etp_jw *w, const char *key);
+
+void etp_jw_str(etp_jw *w, const char *s);
+void etp_jw_strn(etp_jw *w, const char *s, size_t n);
+void etp_jw_int(etp_jw *w, int64_t v);
+void etp_jw_uint(etp_jw *w, uint64_t v);
+/* Shortest round-trip form; non-finite values are written as null. */
+void etp_jw_double(etp_jw *w, double v);
+/* As etp_jw_double, but a float32 value printed in its shortest float form. */
+void etp_jw_float(etp_jw *w, float v);
+void etp_jw_bool(etp_jw *w, int v);
+void etp_jw_null(etp_jw *w);
+/* Insert already-serialised JSON text as one value. */
+void etp_jw_raw(etp_jw *w, const char *json, size_t n);
+
+/* Convenience: key + value. */
+void etp_jw_kstr(etp_jw *w, const char *k, const char *v);
+void etp_jw_kint(etp_jw *w, const char *k, int64_t v);
+void etp_jw_kuint(etp_jw *w, const char *k, uint64_t v);
+void etp_jw_kdouble(etp_jw *w, const char *k, double v);
+void etp_jw_kbool(etp_jw *w, const char *k, int v);
+void etp_jw_knull(etp_jw *w, const char *k);
+
+/* Format @p v in shortest round-trip form into @p out (>= 32 bytes). */
+int etp_format_double(char *out, size_t size, double v);
+
+#endif

@@ -1,0 +1,13 @@
+/* outline.h - the readable (non-JSON) view of `etprof dump`. */
+#ifndef ETP_OUTLINE_H
+#define ETP_OUTLINE_H
+
+#include <stdio.h>
+
+#include "etprof/etdump.h"
+#include "etprof/program.h"
+
+void etp_outline_etdump(const etp_etdump *d, FILE *fp);
+void etp_outline_program(const etp_program *p, FILE *fp);
+
+#endif

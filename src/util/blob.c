@@ -1,0 +1,135 @@
+/* blob.c - load an input file once: mmap when possible, else read. */
+#include "etprof/blob.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static etp_blob *blob_new(const char *name)
+{
+    etp_blob *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->path = dup_str(name ? name : "(memory)");
+    if (!b->path) {
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+etp_status etp_blob_from_memory(const void *data, size_t size, const char *name, etp_blob **out,
+                                etp_error *err)
+{
+    *out = NULL;
+    etp_blob *b = blob_new(name);
+    /* aligned_alloc needs a non-zero multiple of the alignment. */
+    size_t cap = (size + 15) & ~(size_t)15;
+    void *buf = b ? aligned_alloc(16, cap ? cap : 16) : NULL;
+    if (!buf) {
+        etp_blob_free(b);
+        return etp_error_set(err, ETP_E_NOMEM, name, ETP_NO_OFFSET, "out of memory loading %zu bytes",
+                             size);
+    }
+    if (size)
+        memcpy(buf, data, size);
+    b->data = buf;
+    b->owned = buf;
+    b->size = size;
+    *out = b;
+    return ETP_OK;
+}
+
+etp_status etp_blob_open(const char *path, size_t max_size, etp_blob **out, etp_error *err)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot stat: %s", strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "not a regular file");
+    }
+    size_t size = (size_t)st.st_size;
+    if (max_size && size > max_size) {
+        close(fd);
+        return etp_error_set(err, ETP_E_LIMIT, path, ETP_NO_OFFSET,
+                             "file is %zu bytes, larger than the %zu-byte limit", size, max_size);
+    }
+    etp_blob *b = blob_new(path);
+    if (!b) {
+        close(fd);
+        return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory");
+    }
+    if (size > 0) {
+        void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m != MAP_FAILED) {
+            b->data = m;
+            b->mapped = 1;
+            b->size = size;
+            close(fd);
+            *out = b;
+            return ETP_OK;
+        }
+    }
+    /* Fallback: read into an aligned heap buffer. */
+    size_t cap = (size + 15) & ~(size_t)15;
+    uint8_t *buf = aligned_alloc(16, cap ? cap : 16);
+    if (!buf) {
+        close(fd);
+        etp_blob_free(b);
+        return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory reading %zu bytes",
+                             size);
+    }
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            etp_blob_free(b);
+            return etp_error_set(err, ETP_E_IO, path, (int64_t)got, "read failed: %s",
+                                 n < 0 ? strerror(e) : "unexpected end of file");
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    b->data = buf;
+    b->owned = buf;
+    b->size = size;
+    *out = b;
+    return ETP_OK;
+}
+
+void etp_blob_free(etp_blob *blob)
+{
+    if (!blob)
+        return;
+    if (blob->mapped)
+        munmap((void *)blob->data, blob->size);
+    free(blob->owned);
+    free(blob->path);
+    free(blob);
+}
