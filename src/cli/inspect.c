@@ -1,9 +1,109 @@
-/* inspect.c - `etprof inspect` (not built yet: says so and fails). */
+/* inspect.c - `etprof inspect ETDUMP [--pte PROGRAM] ...`: the per-event
+ * timing table, grouped like the Python Inspector but keeping every sample. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cli.h"
+#include "etprof/inspect.h"
+#include "outputs/inspect_report.h"
+
+static void help(void)
+{
+    printf("usage: etprof inspect ETDUMP [--pte PROGRAM] [--method NAME]\n"
+           "                      [--source-unit ns|us|ms|s|cycles] [--unit ms|us|ns|s|cycles]\n"
+           "                      [--cpu-hz HZ] [--json [--raw]]\n\n"
+           "Per-event timing table of an ETDump: runs with the same event signature form one\n"
+           "block; per event: samples, avg, p10, p50, p90 (numpy-linear), min, max.\n\n"
+           "  --pte PROGRAM      name instructions from the program (.pte or .bpte); the\n"
+           "                     method of each block is inferred from its events\n"
+           "  --method NAME      use this method for every block with instruction events\n"
+           "  --source-unit U    unit of the ETDump's ticks (default ns; the file does not say)\n"
+           "  --unit U           unit of reported times (default ms); cycles only with cycles\n"
+           "  --cpu-hz HZ        convert cycle ticks to time at HZ cycles per second\n"
+           "  --json             one JSON document (schema etprof.inspect v1) on stdout\n"
+           "  --raw              with --json: every sample of every event\n");
+}
 
 int cmd_inspect(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_error("inspect: not implemented yet");
+    static const struct option opts[] = {
+        {"pte", required_argument, NULL, 'p'},       {"method", required_argument, NULL, 'm'},
+        {"source-unit", required_argument, NULL, 's'}, {"unit", required_argument, NULL, 'u'},
+        {"cpu-hz", required_argument, NULL, 'c'},    {"json", no_argument, NULL, 'j'},
+        {"raw", no_argument, NULL, 'r'},             {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    etp_inspect_options opt;
+    etp_inspect_options_init(&opt);
+    const char *pte = NULL;
+    int json = 0, raw = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': pte = optarg; break;
+        case 'm': opt.method = optarg; break;
+        case 's':
+            if (etp_unit_parse(optarg, &opt.source_unit))
+                return cli_usage("inspect", "unknown unit '%s' for --source-unit", optarg);
+            break;
+        case 'u':
+            if (etp_unit_parse(optarg, &opt.target_unit))
+                return cli_usage("inspect", "unknown unit '%s' for --unit", optarg);
+            break;
+        case 'c': {
+            char *end;
+            opt.cpu_hz = strtod(optarg, &end);
+            if (*end || !(opt.cpu_hz > 0))
+                return cli_usage("inspect", "--cpu-hz needs a positive number, got '%s'", optarg);
+            break;
+        }
+        case 'j': json = 1; break;
+        case 'r': raw = 1; break;
+        case 'h': help(); return EXIT_OK;
+        default: return cli_usage("inspect", "bad option");
+        }
+    }
+    if (optind + 1 != argc)
+        return cli_usage("inspect", "inspect takes exactly one ETDUMP");
+    if (raw && !json)
+        return cli_usage("inspect", "--raw only applies with --json");
+    if (opt.method && !pte)
+        return cli_usage("inspect", "--method needs --pte");
+    if ((opt.source_unit == ETP_UNIT_CYCLES) != (opt.target_unit == ETP_UNIT_CYCLES) &&
+        !(opt.source_unit == ETP_UNIT_CYCLES && opt.cpu_hz > 0))
+        return cli_usage("inspect", "cycles must be both --source-unit and --unit (or give --cpu-hz "
+                                    "to convert cycles to time)");
+    if (opt.cpu_hz > 0 && opt.source_unit != ETP_UNIT_CYCLES)
+        return cli_usage("inspect", "--cpu-hz only applies to --source-unit cycles");
+
+    etp_error err;
+    etp_error_clear(&err);
+    etp_etdump *d = NULL;
+    etp_program *p = NULL;
+    etp_inspect *in = NULL;
+    int rc = EXIT_OK;
+    if (etp_etdump_open(argv[optind], &d, &err))
+        return cli_fail(&err);
+    if (pte && etp_program_open(pte, &p, &err)) {
+        etp_etdump_free(d);
+        return cli_fail(&err);
+    }
+    opt.program = p;
+    etp_status s = etp_inspect_run(d, &opt, &in, &err);
+    if (s) {
+        rc = s == ETP_E_USAGE ? (cli_fail(&err), EXIT_USAGE) : cli_fail(&err);
+    } else if (json) {
+        if (etp_inspect_write_json(in, d, p, raw, stdout))
+            rc = cli_error("write error on standard output");
+    } else {
+        etp_inspect_write_text(in, d, p, stdout);
+        if (fflush(stdout))
+            rc = cli_error("write error on standard output");
+    }
+    etp_inspect_free(in);
+    etp_program_free(p);
+    etp_etdump_free(d);
+    return rc;
 }

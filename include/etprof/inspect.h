@@ -1,0 +1,131 @@
+/*
+ * etprof/inspect.h - the Inspector's profiling table, done right.
+ *
+ * Runs (RunData blocks) whose events carry the same set of event signatures
+ * (name, chain, instruction, delegate id) form one block, exactly as the
+ * Python Inspector groups them, but:
+ *   - every sample is kept: an event that repeats at one instruction within
+ *     one run contributes all of its occurrences (the Inspector keeps only
+ *     the last one);
+ *   - allocation and empty events are counted, not fatal;
+ *   - 32-bit tick wraparound is computed exactly (2^32 - start + end);
+ *   - with a program, each instruction is named from the .pte and the method
+ *     is inferred per block (or given), inconsistencies are errors.
+ *
+ * An etp_inspect owns everything it points to except the ETDump and program
+ * it was built from, which must outlive it.
+ */
+#ifndef ETPROF_INSPECT_H
+#define ETPROF_INSPECT_H
+
+#include "etprof/error.h"
+#include "etprof/etdump.h"
+#include "etprof/program.h"
+#include "etprof/stats.h"
+#include "etprof/units.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct etp_inspect_options {
+    etp_time_unit source_unit;  /**< unit of the ETDump ticks (default ns) */
+    etp_time_unit target_unit;  /**< unit of reported statistics (default ms) */
+    double cpu_hz;              /**< > 0: convert cycles to time at this rate */
+    const etp_program *program; /**< optional: names instructions, selects methods */
+    const char *method;         /**< optional: method for every Execute block */
+} etp_inspect_options;
+
+/** Defaults: ns -> ms, no program. */
+void etp_inspect_options_init(etp_inspect_options *o);
+
+/** One event signature within a block, with all its samples. */
+typedef struct etp_inspect_row {
+    const char *name;           /**< event name; for delegate events the delegate id text */
+    const char *event_name;     /**< ProfileEvent.name as logged (NULL for delegate events) */
+    int32_t chain_index;        /**< -1 for framework events */
+    int32_t instruction_id;
+    int32_t delegate_id_int;    /**< -1 when unset */
+    const char *delegate_id_str;
+    int is_delegated;           /**< a delegate-internal event (it has a delegate id) */
+    int is_framework;           /**< chain_index == -1 */
+    int64_t first_offset;       /**< file offset of its first occurrence (Event table) */
+    /* From the program, when the block's method is known and this is an instruction event. */
+    int has_instruction;
+    etp_instr_kind instr_kind;
+    const char *op_name;        /**< "aten::add.out", or the delegate's backend id */
+    /* Samples, in run order; per_run[r] occurrences belong to the block's run r. */
+    uint64_t sample_count;
+    uint64_t *ticks;            /**< duration of every occurrence, in source ticks */
+    uint32_t *per_run;          /**< occurrences per run (run_count entries) */
+    uint32_t max_per_run;       /**< 1 for events that occur once per run */
+    etp_stats stats;            /**< over every occurrence, in the target unit */
+} etp_inspect_row;
+
+/** Per-execution totals of a block (each a stat over the block's runs). */
+typedef struct etp_block_summary {
+    int has_execute;            /**< every run has exactly one Method::execute */
+    etp_stats execute;          /**< Method::execute per execution */
+    etp_stats operator_calls;   /**< sum of OPERATOR_CALL per execution */
+    etp_stats delegate_calls;   /**< sum of DELEGATE_CALL per execution */
+    etp_stats other_calls;      /**< sum of JF_CALL / MOVE_CALL / FREE_CALL per execution */
+    etp_stats native_kernels;   /**< sum of native_call_* per execution */
+    etp_stats dispatch;         /**< OPERATOR_CALL minus its native_call, summed per execution,
+                                     over instructions that have both */
+    etp_stats execute_overhead; /**< execute minus all instruction events, per execution */
+    uint32_t operator_calls_without_kernel; /**< OPERATOR_CALL rows with no native_call row */
+    uint32_t instructions_observed;         /**< distinct (chain, instruction) with events */
+} etp_block_summary;
+
+typedef struct etp_inspect_block {
+    const char *name;           /**< RunData name ("Default", "Execute") */
+    int32_t bundled_input_index;
+    uint32_t run_count;         /**< executions in this block */
+    uint32_t *runs;             /**< RunData indices */
+    /* Method (program given and the block has instruction events or --method). */
+    const etp_plan *plan;       /**< NULL when unknown */
+    uint32_t candidate_count;   /**< > 1: structurally identical methods, indistinguishable */
+    const etp_plan **candidates;
+    uint32_t row_count;
+    etp_inspect_row *rows;      /**< in first-occurrence order */
+    etp_block_summary summary;
+    uint64_t debug_events;      /**< over all runs */
+    uint64_t program_outputs;
+    uint64_t allocation_events;
+    uint64_t allocation_bytes;
+    uint64_t empty_events;      /**< events with no member set */
+    uint64_t wrapped_intervals; /**< durations computed across a 32-bit wraparound */
+} etp_inspect_block;
+
+typedef struct etp_inspect {
+    etp_time_unit source_unit, target_unit;
+    double divisor;             /**< ticks / divisor = target unit */
+    double cpu_hz;
+    uint32_t block_count;
+    etp_inspect_block *blocks;
+    uint32_t runs_without_events; /**< RunData with a null events vector (skipped) */
+    void *internal_;
+} etp_inspect;
+
+/**
+ * Group the ETDump's runs into blocks and compute statistics. With a program,
+ * infer each block's method (or use opt->method) and check the ETDump against
+ * it: an event at an instruction that does not exist, a native_call name that
+ * disagrees with the instruction's operator, or an event kind that does not
+ * fit the instruction kind is an ETP_E_MISMATCH error naming both files.
+ * Release with etp_inspect_free().
+ */
+etp_status etp_inspect_run(const etp_etdump *d, const etp_inspect_options *opt, etp_inspect **out,
+                           etp_error *err);
+
+/** Release. Safe on NULL. */
+void etp_inspect_free(etp_inspect *in);
+
+/** Duration of an event in ticks, handling 32-bit wraparound. Returns 0 on
+ * success, 1 when it wrapped, -1 when the interval is invalid. */
+int etp_event_duration(uint64_t start, uint64_t end, uint64_t *ticks);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,418 @@
+/* inspect.c - group ETDump runs into blocks of identical event signatures and
+ * keep every sample (see include/etprof/inspect.h for what differs from the
+ * Python Inspector). One pass over the events; no per-event allocation. */
+#include "etprof/inspect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/inspect_internal.h"
+#include "analysis/method_match.h"
+#include "util/hashmap.h"
+#include "util/vec.h"
+
+void etp_inspect_options_init(etp_inspect_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->source_unit = ETP_UNIT_NS;
+    o->target_unit = ETP_UNIT_MS;
+}
+
+int etp_event_duration(uint64_t start, uint64_t end, uint64_t *ticks)
+{
+    if (end >= start) {
+        *ticks = end - start;
+        return 0;
+    }
+    /* A 32-bit tick counter that wrapped once between start and end. */
+    if (start <= UINT32_MAX && end <= UINT32_MAX) {
+        *ticks = ((uint64_t)1 << 32) - start + end;
+        return 1;
+    }
+    *ticks = 0;
+    return -1;
+}
+
+/* An interned event signature. */
+typedef struct sig {
+    const char *name;
+    uint32_t name_len;
+    int32_t chain, instr, did_int;
+    const char *did_str;
+    uint32_t did_len;
+    uint64_t hash;
+    uint32_t stamp; /* 1 + index of the last run that used it */
+    uint32_t pos;   /* its row in that run's block */
+    int64_t offset; /* file offset of its first occurrence */
+} sig;
+
+typedef struct row_build {
+    VEC(uint64_t) ticks;
+    VEC(uint32_t) per_run;
+} row_build;
+
+typedef struct group {
+    const char *name;
+    int32_t bidx;
+    uint64_t hash;
+    uint32_t *sigs;
+    uint32_t nsigs;
+    row_build *rows;
+    VEC(uint32_t) runs;
+    uint64_t debug_events, outputs, alloc_events, alloc_bytes, empty_events, wrapped;
+} group;
+
+typedef VEC(uint32_t) u32vec;
+
+typedef struct builder {
+    const etp_etdump *d;
+    VEC(sig) sigs;
+    etp_hm sig_map;
+    VEC(group) groups;
+    etp_hm group_map;
+    /* Per-run scratch. */
+    u32vec seq, prev_seq, distinct;
+    VEC(uint64_t) dur;
+} builder;
+
+static uint64_t sig_hash(const etp_profile_event *pe)
+{
+    uint64_t h = etp_hash_bytes(pe->name ? pe->name : "", pe->name_len, pe->name ? 1 : 0);
+    h = etp_hash_u64(h, (uint64_t)(uint32_t)pe->chain_index);
+    h = etp_hash_u64(h, (uint64_t)(uint32_t)pe->instruction_id);
+    h = etp_hash_u64(h, (uint64_t)(uint32_t)pe->delegate_id_int);
+    if (pe->delegate_id_str)
+        h = etp_hash_bytes(pe->delegate_id_str, pe->delegate_id_str_len, h);
+    return h;
+}
+
+static int sig_equal(const sig *s, const etp_profile_event *pe)
+{
+    if (s->chain != pe->chain_index || s->instr != pe->instruction_id || s->did_int != pe->delegate_id_int)
+        return 0;
+    if ((s->name == NULL) != (pe->name == NULL) || s->name_len != pe->name_len)
+        return 0;
+    if (s->name && memcmp(s->name, pe->name, s->name_len))
+        return 0;
+    if ((s->did_str == NULL) != (pe->delegate_id_str == NULL))
+        return 0;
+    if (s->did_str && (s->did_len != pe->delegate_id_str_len || memcmp(s->did_str, pe->delegate_id_str, s->did_len)))
+        return 0;
+    return 1;
+}
+
+/* Find or add the signature of @p pe; -1 on OOM. @p hint is a likely id. */
+static int64_t intern_sig(builder *b, const etp_profile_event *pe, int64_t hint, int64_t offset)
+{
+    if (hint >= 0 && sig_equal(&b->sigs.v[hint], pe))
+        return hint;
+    uint64_t h = sig_hash(pe);
+    size_t cur = 0;
+    uint32_t id;
+    while (etp_hm_next(&b->sig_map, h, &cur, &id))
+        if (sig_equal(&b->sigs.v[id], pe))
+            return id;
+    sig s = {pe->name, pe->name_len, pe->chain_index, pe->instruction_id, pe->delegate_id_int,
+             pe->delegate_id_str, pe->delegate_id_str_len, h, 0, 0, offset};
+    if (VEC_PUSH(b->sigs, s) || etp_hm_put(&b->sig_map, h, (uint32_t)(b->sigs.n - 1)))
+        return -1;
+    return (int64_t)(b->sigs.n - 1);
+}
+
+static int group_matches(const group *g, const char *name, int32_t bidx, const uint32_t *ds, uint32_t n)
+{
+    if (g->bidx != bidx || g->nsigs != n)
+        return 0;
+    if ((g->name == NULL) != (name == NULL) || (name && strcmp(g->name, name)))
+        return 0;
+    return memcmp(g->sigs, ds, n * sizeof *ds) == 0;
+}
+
+static int64_t find_group(builder *b, const char *name, int32_t bidx, int64_t hint)
+{
+    const uint32_t *ds = b->distinct.v;
+    uint32_t n = (uint32_t)b->distinct.n;
+    if (hint >= 0 && group_matches(&b->groups.v[hint], name, bidx, ds, n))
+        return hint;
+    uint64_t h = etp_hash_bytes(name ? name : "", name ? strlen(name) : 0, (uint64_t)(uint32_t)bidx);
+    h = etp_hash_bytes(ds, n * sizeof *ds, h);
+    size_t cur = 0;
+    uint32_t id;
+    while (etp_hm_next(&b->group_map, h, &cur, &id))
+        if (group_matches(&b->groups.v[id], name, bidx, ds, n))
+            return id;
+    group g;
+    memset(&g, 0, sizeof g);
+    g.name = name;
+    g.bidx = bidx;
+    g.hash = h;
+    g.nsigs = n;
+    g.sigs = malloc((n ? n : 1) * sizeof *g.sigs);
+    g.rows = calloc(n ? n : 1, sizeof *g.rows);
+    if (!g.sigs || !g.rows) {
+        free(g.sigs);
+        free(g.rows);
+        return -1;
+    }
+    memcpy(g.sigs, ds, n * sizeof *ds);
+    if (VEC_PUSH(b->groups, g)) {
+        free(g.sigs);
+        free(g.rows);
+        return -1;
+    }
+    if (etp_hm_put(&b->group_map, h, (uint32_t)(b->groups.n - 1)))
+        return -1;
+    return (int64_t)(b->groups.n - 1);
+}
+
+static void free_builder(builder *b)
+{
+    for (size_t i = 0; i < b->groups.n; i++) {
+        group *g = &b->groups.v[i];
+        for (uint32_t r = 0; g->rows && r < g->nsigs; r++) {
+            VEC_FREE(g->rows[r].ticks);
+            VEC_FREE(g->rows[r].per_run);
+        }
+        free(g->rows);
+        free(g->sigs);
+        VEC_FREE(g->runs);
+    }
+    VEC_FREE(b->groups);
+    VEC_FREE(b->sigs);
+    etp_hm_free(&b->sig_map);
+    etp_hm_free(&b->group_map);
+    VEC_FREE(b->seq);
+    VEC_FREE(b->prev_seq);
+    VEC_FREE(b->distinct);
+    VEC_FREE(b->dur);
+}
+
+static etp_status oom(etp_error *err, const etp_etdump *d)
+{
+    return etp_error_set(err, ETP_E_NOMEM, etp_etdump_path(d), ETP_NO_OFFSET, "out of memory");
+}
+
+/* One pass over every run: intern signatures, assign runs to groups, append
+ * samples. */
+static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
+{
+    const etp_etdump *d = b->d;
+    uint32_t nruns = etp_etdump_run_count(d);
+    int64_t prev_group = -1;
+    for (uint32_t ri = 0; ri < nruns; ri++) {
+        etp_run run;
+        etp_etdump_run(d, ri, &run);
+        if (!run.events_pos_) {
+            res->runs_without_events++;
+            continue;
+        }
+        b->seq.n = b->dur.n = b->distinct.n = 0;
+        uint64_t dbg = 0, outs = 0, allocs = 0, abytes = 0, empty = 0, wrapped = 0;
+        for (uint32_t j = 0; j < run.event_count; j++) {
+            etp_event e;
+            etp_etdump_event(d, &run, j, &e);
+            if (!e.kinds)
+                empty++;
+            if (e.kinds & ETP_EV_ALLOCATION) {
+                allocs++;
+                abytes += e.allocation.allocation_size;
+            }
+            if (e.kinds & ETP_EV_DEBUG) {
+                dbg++;
+                outs += e.debug.is_output != 0;
+            }
+            if (!(e.kinds & ETP_EV_PROFILE))
+                continue;
+            const etp_profile_event *pe = &e.profile;
+            uint64_t ticks;
+            int w = etp_event_duration(pe->start_time, pe->end_time, &ticks);
+            if (w < 0)
+                return etp_error_set(err, ETP_E_FORMAT, etp_etdump_path(d), e.offset,
+                                     "event %u of block %u ends before it starts (start %llu, end "
+                                     "%llu) and the values do not fit a 32-bit counter",
+                                     j, ri, (unsigned long long)pe->start_time,
+                                     (unsigned long long)pe->end_time);
+            wrapped += (uint64_t)w;
+            size_t k = b->seq.n;
+            int64_t hint = k < b->prev_seq.n ? (int64_t)b->prev_seq.v[k] : -1;
+            int64_t id = intern_sig(b, pe, hint, e.offset);
+            if (id < 0 || VEC_PUSH(b->seq, (uint32_t)id) || VEC_PUSH(b->dur, ticks))
+                return oom(err, d);
+        }
+        /* Distinct signatures in first-occurrence order define the group. */
+        for (size_t k = 0; k < b->seq.n; k++) {
+            sig *s = &b->sigs.v[b->seq.v[k]];
+            if (s->stamp == ri + 1)
+                continue;
+            s->stamp = ri + 1;
+            s->pos = (uint32_t)b->distinct.n;
+            if (VEC_PUSH(b->distinct, b->seq.v[k]))
+                return oom(err, d);
+        }
+        int64_t gi = find_group(b, run.name, run.bundled_input_index, prev_group);
+        if (gi < 0)
+            return oom(err, d);
+        prev_group = gi;
+        group *g = &b->groups.v[gi];
+        uint32_t run_in_group = (uint32_t)g->runs.n;
+        if (VEC_PUSH(g->runs, ri))
+            return oom(err, d);
+        for (uint32_t r = 0; r < g->nsigs; r++)
+            if (VEC_PUSH(g->rows[r].per_run, 0))
+                return oom(err, d);
+        for (size_t k = 0; k < b->seq.n; k++) {
+            row_build *rb = &g->rows[b->sigs.v[b->seq.v[k]].pos];
+            if (VEC_PUSH(rb->ticks, b->dur.v[k]))
+                return oom(err, d);
+            rb->per_run.v[run_in_group]++;
+        }
+        g->debug_events += dbg;
+        g->outputs += outs;
+        g->alloc_events += allocs;
+        g->alloc_bytes += abytes;
+        g->empty_events += empty;
+        g->wrapped += wrapped;
+        /* Keep this run's sequence as the next run's hints. */
+        u32vec tmp = b->seq;
+        b->seq = b->prev_seq;
+        b->prev_seq = tmp;
+    }
+    return ETP_OK;
+}
+
+/* Move builder groups into the public result (rows, stats). */
+static etp_status publish(builder *b, etp_inspect *res, etp_error *err)
+{
+    const etp_etdump *d = b->d;
+    res->block_count = (uint32_t)b->groups.n;
+    res->blocks = calloc(b->groups.n ? b->groups.n : 1, sizeof *res->blocks);
+    if (!res->blocks)
+        return oom(err, d);
+    uint64_t *scratch = NULL;
+    size_t scratch_cap = 0;
+    for (size_t gi = 0; gi < b->groups.n; gi++) {
+        group *g = &b->groups.v[gi];
+        etp_inspect_block *blk = &res->blocks[gi];
+        blk->name = g->name;
+        blk->bundled_input_index = g->bidx;
+        blk->run_count = (uint32_t)g->runs.n;
+        blk->runs = g->runs.v;
+        g->runs.v = NULL;
+        g->runs.n = g->runs.cap = 0;
+        blk->debug_events = g->debug_events;
+        blk->program_outputs = g->outputs;
+        blk->allocation_events = g->alloc_events;
+        blk->allocation_bytes = g->alloc_bytes;
+        blk->empty_events = g->empty_events;
+        blk->wrapped_intervals = g->wrapped;
+        blk->row_count = g->nsigs;
+        blk->rows = calloc(g->nsigs ? g->nsigs : 1, sizeof *blk->rows);
+        if (!blk->rows) {
+            free(scratch);
+            return oom(err, d);
+        }
+        for (uint32_t r = 0; r < g->nsigs; r++) {
+            const sig *s = &b->sigs.v[g->sigs[r]];
+            etp_inspect_row *row = &blk->rows[r];
+            row->event_name = s->name;
+            row->chain_index = s->chain;
+            row->instruction_id = s->instr;
+            row->delegate_id_int = s->did_int;
+            row->delegate_id_str = s->did_str;
+            row->is_delegated = s->did_int != -1 || (s->did_str && s->did_len > 0);
+            row->is_framework = s->chain == -1;
+            row->first_offset = s->offset;
+            row->sample_count = g->rows[r].ticks.n;
+            row->ticks = g->rows[r].ticks.v;
+            row->per_run = g->rows[r].per_run.v;
+            g->rows[r].ticks.v = NULL;
+            g->rows[r].per_run.v = NULL;
+            g->rows[r].ticks.n = g->rows[r].per_run.n = 0;
+            for (uint32_t k = 0; k < blk->run_count; k++)
+                if (row->per_run[k] > row->max_per_run)
+                    row->max_per_run = row->per_run[k];
+            if (row->sample_count > scratch_cap) {
+                free(scratch);
+                scratch_cap = row->sample_count;
+                scratch = malloc(scratch_cap * sizeof *scratch);
+                if (!scratch)
+                    return oom(err, d);
+            }
+            memcpy(scratch, row->ticks, row->sample_count * sizeof *scratch);
+            etp_stats_from_ticks(scratch, row->sample_count, res->divisor, &row->stats);
+        }
+    }
+    free(scratch);
+    return ETP_OK;
+}
+
+etp_status etp_inspect_run(const etp_etdump *d, const etp_inspect_options *opt, etp_inspect **out,
+                           etp_error *err)
+{
+    *out = NULL;
+    etp_inspect_options defaults;
+    if (!opt) {
+        etp_inspect_options_init(&defaults);
+        opt = &defaults;
+    }
+    double divisor;
+    if (opt->source_unit == ETP_UNIT_CYCLES && opt->target_unit != ETP_UNIT_CYCLES) {
+        divisor = etp_unit_divisor_hz(opt->cpu_hz, opt->target_unit);
+        if (divisor <= 0)
+            return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                 "cycles cannot be converted to %s without a CPU frequency "
+                                 "(--cpu-hz); use --unit cycles",
+                                 etp_unit_name(opt->target_unit));
+    } else {
+        divisor = etp_unit_divisor(opt->source_unit, opt->target_unit);
+        if (divisor <= 0)
+            return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                 "cannot convert %s ticks to cycles; use --source-unit cycles",
+                                 etp_unit_name(opt->source_unit));
+    }
+    etp_inspect *res = calloc(1, sizeof *res);
+    if (!res)
+        return oom(err, d);
+    res->source_unit = opt->source_unit;
+    res->target_unit = opt->target_unit;
+    res->divisor = divisor;
+    res->cpu_hz = opt->cpu_hz;
+
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.d = d;
+    etp_hm_init(&b.sig_map);
+    etp_hm_init(&b.group_map);
+    etp_status s = build_groups(&b, res, err);
+    if (!s)
+        s = publish(&b, res, err);
+    free_builder(&b);
+    for (uint32_t i = 0; !s && i < res->block_count; i++)
+        s = etp_inspect_summarize(res, &res->blocks[i], err);
+    if (!s)
+        s = etp_inspect_attach_program(res, d, opt->program, opt->method, err);
+    if (s) {
+        etp_inspect_free(res);
+        return s;
+    }
+    *out = res;
+    return ETP_OK;
+}
+
+void etp_inspect_free(etp_inspect *in)
+{
+    if (!in)
+        return;
+    for (uint32_t i = 0; i < in->block_count; i++) {
+        etp_inspect_block *blk = &in->blocks[i];
+        for (uint32_t r = 0; blk->rows && r < blk->row_count; r++) {
+            free(blk->rows[r].ticks);
+            free(blk->rows[r].per_run);
+        }
+        free(blk->rows);
+        free(blk->runs);
+        free(blk->candidates);
+    }
+    free(in->blocks);
+    free(in);
+}

@@ -1,0 +1,109 @@
+/* stats.c - avg / percentiles / extremes of duration samples. */
+#include "etprof/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* numpy's _lerp: a + (b-a)*t, computed from the nearer end for t >= 0.5. */
+static double lerp(double a, double b, double t)
+{
+    double d = b - a;
+    return t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
+}
+
+/* Percentile over sorted integers scaled by 1/divisor, without building a
+ * double array: only the two neighbouring ranks are needed. */
+static double pct_u64(const uint64_t *s, size_t n, double divisor, double q)
+{
+    double h = (q / 100.0) * (double)(n - 1);
+    double lo = floor(h);
+    size_t i = (size_t)lo;
+    if (i >= n - 1)
+        return (double)s[n - 1] / divisor;
+    return lerp((double)s[i] / divisor, (double)s[i + 1] / divisor, h - lo);
+}
+
+static double pct_i64(const int64_t *s, size_t n, double divisor, double q)
+{
+    double h = (q / 100.0) * (double)(n - 1);
+    double lo = floor(h);
+    size_t i = (size_t)lo;
+    if (i >= n - 1)
+        return (double)s[n - 1] / divisor;
+    return lerp((double)s[i] / divisor, (double)s[i + 1] / divisor, h - lo);
+}
+
+double etp_percentile_linear(const double *sorted, size_t n, double q)
+{
+    if (n == 0)
+        return 0.0;
+    double h = (q / 100.0) * (double)(n - 1);
+    double lo = floor(h);
+    size_t i = (size_t)lo;
+    if (i >= n - 1)
+        return sorted[n - 1];
+    return lerp(sorted[i], sorted[i + 1], h - lo);
+}
+
+void etp_stats_from_ticks(uint64_t *t, size_t n, double divisor, etp_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return;
+    qsort(t, n, sizeof *t, cmp_u64);
+    /* Exact integer total while it fits; long double beyond (2^64 ticks). */
+    uint64_t sum = 0;
+    long double lsum = 0;
+    int overflow = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!overflow && sum > UINT64_MAX - t[i]) {
+            overflow = 1;
+            lsum = (long double)sum;
+        }
+        if (overflow)
+            lsum += (long double)t[i];
+        else
+            sum += t[i];
+    }
+    long double total = overflow ? lsum : (long double)sum;
+    out->n = n;
+    out->sum = (double)(total / (long double)divisor);
+    out->avg = (double)(total / (long double)n / (long double)divisor);
+    out->min = (double)t[0] / divisor;
+    out->max = (double)t[n - 1] / divisor;
+    out->p10 = pct_u64(t, n, divisor, 10);
+    out->p50 = pct_u64(t, n, divisor, 50);
+    out->p90 = pct_u64(t, n, divisor, 90);
+}
+
+void etp_stats_from_signed(int64_t *v, size_t n, double divisor, etp_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return;
+    qsort(v, n, sizeof *v, cmp_i64);
+    long double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += (long double)v[i];
+    out->n = n;
+    out->sum = (double)(total / (long double)divisor);
+    out->avg = (double)(total / (long double)n / (long double)divisor);
+    out->min = (double)v[0] / divisor;
+    out->max = (double)v[n - 1] / divisor;
+    out->p10 = pct_i64(v, n, divisor, 10);
+    out->p50 = pct_i64(v, n, divisor, 50);
+    out->p90 = pct_i64(v, n, divisor, 90);
+}
