@@ -34,6 +34,8 @@ typedef struct etp_inspect_options {
     double cpu_hz;              /**< > 0: convert cycles to time at this rate */
     const etp_program *program; /**< optional: names instructions, selects methods */
     const char *method;         /**< optional: method for every Execute block */
+    int lenient_methods;        /**< ambiguous blocks keep every candidate (plan NULL)
+                                     instead of failing */
 } etp_inspect_options;
 
 /** Defaults: ns -> ms, no program. */
@@ -84,7 +86,9 @@ typedef struct etp_inspect_block {
     uint32_t *runs;             /**< RunData indices */
     /* Method (program given and the block has instruction events or --method). */
     const etp_plan *plan;       /**< NULL when unknown */
-    uint32_t candidate_count;   /**< > 1: structurally identical methods, indistinguishable */
+    uint32_t candidate_count;   /**< > 1 with a plan: structurally identical methods, which the
+                                     ETDump cannot tell apart; > 1 without a plan (lenient
+                                     mode only): different methods that all fit */
     const etp_plan **candidates;
     uint32_t row_count;
     etp_inspect_row *rows;      /**< in first-occurrence order */

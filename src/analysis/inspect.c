@@ -390,7 +390,7 @@ etp_status etp_inspect_run(const etp_etdump *d, const etp_inspect_options *opt, 
     for (uint32_t i = 0; !s && i < res->block_count; i++)
         s = etp_inspect_summarize(res, &res->blocks[i], err);
     if (!s)
-        s = etp_inspect_attach_program(res, d, opt->program, opt->method, err);
+        s = etp_inspect_attach_program(res, d, opt->program, opt->method, opt->lenient_methods, err);
     if (s) {
         etp_inspect_free(res);
         return s;

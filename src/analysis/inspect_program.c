@@ -50,7 +50,7 @@ static void name_rows(etp_inspect_block *blk)
 }
 
 etp_status etp_inspect_attach_program(etp_inspect *res, const etp_etdump *d, const etp_program *p,
-                                      const char *method, etp_error *err)
+                                      const char *method, int lenient, etp_error *err)
 {
     if (!p)
         return ETP_OK;
@@ -70,14 +70,19 @@ etp_status etp_inspect_attach_program(etp_inspect *res, const etp_etdump *d, con
         const etp_plan **cands;
         uint32_t nc;
         etp_status s = etp_select_plan(p, method ? method : (n == 0 ? p->plans[0].name : NULL), ev,
-                                       n, distinct, etp_etdump_path(d), &cands, &nc, err);
+                                       n, distinct, etp_etdump_path(d), lenient, &cands, &nc, err);
         free(ev);
         if (s)
             return s;
-        blk->plan = cands[0];
         blk->candidates = cands;
         blk->candidate_count = nc;
-        name_rows(blk);
+        int same = 1;
+        for (uint32_t k = 1; k < nc && same; k++)
+            same = etp_plans_equivalent(cands[0], cands[k]);
+        if (same) {
+            blk->plan = cands[0];
+            name_rows(blk);
+        }
     }
     return ETP_OK;
 }

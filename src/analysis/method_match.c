@@ -126,7 +126,7 @@ static uint32_t plan_instructions(const etp_plan *pl)
 }
 
 etp_status etp_select_plan(const etp_program *p, const char *requested, const etp_observed *ev,
-                           size_t n, uint32_t distinct, const char *dump_path,
+                           size_t n, uint32_t distinct, const char *dump_path, int lenient,
                            const etp_plan ***cands_out, uint32_t *ncands, etp_error *err)
 {
     char why[400];
@@ -190,7 +190,7 @@ etp_status etp_select_plan(const etp_program *p, const char *requested, const et
         if (full)
             nc = full;
     }
-    if (nc > 1) {
+    if (nc > 1 && !lenient) {
         for (uint32_t i = 1; i < nc; i++)
             if (!etp_plans_equivalent(cands[0], cands[i])) {
                 char list[300] = "";

@@ -41,6 +41,8 @@ int etp_plans_equivalent(const etp_plan *a, const etp_plan *b);
  */
 etp_status etp_select_plan(const etp_program *p, const char *requested, const etp_observed *ev,
                            size_t n, uint32_t distinct_instructions, const char *dump_path,
-                           const etp_plan ***cands, uint32_t *ncands, etp_error *err);
+                           int lenient, const etp_plan ***cands, uint32_t *ncands, etp_error *err);
+/* With @p lenient, several non-equivalent candidates are returned (all of
+ * them, caller decides) instead of an error. */
 
 #endif

@@ -1,0 +1,163 @@
+/*
+ * etprof/analysis.h - attribute measured time to instructions, delegate
+ * events and source operators, without inventing numbers.
+ *
+ * Rules (each tested):
+ *  1. An execution is one Execute block of the selected method. Events that
+ *     belong to one entity are summed within each execution first; statistics
+ *     (avg, p10, p50, p90, min, max) are over those per-execution sums.
+ *     `executions` counts executions with at least one event, `events` counts
+ *     the event records that contributed.
+ *  2. An event mapped to several source operators gives each of them the full
+ *     timing, marked shared and non-additive, with the co-attributed list; it
+ *     is never divided. Handles that match no node are listed as unresolved.
+ *  3. Detailed delegate events (through the delegate map) take precedence over
+ *     the enclosing DELEGATE_CALL interval; that interval is only the fallback
+ *     for operators of the delegate without detail, never split, never added
+ *     on top of detail.
+ *  4. For a KernelCall, OPERATOR_CALL is the instruction's time, native_call_*
+ *     its kernel time, the difference dispatch overhead; nested events are
+ *     never double counted.
+ *  5. Sums across entities exist only when they cover the same executions.
+ *     P50/min/max are never summed.
+ * Every figure carries its unit and whether its average may be added.
+ */
+#ifndef ETPROF_ANALYSIS_H
+#define ETPROF_ANALYSIS_H
+
+#include "etprof/error.h"
+#include "etprof/etdump.h"
+#include "etprof/inspect.h"
+#include "etprof/issues.h"
+#include "etprof/program.h"
+#include "etprof/stats.h"
+#include "etprof/units.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct etp_etrecord;
+
+typedef struct etp_analysis_options {
+    etp_time_unit source_unit;
+    int source_unit_given;        /**< 0: ns assumed (an issue is recorded) */
+    etp_time_unit target_unit;
+    double cpu_hz;                /**< > 0: cycles -> time */
+    const char *method;           /**< NULL: infer */
+} etp_analysis_options;
+
+void etp_analysis_options_init(etp_analysis_options *o);
+
+/** Per-execution sums of one entity over the analysis' executions. */
+typedef struct etp_series {
+    uint64_t *ticks;              /**< per execution (0 where absent) */
+    uint8_t *present;             /**< 1 where the entity had events in that execution */
+    uint32_t executions;          /**< executions with events */
+    uint64_t events;              /**< contributing event records */
+    etp_stats stats;              /**< over present executions, target unit */
+} etp_series;
+
+typedef enum etp_entity_kind {
+    ETP_ENTITY_INSTRUCTION = 0,   /**< one instruction of the method's chain */
+    ETP_ENTITY_DELEGATE_EVENT,    /**< events of one delegate id inside a DelegateCall */
+    ETP_ENTITY_OPERATOR           /**< a node of the exported (source) graph */
+} etp_entity_kind;
+
+/** Where an entity's time comes from. */
+typedef enum etp_timing_source {
+    ETP_SRC_NONE = 0,             /**< no timing */
+    ETP_SRC_OPERATOR_CALL,        /**< OPERATOR_CALL of a KernelCall */
+    ETP_SRC_DELEGATE_CALL,        /**< DELEGATE_CALL interval */
+    ETP_SRC_OTHER_CALL,           /**< JF_CALL / MOVE_CALL / FREE_CALL */
+    ETP_SRC_DELEGATE_EVENTS,      /**< detailed delegate-internal events */
+    ETP_SRC_DELEGATE_FALLBACK,    /**< enclosing DELEGATE_CALL, no detail for this operator */
+    ETP_SRC_MIXED                 /**< several kinds of source */
+} etp_timing_source;
+
+typedef struct etp_entity {
+    etp_entity_kind kind;
+    char *id;                     /**< stable id: "forward_0_3", "forward_0_3/delegate/1", node name */
+    char *name;                   /**< display name */
+    char *op_type;                /**< "aten::convolution.out" | "aten.convolution.default" | delegate id */
+    const char *backend;          /**< delegate backend id, when delegated */
+    int32_t chain, instruction;   /**< -1 for operators */
+    int32_t delegate_id_int;      /**< delegate events: the int id (-1 for string ids) */
+    int delegate_id_is_int;
+    etp_instr_kind instr_kind;    /**< instructions only (NONE when unknown) */
+    uint32_t handle_count;
+    int64_t *handles;             /**< debug handles (instructions: from the map; operators: own) */
+    etp_series time;              /**< the entity's time */
+    etp_timing_source source;
+    int additive;                 /**< its avg may be added to other additive entities' */
+    int shared;                   /**< shares an event with co-attributed entities */
+    uint32_t co_count;
+    char **co_attributed;         /**< ids of entities sharing this timing (owned) */
+    uint32_t unresolved_count;
+    int64_t *unresolved;          /**< handles of its events that match no node */
+    /* Instructions that are KernelCalls: */
+    int has_kernel;
+    etp_series kernel;            /**< native_call_* time */
+    etp_stats dispatch;           /**< OPERATOR_CALL - kernel, per execution where both exist */
+    /* Operators (source graph nodes): */
+    const char *module_path;      /**< innermost nn.Module path, e.g. "layer1.0.conv1" */
+    const char *module_type;
+    const char *stack_trace;
+    const char *source_fn;
+    uint32_t instruction_count;
+    char **instructions;          /**< ids of the instructions that ran it (owned) */
+} etp_entity;
+
+/** A model-level figure: per-execution statistics of some total. */
+typedef struct etp_figure {
+    const char *name;             /**< e.g. "method_execute", "delegate_time:XnnpackBackend" */
+    char *owned_name;
+    int available;
+    char *reason;                 /**< why unavailable (owned) */
+    int additive;                 /**< its avg may be added to other additive figures */
+    etp_stats stats;              /**< target unit; n = executions covered */
+    uint64_t events;
+} etp_figure;
+
+typedef struct etp_analysis {
+    const etp_etdump *etdump;
+    const etp_program *program;       /**< may be NULL */
+    const struct etp_etrecord *etrecord; /**< may be NULL */
+    const etp_plan *plan;             /**< selected method's plan, when a program was given */
+    const char *method;
+    const char *method_basis;         /**< "given", "only method", "inferred from the program", ... */
+    etp_time_unit source_unit, target_unit;
+    double divisor, cpu_hz;
+    uint32_t execution_count;
+    uint32_t *executions;             /**< RunData indices, ascending */
+    uint32_t entity_count;
+    etp_entity *entities;             /**< instructions, delegate events, operators (in that order) */
+    uint32_t figure_count;
+    etp_figure *figures;
+    uint32_t unresolved_count;
+    int64_t *unresolved_handles;      /**< runtime_unresolved_debug_handles, ascending */
+    etp_issue_list issues;
+    etp_validity validity;
+    etp_inspect *inspect;             /**< the grouping it was built from (owned) */
+} etp_analysis;
+
+/**
+ * Analyse @p d with an optional program and ETRecord (at least one). Errors:
+ * ETP_E_MISMATCH when the inputs disagree (naming the files and where),
+ * ETP_E_USAGE for impossible requests. Release with etp_analysis_free().
+ */
+etp_status etp_analyze(const etp_etdump *d, const etp_program *p, const struct etp_etrecord *r,
+                       const etp_analysis_options *opt, etp_analysis **out, etp_error *err);
+
+void etp_analysis_free(etp_analysis *a);
+
+/** Figure named @p name, or NULL. */
+const etp_figure *etp_analysis_figure(const etp_analysis *a, const char *name);
+
+const char *etp_entity_kind_name(etp_entity_kind k);
+const char *etp_timing_source_name(etp_timing_source s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,277 @@
+/* figures.c - model-level figures: Method::execute, load, time per backend,
+ * native kernels, dispatch and framework overhead. Each is a per-execution
+ * total summarised across executions, with its unit and additivity; a total
+ * over entities that were measured in different executions is unavailable. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis_internal.h"
+#include "analysis/series.h"
+
+static etp_figure *new_figure(etp_abuild *b, const char *name)
+{
+    etp_analysis *a = b->a;
+    etp_figure *nf = realloc(a->figures, (a->figure_count + 1) * sizeof *nf);
+    if (!nf)
+        return NULL;
+    a->figures = nf;
+    etp_figure *f = &nf[a->figure_count];
+    memset(f, 0, sizeof *f);
+    f->owned_name = etp_strdup(name);
+    if (!f->owned_name)
+        return NULL;
+    f->name = f->owned_name;
+    a->figure_count++;
+    return f;
+}
+
+/* A figure from per-execution totals @p v over executions where @p present. */
+static int figure_from(etp_abuild *b, const char *name, const int64_t *v, const uint8_t *present,
+                       int additive, uint64_t events)
+{
+    etp_figure *f = new_figure(b, name);
+    if (!f)
+        return -1;
+    int64_t *tmp = malloc((b->nexec ? b->nexec : 1) * sizeof *tmp);
+    if (!tmp)
+        return -1;
+    uint32_t k = 0;
+    for (uint32_t e = 0; e < b->nexec; e++)
+        if (!present || present[e])
+            tmp[k++] = v[e];
+    etp_stats_from_signed(tmp, k, b->a->divisor, &f->stats);
+    free(tmp);
+    f->available = k > 0;
+    if (!k)
+        f->reason = etp_strdup("no execution has the events this figure needs");
+    f->additive = additive;
+    f->events = events;
+    return 0;
+}
+
+static int figure_unavailable(etp_abuild *b, const char *name, int additive, const char *reason)
+{
+    etp_figure *f = new_figure(b, name);
+    if (!f)
+        return -1;
+    f->available = 0;
+    f->additive = additive;
+    f->reason = etp_strdup(reason);
+    return f->reason ? 0 : -1;
+}
+
+/* Statistics over every occurrence of a framework event in any block. */
+static int occurrence_figure(etp_abuild *b, const char *fig, const char *event)
+{
+    const etp_inspect *in = b->a->inspect;
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < in->block_count; i++)
+        for (uint32_t r = 0; r < in->blocks[i].row_count; r++) {
+            const etp_inspect_row *row = &in->blocks[i].rows[r];
+            if (row->is_framework && row->event_name && !strcmp(row->event_name, event))
+                n += row->sample_count;
+        }
+    if (!n)
+        return figure_unavailable(b, fig, 0, "the ETDump has no such event");
+    uint64_t *t = malloc(n * sizeof *t);
+    if (!t)
+        return -1;
+    uint64_t k = 0;
+    for (uint32_t i = 0; i < in->block_count; i++)
+        for (uint32_t r = 0; r < in->blocks[i].row_count; r++) {
+            const etp_inspect_row *row = &in->blocks[i].rows[r];
+            if (row->is_framework && row->event_name && !strcmp(row->event_name, event)) {
+                memcpy(t + k, row->ticks, row->sample_count * sizeof *t);
+                k += row->sample_count;
+            }
+        }
+    etp_figure *f = new_figure(b, fig);
+    if (!f) {
+        free(t);
+        return -1;
+    }
+    etp_stats_from_ticks(t, n, b->a->divisor, &f->stats);
+    free(t);
+    f->available = 1;
+    f->events = n;
+    return 0;
+}
+
+etp_status etp_compute_figures(etp_abuild *b)
+{
+    etp_analysis *a = b->a;
+    uint32_t n = b->nexec;
+    enum { EXEC, INSTR, OPS, DELS, OTHER, NATIVE, DISPATCH, FRAMEWORK, NACC };
+    int64_t *acc = calloc((size_t)n * NACC + 1, sizeof *acc);
+    uint8_t *has_exec = calloc(n + 1, 1);
+    uint64_t exec_events = 0;
+    if (!acc || !has_exec)
+        goto oom;
+    int64_t *v[NACC];
+    for (int i = 0; i < NACC; i++)
+        v[i] = acc + (size_t)i * n;
+
+    /* Method::execute of each execution. */
+    const etp_inspect *in = a->inspect;
+    for (uint32_t bi = 0; bi < in->block_count; bi++) {
+        const etp_inspect_block *blk = &in->blocks[bi];
+        if (!blk->run_count || b->exec_of_run[blk->runs[0]] == UINT32_MAX)
+            continue;
+        for (uint32_t r = 0; r < blk->row_count; r++) {
+            const etp_inspect_row *row = &blk->rows[r];
+            if (!row->is_framework || !row->event_name || strcmp(row->event_name, "Method::execute"))
+                continue;
+            uint64_t k = 0;
+            for (uint32_t x = 0; x < blk->run_count; x++) {
+                uint32_t e = b->exec_of_run[blk->runs[x]];
+                for (uint32_t c = 0; c < row->per_run[x]; c++, k++) {
+                    v[EXEC][e] += (int64_t)row->ticks[k];
+                    has_exec[e] = 1;
+                    exec_events++;
+                }
+            }
+        }
+    }
+    uint32_t missing_exec = 0;
+    for (uint32_t e = 0; e < n; e++)
+        missing_exec += !has_exec[e];
+    if (missing_exec &&
+        etp_issue_add(&a->issues, "etdump.incomplete_execution", NULL,
+                      "%u of %u executions have no Method::execute event", missing_exec, n))
+        goto oom;
+
+    /* Per-execution totals over instruction entities, and their coverage. */
+    const etp_series *ref = NULL;
+    int coverage_differs = 0, any_instruction_events = 0;
+    uint32_t kernel_less = 0;
+    uint64_t ev_instr = 0, ev_ops = 0, ev_dels = 0, ev_other = 0, ev_native = 0;
+    /* Per-backend delegate time: backends are few; keep a small list. */
+    const char *backends[64];
+    int64_t *bvals[64];
+    uint64_t bevents[64];
+    uint32_t nb = 0;
+    for (uint32_t i = 0; i < (uint32_t)b->ents.n; i++) {
+        const etp_entity *e = &b->ents.v[i];
+        if (e->kind != ETP_ENTITY_INSTRUCTION || !e->time.executions)
+            continue;
+        any_instruction_events = 1;
+        if (!ref)
+            ref = &e->time;
+        else if (!etp_series_same_coverage(ref, &e->time, n))
+            coverage_differs = 1;
+        int64_t *dst = e->source == ETP_SRC_OPERATOR_CALL ? v[OPS]
+                       : e->source == ETP_SRC_DELEGATE_CALL ? v[DELS]
+                       : v[OTHER];
+        uint64_t *evc = e->source == ETP_SRC_OPERATOR_CALL ? &ev_ops
+                        : e->source == ETP_SRC_DELEGATE_CALL ? &ev_dels
+                        : &ev_other;
+        *evc += e->time.events;
+        ev_instr += e->time.events;
+        int64_t *bv = NULL;
+        if (e->source == ETP_SRC_DELEGATE_CALL) {
+            const char *be = e->backend ? e->backend : "(unknown backend)";
+            uint32_t k;
+            for (k = 0; k < nb; k++)
+                if (!strcmp(backends[k], be))
+                    break;
+            if (k == nb && nb < 64) {
+                backends[nb] = be;
+                bvals[nb] = calloc(n + 1, sizeof **bvals);
+                bevents[nb] = 0;
+                if (!bvals[nb])
+                    goto oom_backends;
+                nb++;
+            }
+            if (k < nb) {
+                bv = bvals[k];
+                bevents[k] += e->time.events;
+            }
+        }
+        for (uint32_t x = 0; x < n; x++) {
+            if (!e->time.present[x])
+                continue;
+            v[INSTR][x] += (int64_t)e->time.ticks[x];
+            dst[x] += (int64_t)e->time.ticks[x];
+            if (bv)
+                bv[x] += (int64_t)e->time.ticks[x];
+        }
+        if (e->source == ETP_SRC_OPERATOR_CALL) {
+            if (!e->has_kernel) {
+                kernel_less++;
+                continue;
+            }
+            ev_native += e->kernel.events;
+            for (uint32_t x = 0; x < n; x++) {
+                if (e->kernel.present[x])
+                    v[NATIVE][x] += (int64_t)e->kernel.ticks[x];
+                if (e->kernel.present[x] && e->time.present[x])
+                    v[DISPATCH][x] += (int64_t)e->time.ticks[x] - (int64_t)e->kernel.ticks[x];
+            }
+        }
+    }
+    for (uint32_t x = 0; x < n; x++)
+        v[FRAMEWORK][x] = v[EXEC][x] - v[INSTR][x];
+
+    if (!any_instruction_events &&
+        etp_issue_add(&a->issues, "etdump.method_level_only", NULL,
+                      "no instruction-level events in the %u executions of %s", n, a->method))
+        goto oom_backends;
+    if (coverage_differs &&
+        etp_issue_add(&a->issues, "coverage.executions_differ", NULL,
+                      "instructions of %s were measured in different executions; model totals "
+                      "over instructions are unavailable",
+                      a->method))
+        goto oom_backends;
+    if (kernel_less &&
+        etp_issue_add(&a->issues, "kernel.no_native_event", NULL,
+                      "%u KernelCall instruction%s have OPERATOR_CALL but no native_call_* event",
+                      kernel_less, kernel_less == 1 ? "" : "s"))
+        goto oom_backends;
+
+    const char *why_cov = "instructions were measured in different executions (see coverage.executions_differ)";
+    const char *why_none = "no instruction-level events";
+    int ok = 0;
+    ok |= missing_exec == n ? figure_unavailable(b, "method_execute", 0, "no Method::execute event")
+                            : figure_from(b, "method_execute", v[EXEC], has_exec, 0, exec_events);
+    ok |= occurrence_figure(b, "program_load_method", "Program::load_method");
+    ok |= occurrence_figure(b, "method_init", "Method::init");
+#define TOTAL(name, idx, additive, events, present)                                               \
+    (!any_instruction_events  ? figure_unavailable(b, name, additive, why_none)                   \
+     : coverage_differs       ? figure_unavailable(b, name, additive, why_cov)                    \
+                              : figure_from(b, name, v[idx], present, additive, events))
+    ok |= TOTAL("instructions_total", INSTR, 0, ev_instr, NULL);
+    ok |= TOTAL("operator_calls_total", OPS, 0, ev_ops, NULL);
+    ok |= TOTAL("delegate_calls_total", DELS, 0, ev_dels, NULL);
+    ok |= TOTAL("native_kernels_total", NATIVE, 1, ev_native, NULL);
+    ok |= TOTAL("dispatch_overhead_total", DISPATCH, 1, ev_ops + ev_native, NULL);
+    ok |= TOTAL("other_calls_total", OTHER, 1, ev_other, NULL);
+    if (any_instruction_events && !coverage_differs && missing_exec < n)
+        ok |= figure_from(b, "framework_overhead", v[FRAMEWORK], has_exec, 1, exec_events + ev_instr);
+    else
+        ok |= figure_unavailable(b, "framework_overhead", 1,
+                                 missing_exec == n ? "no Method::execute event"
+                                 : !any_instruction_events ? why_none : why_cov);
+    for (uint32_t k = 0; k < nb; k++) {
+        char *name = etp_strprintf("delegate_time:%s", backends[k]);
+        if (!name)
+            goto oom_backends;
+        ok |= coverage_differs ? figure_unavailable(b, name, 1, why_cov)
+                               : figure_from(b, name, bvals[k], NULL, 1, bevents[k]);
+        free(name);
+    }
+#undef TOTAL
+    for (uint32_t k = 0; k < nb; k++)
+        free(bvals[k]);
+    free(acc);
+    free(has_exec);
+    if (ok)
+        return etp_error_set(b->err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    return ETP_OK;
+oom_backends:
+    for (uint32_t k = 0; k < nb; k++)
+        free(bvals[k]);
+oom:
+    free(acc);
+    free(has_exec);
+    return etp_error_set(b->err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+}

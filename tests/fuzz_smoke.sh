@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Fuzz smoke run for CI: build every libFuzzer target with clang and run each
+# for a few seconds on the real fixtures as seed corpus. Long campaigns are
+# run by hand (see README, "Fuzzing").
+set -euo pipefail
+src="$1"; fixtures="$2"; seconds="${3:-10}"
+if ! command -v clang >/dev/null; then
+  echo "SKIP: clang is not installed (needed for libFuzzer)"; exit 77
+fi
+work=$(mktemp -d /tmp/etprof-fuzz-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+CC=clang cmake -S "$src" -B "$work/build" -DETP_FUZZ=ON -DETP_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$work/build" -j"$(nproc)" >/dev/null
+for target in "$work"/build/fuzz_*; do
+  name=$(basename "$target")
+  corpus="$work/corpus-$name"; mkdir -p "$corpus"
+  if [ -d "$fixtures" ]; then
+    find "$fixtures" -type f \( -name '*.etdp' -o -name '*.pte' -o -name '*.bpte' -o -name '*.etrecord' -o -name '*.bin' -o -name '*.log' \) \
+      -size -1M -exec cp {} "$corpus/" \;
+  fi
+  echo "== $name ($seconds s)"
+  "$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 "$corpus" 2>&1 | tail -2
+done
