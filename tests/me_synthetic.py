@@ -14,6 +14,7 @@ usage: me_synthetic.py ETPROF SCHEMA_DIR
 """
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -32,6 +33,19 @@ def tensor(st, sizes, buf=0, alloc=True, extra=False, dim_order=True, **kw):
         t["extra_tensor_info"] = {"fully_qualified_name": "w"}
     t.update(kw)
     return {"val_type": "Tensor", "val": t}
+
+
+def random_doubles():
+    """Doubles over the whole range (subnormals to near overflow), to check
+    that the C side prints them exactly as Python's repr()."""
+    rnd = random.Random(20261130)
+    out = [5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 9007199254740993.0,
+           0.1 + 0.2, 1e15, 1e16, 0.0001, 0.00001, 123.456]
+    for _ in range(400):
+        out.append(rnd.uniform(-1, 1) * 10.0 ** rnd.randint(-320, 300))
+    for _ in range(100):
+        out.append(float(rnd.randint(-10**6, 10**6)) / 8)
+    return out
 
 
 def kernel(op, args):
@@ -63,10 +77,11 @@ def program():
         tensor("INT", [], dim_order=False, requires_grad=True,
                storage_offset=4, layout=1, shape_dynamism="DYNAMIC_BOUND"),  # 20
         tensor("FLOAT", [2]),                                      # 21 produced by a move
+        {"val_type": "DoubleList", "val": {"items": random_doubles()}},  # 22
     ]
     chain0 = [
         kernel(0, [0, 2, 3, 4, 5, 6, 7, 8, 1, 1]),   # out-variant: 1 listed twice
-        kernel(1, [1, 9, 10, 11, 12, 13, 99, -1, 14]),  # 99, -1: outside the table
+        kernel(1, [1, 9, 10, 11, 12, 13, 99, -1, 14, 22]),  # 99, -1: outside the table
         kernel(7, [14, 15, 16, 17, 18, 19, 20]),     # op 7 does not exist
         {"instr_args_type": "MoveCall", "instr_args": {"move_from": 1, "move_to": 21}},
         {"instr_args_type": "JumpFalseCall",

@@ -427,8 +427,21 @@ etp_status etp_me_build(const etp_program *p, const char *method, const char *la
 
 no_method:
     etp_me_free(c);
-    return etp_error_set(err, ETP_E_USAGE, p->path, ETP_NO_OFFSET,
-                         "the program has no method \"%s\"", method);
+    {
+        /* Say which methods there are: the user mistyped one. */
+        char names[300] = "";
+        size_t len = 0;
+        for (uint32_t i = 0; i < p->plan_count && len < sizeof names - 1; i++) {
+            char *id = graph_id_of(&p->plans[i], i);
+            int n = snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
+                             id ? id : "?");
+            free(id);
+            len = n < 0 ? len : len + (size_t)n;
+        }
+        return etp_error_set(err, ETP_E_USAGE, p->path, ETP_NO_OFFSET,
+                             "the program has no method \"%s\" (methods: %s)", method,
+                             p->plan_count ? names : "none");
+    }
 fail:
     etp_me_free(c);
     return oom(err);
