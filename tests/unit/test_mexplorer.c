@@ -12,6 +12,7 @@
 
 #include "etprof/mexplorer.h"
 #include "etprof/program.h"
+#include "outputs/me_layout.h"
 #include "outputs/pystr.h"
 #include "testutil.h"
 
@@ -380,6 +381,34 @@ static void python_utf8(void **state)
     }
 }
 
+/* The fixture's graph is a chain: GraphInputs -> 3 instructions -> GraphOutputs. */
+static void graph_layout(void **state)
+{
+    (void)state;
+    etp_program *p = open_program(ETHOSU);
+    etp_me_collection *c = build(p, NULL);
+    const etp_me_graph *g = &c->graphs[0];
+    etp_layout l;
+    etp_error err;
+    uint32_t *target = NULL;
+    assert_int_equal(etp_me_layout(g, 7, 20, 28, NULL, NULL, &l, &target, &err), ETP_OK);
+    assert_int_equal(l.node_count, 5);
+    assert_int_equal(l.edge_count, 4);
+    assert_int_equal(l.layer_count, 5);
+    for (uint32_t k = 0; k < 5; k++) {
+        assert_int_equal(l.layer[k], k);
+        assert_true(l.x[k] == l.x[0]);
+    }
+    assert_int_equal(target[0], 1);
+    assert_int_equal(target[3], 4);
+    /* "cortex_m::quantize_per_tensor" is 29 characters */
+    assert_true(l.width >= 29 * 7 + 20);
+    free(target);
+    etp_layout_release(&l);
+    etp_me_free(c);
+    etp_program_free(p);
+}
+
 static void cli_exit_codes(void **state)
 {
     (void)state;
@@ -450,7 +479,7 @@ int main(void)
     const struct CMUnitTest on_fixtures[] = {
         cmocka_unit_test(graph_structure),     cmocka_unit_test(graph_method_filter),
         cmocka_unit_test(graph_deterministic), cmocka_unit_test(overlay_on_fixture),
-        cmocka_unit_test(cli_exit_codes),
+        cmocka_unit_test(graph_layout),        cmocka_unit_test(cli_exit_codes),
     };
     int failed = cmocka_run_group_tests(pure, NULL, NULL);
     if (failed)
