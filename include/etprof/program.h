@@ -35,6 +35,7 @@ typedef struct etp_instruction {
     int32_t b;          /**< move_to | destination_instruction; 0 otherwise */
     const int32_t *args;/**< value indices (kernel and delegate calls) */
     uint32_t arg_count;
+    int has_args;       /**< the instruction-arguments table is present */
 } etp_instruction;
 
 /** One source frame from the optional per-instruction stack trace. */
@@ -104,6 +105,11 @@ typedef struct etp_evalue {
     uint64_t memory_offset;
     int8_t shape_dynamism;
     const char *fqn;           /**< ExtraTensorInfo.fully_qualified_name */
+    int has_val;               /**< the union value table is present */
+    int32_t storage_offset;    /**< Tensor.storage_offset */
+    int requires_grad;         /**< Tensor.requires_grad */
+    int8_t layout;             /**< Tensor.layout */
+    int has_extra;             /**< Tensor.extra_tensor_info is present */
 } etp_evalue;
 
 typedef struct etp_plan {

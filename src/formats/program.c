@@ -84,6 +84,7 @@ static void decode_value(const fb_buf *b, uint32_t ev, etp_evalue *v)
     v->kind = (etp_evalue_kind)type;
     if (!t)
         return;
+    v->has_val = 1;
     uint32_t vec;
     switch (type) {
     case PTE_V_INT:
@@ -109,6 +110,9 @@ static void decode_value(const fb_buf *b, uint32_t ev, etp_evalue *v)
         break;
     case PTE_V_TENSOR: {
         v->scalar_type = (int8_t)fb_get_u8(b, t, PTE_TENSOR_SCALAR_TYPE, 0);
+        v->storage_offset = fb_get_i32(b, t, PTE_TENSOR_STORAGE_OFFSET, 0);
+        v->requires_grad = fb_get_u8(b, t, PTE_TENSOR_REQUIRES_GRAD, 0) != 0;
+        v->layout = (int8_t)fb_get_u8(b, t, PTE_TENSOR_LAYOUT, 0);
         vec = fb_ref(b, t, PTE_TENSOR_SIZES);
         v->count = fb_vec_len(b, vec);
         v->items = vec ? fb_vec_data(b, vec) : NULL;
@@ -124,6 +128,7 @@ static void decode_value(const fb_buf *b, uint32_t ev, etp_evalue *v)
         }
         v->shape_dynamism = (int8_t)fb_get_u8(b, t, PTE_TENSOR_SHAPE_DYNAMISM, 0);
         uint32_t x = fb_ref(b, t, PTE_TENSOR_EXTRA);
+        v->has_extra = x != 0;
         if (x)
             v->fqn = fb_str(b, fb_ref(b, x, 1), NULL);
         break;
@@ -157,6 +162,7 @@ static etp_status decode_chain(const fb_buf *b, uint32_t c, etp_chain *ch, const
         in->kind = (etp_instr_kind)type;
         if (!a)
             continue;
+        in->has_args = 1;
         if (type == PTE_I_KERNEL || type == PTE_I_DELEGATE) {
             in->a = fb_get_i32(b, a, 0, 0);
             uint32_t args = fb_ref(b, a, 1);
