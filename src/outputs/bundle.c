@@ -381,7 +381,6 @@ static int sync_file(etp_bundle *b, int parent_fd, int fd)
 {
     if (fsync(fd) != 0)
         return -1;
-    (void)b;
     struct stat a, r;
     if (fstat(parent_fd, &a) == 0 && fstat(b->dirfd, &r) == 0 && a.st_ino == r.st_ino &&
         a.st_dev == r.st_dev)
