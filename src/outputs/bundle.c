@@ -293,17 +293,30 @@ static etp_status check_artifact(etp_bundle *b, const char *rel, const char **me
     if (found)
         return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
                              "artifact '%s' is already in the bundle", rel);
-    /* A file cannot also be a directory of other artifacts, and vice versa. */
+    /* A file cannot also be a directory of other artifacts, and vice versa.
+     * Binary searches keep this cheap for bundles of many files. */
+    char prefix[ETP_BUNDLE_PATH_MAX + 2];
     size_t n = strlen(rel);
-    for (size_t i = 0; i < b->artifact_count; i++) {
-        const char *p = b->artifacts[i].path;
-        size_t m = strlen(p);
-        if ((m < n && rel[m] == '/' && !strncmp(p, rel, m)) ||
-            (n < m && p[n] == '/' && !strncmp(p, rel, n)))
+    for (size_t i = 0; i < n; i++) {
+        if (rel[i] != '/')
+            continue;
+        memcpy(prefix, rel, i);
+        prefix[i] = '\0';
+        int hit;
+        size_t at = find_artifact(b, prefix, &hit);
+        if (hit)
             return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
                                  "artifact '%s' clashes with artifact '%s' (file vs directory)",
-                                 rel, p);
+                                 rel, b->artifacts[at].path);
     }
+    memcpy(prefix, rel, n);
+    memcpy(prefix + n, "/", 2);
+    int hit;
+    size_t at = find_artifact(b, prefix, &hit); /* first path >= "rel/" */
+    if (at < b->artifact_count && !strncmp(b->artifacts[at].path, prefix, n + 1))
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s' clashes with artifact '%s' (file vs directory)", rel,
+                             b->artifacts[at].path);
     return ETP_OK;
 }
 
@@ -375,19 +388,6 @@ static etp_status create_file(etp_bundle *b, const char *rel, int *parent_fd, in
     return ETP_OK;
 }
 
-/* Make a finished file durable: its data, and (for a file in a subdirectory)
- * the directory entry; the root directory is fsynced by the commit. */
-static int sync_file(etp_bundle *b, int parent_fd, int fd)
-{
-    if (fsync(fd) != 0)
-        return -1;
-    struct stat a, r;
-    if (fstat(parent_fd, &a) == 0 && fstat(b->dirfd, &r) == 0 && a.st_ino == r.st_ino &&
-        a.st_dev == r.st_dev)
-        return 0;
-    return fsync(parent_fd);
-}
-
 etp_status etp_bundle_write(etp_bundle *b, const char *rel, const void *data, size_t len,
                             const char *media_type, const char *role, const char *schema_id,
                             int schema_version, etp_error *err)
@@ -407,7 +407,7 @@ etp_status etp_bundle_write(etp_bundle *b, const char *rel, const void *data, si
     const char *leaf;
     if ((s = create_file(b, rel, &parent_fd, &fd, &leaf, err)))
         return s;
-    if (etp_write_all(fd, data, len) != 0 || sync_file(b, parent_fd, fd) != 0) {
+    if (etp_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
         int e = errno;
         close(fd);
         unlinkat(parent_fd, leaf, 0);
@@ -462,7 +462,7 @@ etp_status etp_bundle_write_stream(etp_bundle *b, const char *rel, const char *m
         what = "the writer failed";
     else if (fflush(fp) != 0 || ferror(fp))
         e = errno, what = "write";
-    else if (sync_file(b, parent_fd, fd) != 0)
+    else if (fsync(fd) != 0)
         e = errno, what = "fsync";
     else if (lseek(fd, 0, SEEK_SET) != 0 || etp_sha256_fd(fd, sha, &size) != 0)
         e = errno, what = "reading back to hash";

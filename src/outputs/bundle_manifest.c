@@ -133,6 +133,59 @@ static etp_status recheck_sizes(const etp_bundle *b, etp_error *err)
     return ETP_OK;
 }
 
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* fsync every subdirectory that holds artifacts or other artifact
+ * directories, once each, so the new directory entries are durable before
+ * the manifest vouches for them (the files themselves were fsynced when
+ * written; the root is fsynced after the rename). */
+static etp_status sync_subdirs(const etp_bundle *b, etp_error *err)
+{
+    size_t cap = 0, n = 0;
+    for (size_t i = 0; i < b->artifact_count; i++)
+        for (const char *p = b->artifacts[i].path; *p; p++)
+            cap += *p == '/';
+    if (cap == 0)
+        return ETP_OK;
+    char **dirs = malloc(cap * sizeof *dirs);
+    if (!dirs)
+        return etp_error_set(err, ETP_E_NOMEM, b->dir, ETP_NO_OFFSET, "out of memory");
+    etp_status s = ETP_OK;
+    for (size_t i = 0; i < b->artifact_count && !s; i++) {
+        const char *path = b->artifacts[i].path;
+        for (const char *p = path; *p && !s; p++) {
+            if (*p != '/')
+                continue;
+            size_t len = (size_t)(p - path);
+            if (!(dirs[n] = malloc(len + 1)))
+                s = etp_error_set(err, ETP_E_NOMEM, b->dir, ETP_NO_OFFSET, "out of memory");
+            else {
+                memcpy(dirs[n], path, len);
+                dirs[n++][len] = '\0';
+            }
+        }
+    }
+    if (n > 1)
+        qsort(dirs, n, sizeof *dirs, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        if (!s && (i == 0 || strcmp(dirs[i], dirs[i - 1]) != 0)) {
+            int fd = openat(b->dirfd, dirs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (fd < 0 || fsync(fd) != 0)
+                s = etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET,
+                                  "cannot fsync directory '%s': %s", dirs[i], strerror(errno));
+            if (fd >= 0)
+                close(fd);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        free(dirs[i]);
+    free(dirs);
+    return s;
+}
+
 etp_status etp_bundle_commit(etp_bundle *b, etp_error *err)
 {
     if (b->committed)
@@ -145,6 +198,8 @@ etp_status etp_bundle_commit(etp_bundle *b, etp_error *err)
         return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
                              "validity '%s' is not valid, degraded or invalid", b->validity);
     etp_status s = recheck_sizes(b, err);
+    if (!s)
+        s = sync_subdirs(b, err);
     if (s)
         return s;
     size_t len;

@@ -705,6 +705,7 @@ static void write_refusals(void **state)
     assert_int_equal(etp_bundle_write(b, "a.json", "x", 1, "no-slash", "core", NULL, 0, &err),
                      ETP_E_USAGE);
     check_ok(etp_bundle_write(b, "d/a.json", "x", 1, NULL, "core", NULL, 0, &err), &err);
+    check_ok(etp_bundle_write(b, "d-x.json", "x", 1, NULL, "core", NULL, 0, &err), &err);
     assert_int_equal(etp_bundle_write(b, "d/a.json", "y", 1, NULL, "core", NULL, 0, &err),
                      ETP_E_USAGE);
     assert_non_null(strstr(err.message, "already in the bundle"));
