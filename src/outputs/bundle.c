@@ -495,9 +495,10 @@ void etp_bundle_set_status(etp_bundle *b, const char *status, const char *validi
 static json_t *parse_value(const etp_bundle *b, const char *what, const char *json,
                            etp_error *err)
 {
-    if (!json)
-        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET, "%s: no JSON text", what),
-               NULL;
+    if (!json) {
+        etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET, "%s: no JSON text", what);
+        return NULL;
+    }
     json_error_t je;
     json_t *v = json_loads(json, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
     if (!v) {
