@@ -1,0 +1,238 @@
+/*
+ * etprof/bundle.h - publish a result bundle, and verify one.
+ *
+ * A result bundle is a directory of artifacts (summary.json, operators.csv,
+ * ...) plus result_manifest.json, the publication marker. The manifest lists
+ * every artifact with its relative path, media type, size and SHA-256, and is
+ * written last, atomically (temp file, fsync, rename, fsync of the directory).
+ * A directory without a manifest is not a published bundle: etp_bundle_begin()
+ * removes any stale manifest before anything else is written, so a run that
+ * dies midway can never leave an old marker describing new files.
+ *
+ * This layer knows nothing about what the artifacts mean. The analysis writes
+ * them through etp_bundle_write() and supplies the manifest's envelope pieces
+ * (status, validity, issues, comparability, options, extensions).
+ *
+ * Typical use:
+ *
+ *     etp_bundle *b;
+ *     if (etp_bundle_begin("out", &b, &err)) return fail(&err);
+ *     etp_bundle_add_input(b, "etdump", etdump_path, &err);
+ *     etp_bundle_write(b, "summary.json", text, len, NULL, "core",
+ *                      "etprof.summary", 1, &err);
+ *     etp_bundle_set_status(b, "complete", "valid");
+ *     etp_bundle_commit(b, &err);     // now the bundle is published
+ *     etp_bundle_free(b);
+ *
+ * Manifest: schema "etprof.result-manifest", schema_version 1; its JSON
+ * Schema is schemas/result_manifest.v1.schema.json in the source tree.
+ */
+#ifndef ETPROF_BUNDLE_H
+#define ETPROF_BUNDLE_H
+
+#include "etprof/error.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Manifest file name inside a bundle directory. */
+#define ETP_BUNDLE_MANIFEST "result_manifest.json"
+/** Hidden temp name the manifest is written under before the rename. */
+#define ETP_BUNDLE_MANIFEST_TMP ".result_manifest.json.tmp"
+/** Identity of the manifest's own schema and its (integer) version. */
+#define ETP_BUNDLE_SCHEMA "etprof.result-manifest"
+#define ETP_BUNDLE_SCHEMA_VERSION 1
+
+/** A bundle being written. Opaque. */
+typedef struct etp_bundle etp_bundle;
+
+/**
+ * Start a bundle in directory @p dir.
+ *
+ * Creates @p dir and missing parents (like mkdir -p). Fails with ETP_E_IO if
+ * @p dir exists as a non-directory or is itself a symlink. Before returning,
+ * removes a stale result_manifest.json and a leftover temp manifest and
+ * fsyncs the directory, so from here on the directory is "unpublished".
+ * Other files already in @p dir are left alone (verify reports files that
+ * the new manifest does not declare).
+ *
+ * Draws a random UUIDv4 run id (OpenSSL RAND_bytes) and records the UTC start
+ * time (RFC 3339, second precision, e.g. "2026-03-01T12:00:00Z").
+ *
+ * @param dir  bundle directory path
+ * @param out  receives the bundle; release with etp_bundle_free()
+ * @param err  filled on failure
+ * @return ETP_OK, ETP_E_IO (cannot create/open/clean the directory), ETP_E_NOMEM,
+ *         or ETP_E_INTERNAL (no random bytes).
+ */
+etp_status etp_bundle_begin(const char *dir, etp_bundle **out, etp_error *err);
+
+/**
+ * Record an input file in the manifest's provenance: role, base name, size
+ * and SHA-256 (the file is streamed, never read whole).
+ *
+ * @param role  what the file is: "etdump", "etrecord", "pte", "log",
+ *              "debug_buffer" (other non-empty [a-z0-9_.-] names are
+ *              accepted for future inputs)
+ * @param path  the file; only its base name goes into the manifest
+ * @return ETP_OK; ETP_E_IO if the file cannot be opened or read or is not a
+ *         regular file; ETP_E_USAGE for a bad role or after commit.
+ * Inputs appear in the manifest in the order they were added.
+ */
+etp_status etp_bundle_add_input(etp_bundle *b, const char *role, const char *path,
+                                etp_error *err);
+
+/**
+ * Write one artifact of @p len bytes at @p rel inside the bundle.
+ *
+ * @p rel is relative with forward slashes: no leading '/', no backslash, no
+ * empty, "." or ".." component, no control characters, at most 1024 bytes and
+ * 255 per component; it may not name the manifest or its temp file, and may
+ * not be declared twice. Missing subdirectories are created. Nothing on the
+ * way is followed through a symlink: an existing symlinked subdirectory is an
+ * error, an existing file (or symlink) at @p rel is replaced. The file is
+ * fsynced; its size and SHA-256 are recorded.
+ *
+ * @param media_type  e.g. "application/json"; NULL infers it from the suffix
+ *                    (.json application/json, .csv text/csv, .txt text/plain,
+ *                    else application/octet-stream)
+ * @param role        "core", "projection", "extension", "export" or "diagnostic"
+ * @param schema_id   content schema id (e.g. "etprof.summary") or NULL when the
+ *                    file claims no published schema (then @p schema_version
+ *                    is ignored)
+ * @param schema_version  integer >= 1 when @p schema_id is given
+ * @return ETP_OK; ETP_E_USAGE (bad path/role/schema, duplicate, after commit);
+ *         ETP_E_IO (filesystem).
+ */
+etp_status etp_bundle_write(etp_bundle *b, const char *rel, const void *data, size_t len,
+                            const char *media_type, const char *role, const char *schema_id,
+                            int schema_version, etp_error *err);
+
+/**
+ * Like etp_bundle_write() for content too big to hold in memory: @p fill is
+ * called once with a FILE open for writing at @p rel and returns 0 on
+ * success (non-zero aborts: the partial file is removed and ETP_E_IO is
+ * returned unless @p fill set @p err itself). The file is then flushed,
+ * fsynced and hashed by reading it back.
+ */
+etp_status etp_bundle_write_stream(etp_bundle *b, const char *rel, const char *media_type,
+                                   const char *role, const char *schema_id, int schema_version,
+                                   int (*fill)(FILE *fp, void *ctx, etp_error *err), void *ctx,
+                                   etp_error *err);
+
+/**
+ * Set the manifest's publication status ("complete", "incomplete", "failed")
+ * and measurement validity ("valid", "degraded", "invalid"). Copies both.
+ * Defaults: status "complete"; validity derived from the issues (any issue
+ * with severity "error" -> "invalid", any issue -> "degraded", else "valid").
+ * A value outside those sets makes etp_bundle_commit() fail with ETP_E_USAGE.
+ */
+void etp_bundle_set_status(etp_bundle *b, const char *status, const char *validity);
+
+/**
+ * Set a manifest member from serialized JSON (parsed with jansson, duplicate
+ * keys rejected, re-emitted with sorted keys).
+ *
+ * @param member  "issues" (array of {code, severity, message[, context]}),
+ *                "comparability" (object) or "extensions" (object)
+ * @param json    the value's JSON text; replaces any earlier value
+ * @return ETP_OK; ETP_E_USAGE for an unknown member, text that is not JSON,
+ *         the wrong JSON type, a malformed issue, or nesting deeper than 64.
+ * Defaults: issues [], comparability {}, extensions {}.
+ */
+etp_status etp_bundle_set_json(etp_bundle *b, const char *member, const char *json,
+                               etp_error *err);
+
+/**
+ * Record the analysis options (a JSON object) in provenance: the object
+ * itself as "options" and the SHA-256 of its canonical form (keys sorted,
+ * compact separators, jansson JSON_SORT_KEYS|JSON_COMPACT) as
+ * "options_sha256". Without this call both are absent from the manifest.
+ * @return ETP_OK or ETP_E_USAGE (not JSON, not an object, too deep).
+ */
+etp_status etp_bundle_set_options(etp_bundle *b, const char *options_json, etp_error *err);
+
+/**
+ * Set the bundle type (default "profile"): a non-empty [a-z0-9_.-] name that
+ * tells a consumer which artifacts to expect. @return ETP_OK or ETP_E_USAGE.
+ */
+etp_status etp_bundle_set_type(etp_bundle *b, const char *bundle_type, etp_error *err);
+
+/**
+ * Replace the random run id and the start time, for reproducible output
+ * (golden tests). Call before writing artifacts that embed them.
+ * @param run_id     lowercase 8-4-4-4-12 hex UUID, or NULL to keep
+ * @param timestamp  "YYYY-MM-DDTHH:MM:SS[.frac]Z", or NULL to keep
+ * @return ETP_OK or ETP_E_USAGE for a malformed value.
+ */
+etp_status etp_bundle_set_identity(etp_bundle *b, const char *run_id, const char *timestamp,
+                                   etp_error *err);
+
+/** The run id (UUIDv4 text, owned by the bundle). */
+const char *etp_bundle_run_id(const etp_bundle *b);
+/** The UTC start time in RFC 3339 (owned by the bundle). */
+const char *etp_bundle_timestamp(const etp_bundle *b);
+/** The bundle directory as given to etp_bundle_begin() (owned by the bundle). */
+const char *etp_bundle_dir(const etp_bundle *b);
+
+/**
+ * Publish: serialize the manifest (artifacts sorted by path, written with the
+ * project's deterministic JSON writer), write it to the temp file in the
+ * bundle directory, fsync it, rename it to result_manifest.json and fsync
+ * the directory. After success the bundle is complete and accepts no more
+ * writes. On failure no manifest exists (the temp file is removed).
+ * @return ETP_OK; ETP_E_USAGE (bad status/validity, already committed); ETP_E_IO.
+ */
+etp_status etp_bundle_commit(etp_bundle *b, etp_error *err);
+
+/**
+ * Release the bundle. If it was not committed, no manifest exists; the
+ * artifacts written so far stay on disk, unpublished. Safe on NULL.
+ */
+void etp_bundle_free(etp_bundle *b);
+
+/**
+ * Outcome of verifying a bundle. problems[i] is one line, "DIR/PATH: what is
+ * wrong" (untrusted text from the manifest is escaped: no control bytes).
+ * warnings[i] is one line each for files under DIR that the manifest does
+ * not declare (and a leftover temp manifest); they do not fail verification
+ * unless the caller chooses so (`etprof verify --strict`).
+ */
+typedef struct etp_verify_report {
+    uint32_t problem_count;
+    char **problems;
+    uint32_t warning_count;
+    char **warnings;
+    uint32_t artifact_count; /**< artifacts declared in the manifest */
+} etp_verify_report;
+
+/**
+ * Verify the bundle in @p dir. Checks: the manifest exists, is a regular
+ * file (not a symlink), at most 64 MiB, parses as JSON (duplicate keys
+ * rejected), has schema "etprof.result-manifest" and integer schema_version 1
+ * and the required envelope members with the right types; every artifact
+ * entry is well formed, has a safe relative path (see etp_bundle_write),
+ * is declared once, exists as a regular file reached from @p dir without
+ * following any symlink (every component opened with O_NOFOLLOW, plus a
+ * realpath containment check), and has the declared size and SHA-256.
+ * Undeclared files are listed as warnings.
+ *
+ * @param out  receives the report (release with etp_verify_report_free());
+ *             set whenever ETP_OK is returned. The bundle is good iff
+ *             problem_count == 0.
+ * @return ETP_OK when verification ran (whatever it found); ETP_E_IO if
+ *         @p dir cannot be opened as a directory; ETP_E_NOMEM.
+ */
+etp_status etp_bundle_verify(const char *dir, etp_verify_report **out, etp_error *err);
+
+/** Release a report. Safe on NULL. */
+void etp_verify_report_free(etp_verify_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
