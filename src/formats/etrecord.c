@@ -23,7 +23,7 @@ etp_status etr_json_load(const etr_squeeze *sq, const char *file, const char *en
         return ETP_OK;
     uint64_t at = etr_squeeze_raw_offset(sq, je.position > 0 ? (uint64_t)je.position : 0);
     return etp_error_set(err, ETP_E_FORMAT, file, ETP_NO_OFFSET,
-                         "entry '%s': invalid JSON at byte %" PRIu64 " of the entry: %s", entry, at,
+                         "entry '%s': invalid JSON near byte %" PRIu64 " of the entry: %s", entry, at,
                          je.text);
 }
 

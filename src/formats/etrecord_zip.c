@@ -25,6 +25,9 @@ static etp_status zip_fail(etp_error *err, const char *file, zip_error_t *ze, co
     case ZIP_ER_NOZIP:
         hint = " (no end-of-central-directory record)";
         break;
+    case ZIP_ER_EXISTS: /* libzip refuses archives with a repeated name */
+        return etp_error_set(err, st, file, ETP_NO_OFFSET,
+                             "%s: the central directory lists the same entry name twice", what);
     case ZIP_ER_EOF:
     case ZIP_ER_READ:
     case ZIP_ER_SEEK:
