@@ -177,8 +177,8 @@ typedef struct etp_etrecord {
 } etp_etrecord;
 
 /**
- * Open and fully read the ETRecord at @p path (mapped, then released before
- * returning). Fails with ETP_E_FORMAT for a non-zip or a zip without the
+ * Open and fully read the ETRecord at @p path (streamed through stdio; the
+ * file is closed before returning). Fails with ETP_E_FORMAT for a non-zip or a zip without the
  * ETRECORD_V0 marker, ETP_E_TRUNCATED / ETP_E_FORMAT for damaged archives or
  * JSON (the message names the entry and the JSON key or byte position),
  * ETP_E_LIMIT when a cap is exceeded. Release *out with etp_etrecord_free().

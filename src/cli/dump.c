@@ -79,9 +79,10 @@ int cmd_dump(int argc, char **argv)
         break;
     }
     case ETP_KIND_ZIP: {
-        etp_etrecord *r;
-        etp_status st = etp_etrecord_from_memory(blob->data, blob->size, path, &r, &err);
+        /* The reader streams the archive itself; drop the mapping first. */
         etp_blob_free(blob);
+        etp_etrecord *r;
+        etp_status st = etp_etrecord_open(path, &r, &err);
         if (st)
             return cli_fail(&err);
         if (json)

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "etprof/blob.h"
 #include "formats/etrecord_internal.h"
 
 /* The record and the arena that owns everything it points to. */
@@ -169,13 +168,10 @@ static etp_status read_maps(etp_etrecord *r, etr_zip *z, etr_arena *a, uint64_t 
     return st;
 }
 
-static etp_status read_record(etp_etrecord *r, etr_arena *a, const void *data, size_t size,
-                              etp_error *err)
+/* @p z is consumed. */
+static etp_status read_record(etp_etrecord *r, etr_arena *a, etr_zip *z, etp_error *err)
 {
-    etr_zip *z = NULL;
-    etp_status st = etr_zip_open(data, size, r->path, &z, err);
-    if (st)
-        return st;
+    etp_status st = ETP_OK;
     r->entry_count = etr_zip_count(z);
     if (r->entry_count) {
         r->entries = etr_alloc_array(a, r->entry_count, sizeof *r->entries);
@@ -218,8 +214,8 @@ done:
     return st;
 }
 
-etp_status etp_etrecord_from_memory(const void *data, size_t size, const char *name,
-                                    etp_etrecord **out, etp_error *err)
+static etp_status new_record(const char *name, uint64_t size, etp_etrecord **out,
+                             etp_error *err)
 {
     *out = NULL;
     etr_box *box = calloc(1, sizeof *box);
@@ -233,7 +229,22 @@ etp_status etp_etrecord_from_memory(const void *data, size_t size, const char *n
         etp_etrecord_free(r);
         return etp_error_set(err, ETP_E_NOMEM, name, ETP_NO_OFFSET, "out of memory");
     }
-    etp_status st = read_record(r, &box->arena, data, size, err);
+    *out = r;
+    return ETP_OK;
+}
+
+etp_status etp_etrecord_from_memory(const void *data, size_t size, const char *name,
+                                    etp_etrecord **out, etp_error *err)
+{
+    *out = NULL;
+    etp_etrecord *r;
+    etp_status st = new_record(name, size, &r, err);
+    if (st)
+        return st;
+    etr_zip *z = NULL;
+    st = etr_zip_open(data, size, r->path, &z, err);
+    if (!st)
+        st = read_record(r, &((etr_box *)r->internal_)->arena, z, err);
     if (st) {
         etp_etrecord_free(r);
         return st;
@@ -245,13 +256,20 @@ etp_status etp_etrecord_from_memory(const void *data, size_t size, const char *n
 etp_status etp_etrecord_open(const char *path, etp_etrecord **out, etp_error *err)
 {
     *out = NULL;
-    etp_blob *blob;
-    etp_status st = etp_blob_open(path, 0, &blob, err);
+    etp_etrecord *r;
+    etp_status st = new_record(path, 0, &r, err);
     if (st)
         return st;
-    st = etp_etrecord_from_memory(blob->data, blob->size, path, out, err);
-    etp_blob_free(blob);
-    return st;
+    etr_zip *z = NULL;
+    st = etr_zip_open_path(path, &r->file_size, &z, err);
+    if (!st)
+        st = read_record(r, &((etr_box *)r->internal_)->arena, z, err);
+    if (st) {
+        etp_etrecord_free(r);
+        return st;
+    }
+    *out = r;
+    return ETP_OK;
 }
 
 void etp_etrecord_free(etp_etrecord *r)

@@ -87,6 +87,9 @@ typedef struct etr_zip etr_zip;
 /* Open @p size bytes at @p data (borrowed) as a zip; lists and caps entries. */
 etp_status etr_zip_open(const void *data, size_t size, const char *file, etr_zip **out,
                         etp_error *err);
+/* Open the file at @p path as a zip, read through stdio (never mapped). */
+etp_status etr_zip_open_path(const char *path, uint64_t *file_size, etr_zip **out,
+                             etp_error *err);
 uint32_t etr_zip_count(const etr_zip *z);
 /* Fill name/sizes/method of entry @p i (name borrowed from libzip). */
 etp_status etr_zip_stat(etr_zip *z, uint32_t i, etp_zip_entry_info *out, const char *file,

@@ -170,7 +170,8 @@ static etp_status instr_map(etr_maps *mm, json_t *doc, etr_arena *a, const char 
                                      num_outs ? "value is not an integer"
                                               : "value is not an integer or a list of integers");
         }
-        qsort(list, n, sizeof *list, cmp_instr_handles);
+        if (n > 1)
+            qsort(list, n, sizeof *list, cmp_instr_handles);
         if (num_outs) {
             m->in_num_outs_map = 1;
             m->num_outs = list;
@@ -273,7 +274,8 @@ etp_status etr_maps_delegates(etr_maps *mm, json_t *doc, etr_arena *a, const cha
             if (st)
                 return st;
         }
-        qsort(list, n, sizeof *list, cmp_instr_delegate);
+        if (n > 1)
+            qsort(list, n, sizeof *list, cmp_instr_delegate);
         m->in_delegate_map = 1;
         m->delegates = list;
         m->delegate_count = (uint32_t)n;

@@ -1,8 +1,11 @@
 /* etrecord_zip.c - the ETRecord container: libzip over borrowed bytes,
  * capped listing, bounded streaming reads, and what each entry name means. */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zip.h>
 
 #include "formats/etrecord_internal.h"
@@ -43,19 +46,12 @@ static etp_status zip_fail(etp_error *err, const char *file, zip_error_t *ze, co
                          hint);
 }
 
-etp_status etr_zip_open(const void *data, size_t size, const char *file, etr_zip **out,
-                        etp_error *err)
+/* Open an archive over @p src (ownership taken). */
+static etp_status zip_open_source(zip_source_t *src, const char *file, etr_zip **out,
+                                  etp_error *err)
 {
-    *out = NULL;
-    static const char empty = 0;
     zip_error_t ze;
     zip_error_init(&ze);
-    zip_source_t *src = zip_source_buffer_create(size ? data : &empty, size, 0, &ze);
-    if (!src) {
-        etp_status st = zip_fail(err, file, &ze, "not a readable zip archive");
-        zip_error_fini(&ze);
-        return st;
-    }
     /* CHECKCONS: compare every local header with the central directory. */
     zip_t *za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
     if (!za) {
@@ -85,6 +81,51 @@ etp_status etr_zip_open(const void *data, size_t size, const char *file, etr_zip
     z->chunk = chunk;
     *out = z;
     return ETP_OK;
+}
+
+etp_status etr_zip_open(const void *data, size_t size, const char *file, etr_zip **out,
+                        etp_error *err)
+{
+    *out = NULL;
+    static const char empty = 0;
+    zip_error_t ze;
+    zip_error_init(&ze);
+    zip_source_t *src = zip_source_buffer_create(size ? data : &empty, size, 0, &ze);
+    if (!src) {
+        etp_status st = zip_fail(err, file, &ze, "not a readable zip archive");
+        zip_error_fini(&ze);
+        return st;
+    }
+    return zip_open_source(src, file, out, err);
+}
+
+etp_status etr_zip_open_path(const char *path, uint64_t *file_size, etr_zip **out,
+                             etp_error *err)
+{
+    *out = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot open: %s",
+                             strerror(errno));
+    struct stat st;
+    if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(fp);
+        return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "not a regular file");
+    }
+    *file_size = (uint64_t)st.st_size;
+    zip_error_t ze;
+    zip_error_init(&ze);
+    /* libzip reads the file through stdio: the archive is never mapped or
+     * loaded whole, so memory stays proportional to what is parsed. */
+    zip_source_t *src = zip_source_filep_create(fp, 0, -1, &ze);
+    if (!src) {
+        fclose(fp);
+        etp_status rc = zip_fail(err, path, &ze, "not a readable zip archive");
+        zip_error_fini(&ze);
+        return rc;
+    }
+    zip_error_fini(&ze);
+    return zip_open_source(src, path, out, err);
 }
 
 uint32_t etr_zip_count(const etr_zip *z)
