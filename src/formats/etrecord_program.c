@@ -134,9 +134,9 @@ const char *etr_op_type(etr_arena *a, const char *target, int *is_delegate_call)
      * edge.ops, backend.ops) -> "<ns>.<op>.<overload>", the __name__ the
      * Inspector reports. */
     const char *ops = NULL;
-    for (const char *p = target; (p = strstr(p, "ops.")) != NULL; p++)
+    for (const char *p = target; !ops && (p = strstr(p, "ops.")) != NULL; p++)
         if (p == target || p[-1] == '.')
-            ops = p + 4;
+            ops = p + 4; /* the first: a namespace may itself be called "ops" */
     if (ops && *ops)
         return etr_strdup(a, ops);
     /* Plain Python callables ("_operator.getitem", "memory.alloc"). */

@@ -864,6 +864,8 @@ static void op_types_and_module_stacks(void **state)
         {"torch.ops.higher_order.executorch_call_delegate", "executorch_call_delegate"},
         {"executorch.exir.delegate.executorch_call_delegate", "executorch_call_delegate"},
         {"torch.ops.higher_order.cond", "cond"},
+        {"torch.ops.ops.foo.default", "ops.foo.default"},
+        {"executorch.exir.dialects.edge.ops.my_ops.ops.default", "my_ops.ops.default"},
         {"memory.alloc", "alloc"},
         {"_operator.getitem", "getitem"},
         {"plain", "plain"},
