@@ -8,16 +8,19 @@
 #include "cli/cli.h"
 #include "etprof/detect.h"
 #include "etprof/etdump.h"
+#include "etprof/etrecord.h"
 #include "etprof/program.h"
 #include "outputs/outline.h"
 
 static void help(void)
 {
     printf("usage: etprof dump FILE [--json] [--compact]\n\n"
-           "Decode an ETDump (.etdp), program (.pte) or bundled program (.bpte); the kind\n"
-           "comes from the file's identifier, not its name.\n\n"
-           "  --json      the whole file as JSON, shaped like\n"
-           "              `flatc --json --strict-json --defaults-json` (numbers exact)\n"
+           "Decode an ETDump (.etdp), program (.pte), bundled program (.bpte) or ETRecord\n"
+           "(zip); the kind comes from the file's bytes, not its name.\n\n"
+           "  --json      the whole file as JSON: FlatBuffers inputs shaped like\n"
+           "              `flatc --json --strict-json --defaults-json` (numbers exact);\n"
+           "              an ETRecord as one normalized document (entries, layout,\n"
+           "              programs with their nodes, the debug-handle/delegate maps)\n"
            "  --compact   with --json: no indentation\n"
            "Without --json: a readable outline (blocks, counts, names).\n");
 }
@@ -75,11 +78,25 @@ int cmd_dump(int argc, char **argv)
         etp_program_free(p);
         break;
     }
+    case ETP_KIND_ZIP: {
+        /* The reader streams the archive itself; drop the mapping first. */
+        etp_blob_free(blob);
+        etp_etrecord *r;
+        etp_status st = etp_etrecord_open(path, &r, &err);
+        if (st)
+            return cli_fail(&err);
+        if (json)
+            rc = etp_etrecord_write_json(r, stdout, pretty) ? cli_error("write error") : EXIT_OK;
+        else
+            etp_outline_etrecord(r, stdout);
+        etp_etrecord_free(r);
+        break;
+    }
     default:
         etp_blob_free(blob);
         etp_error_set(&err, ETP_E_FORMAT, path, ETP_NO_OFFSET,
                       "unrecognised file: no ETDump (ED00), program (ET12) or bundled program "
-                      "(BP08) identifier");
+                      "(BP08) identifier, and not a zip archive (ETRecord)");
         return cli_fail(&err);
     }
     return rc;

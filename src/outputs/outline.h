@@ -5,9 +5,11 @@
 #include <stdio.h>
 
 #include "etprof/etdump.h"
+#include "etprof/etrecord.h"
 #include "etprof/program.h"
 
 void etp_outline_etdump(const etp_etdump *d, FILE *fp);
 void etp_outline_program(const etp_program *p, FILE *fp);
+void etp_outline_etrecord(const etp_etrecord *r, FILE *fp);
 
 #endif

@@ -1,0 +1,146 @@
+/* bench_etrecord.c - cost of opening an ETRecord whose edge program holds a
+ * huge base64 string (a lowered delegate's processed_bytes).
+ *
+ *   bench_etrecord gen PATH MB [deflate]   write the archive (streamed)
+ *   bench_etrecord open PATH               open it, print time and peak RSS
+ *
+ * The generator and the reader run as separate processes so the reader's
+ * peak RSS is its own. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <zip.h>
+
+#include "etprof/etrecord.h"
+
+static const char head[] =
+    "{\"graph_module\": {\"graph\": {\"inputs\": [{\"as_tensor\": {\"name\": \"x\"}}],"
+    "\"outputs\": [{\"as_tensor\": {\"name\": \"y\"}}], \"nodes\": ["
+    "{\"name\": \"executorch_call_delegate\", "
+    "\"target\": \"torch.ops.higher_order.executorch_call_delegate\", \"inputs\": ["
+    "{\"name\": \"lowered_module_0\", \"arg\": {\"as_string\": \"{\\\"backend_id\\\": "
+    "\\\"XnnpackBackend\\\", \\\"processed_bytes\\\": \\\"";
+static const char tail[] =
+    "\\\"}\"}}, {\"name\": \"delegate_arg_0\", \"arg\": {\"as_tensor\": {\"name\": \"x\"}}}],"
+    "\"outputs\": [{\"as_tensor\": {\"name\": \"y\"}}], \"metadata\": {\"debug_handle\": \"1\"}}]"
+    "}}, \"schema_version\": {\"major\": 5, \"minor\": 4}}";
+
+/* Streams head + n pseudo-random base64 bytes + tail without holding them. */
+typedef struct gen {
+    uint64_t n, pos, total, rng;
+} gen;
+
+static zip_int64_t gen_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
+{
+    gen *g = ud;
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    switch (cmd) {
+    case ZIP_SOURCE_OPEN: g->pos = 0; g->rng = 0x9E3779B97F4A7C15ull; return 0;
+    case ZIP_SOURCE_READ: {
+        char *out = data;
+        zip_uint64_t k = 0;
+        uint64_t hl = sizeof head - 1;
+        while (k < len && g->pos < g->total) {
+            if (g->pos < hl)
+                out[k] = head[g->pos];
+            else if (g->pos < hl + g->n) {
+                g->rng ^= g->rng << 13;
+                g->rng ^= g->rng >> 7;
+                g->rng ^= g->rng << 17;
+                out[k] = b64[g->rng & 63];
+            } else
+                out[k] = tail[g->pos - hl - g->n];
+            k++;
+            g->pos++;
+        }
+        return (zip_int64_t)k;
+    }
+    case ZIP_SOURCE_CLOSE: return 0;
+    case ZIP_SOURCE_STAT: {
+        zip_stat_t *st = data;
+        zip_stat_init(st);
+        st->size = g->total;
+        st->valid |= ZIP_STAT_SIZE;
+        return sizeof *st;
+    }
+    case ZIP_SOURCE_ERROR: return 2 * sizeof(int);
+    case ZIP_SOURCE_FREE: return 0;
+    case ZIP_SOURCE_SUPPORTS:
+        return zip_source_make_command_bitmap(ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE,
+                                              ZIP_SOURCE_STAT, ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE,
+                                              -1);
+    default: return -1;
+    }
+}
+
+static int add_str(zip_t *za, const char *name, const char *s)
+{
+    zip_source_t *src = zip_source_buffer(za, s, strlen(s), 0);
+    zip_int64_t i = src ? zip_file_add(za, name, src, 0) : -1;
+    if (i < 0)
+        return -1;
+    return zip_set_file_compression(za, (zip_uint64_t)i, ZIP_CM_STORE, 0);
+}
+
+static int cmd_gen(const char *path, uint64_t mb, int deflate)
+{
+    int e;
+    zip_t *za = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &e);
+    if (!za)
+        return fprintf(stderr, "cannot create %s\n", path), 1;
+    static gen g;
+    g.n = mb << 20;
+    g.total = sizeof head - 1 + g.n + sizeof tail - 1;
+    if (add_str(za, "ETRECORD_V0", ""))
+        return 1;
+    zip_source_t *src = zip_source_function(za, gen_cb, &g);
+    zip_int64_t i = src ? zip_file_add(za, "edge_dialect_exported_program/forward", src, 0) : -1;
+    if (i < 0 || zip_set_file_compression(za, (zip_uint64_t)i,
+                                          deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0))
+        return fprintf(stderr, "%s\n", zip_strerror(za)), 1;
+    if (add_str(za, "debug_handle_map", "{\"forward\": {\"0\": [1]}}") ||
+        add_str(za, "delegate_map",
+                "{\"forward\": {\"0\": {\"name\": \"XnnpackBackend\", \"delegate_map\": {}}}}"))
+        return 1;
+    if (zip_close(za))
+        return fprintf(stderr, "%s\n", zip_strerror(za)), 1;
+    printf("wrote %s: %llu MiB base64 string, %s\n", path, (unsigned long long)mb,
+           deflate ? "deflate" : "stored");
+    return 0;
+}
+
+static int cmd_open(const char *path)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    etp_error err;
+    etp_etrecord *r;
+    if (etp_etrecord_open(path, &r, &err))
+        return fprintf(stderr, "%s: %s\n", path, err.message), 1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    const etp_exported_program *p = etp_etrecord_edge_program(r, NULL);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("opened %s (%llu bytes): %.3f s, peak RSS %ld MiB; edge program %u nodes, "
+           "%llu string(s) skipped, %llu bytes\n",
+           path, (unsigned long long)r->file_size,
+           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+           ru.ru_maxrss / 1024, p ? p->node_count : 0,
+           p ? (unsigned long long)p->skipped_strings : 0ull,
+           p ? (unsigned long long)p->skipped_bytes : 0ull);
+    etp_etrecord_free(r);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 4 && strcmp(argv[1], "gen") == 0)
+        return cmd_gen(argv[2], strtoull(argv[3], NULL, 10), argc > 4 && !strcmp(argv[4], "deflate"));
+    if (argc == 3 && strcmp(argv[1], "open") == 0)
+        return cmd_open(argv[2]);
+    fprintf(stderr, "usage: bench_etrecord gen PATH MB [deflate] | open PATH\n");
+    return 2;
+}
