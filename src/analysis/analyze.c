@@ -433,6 +433,42 @@ static etp_status finish_entities(etp_abuild *b)
     return ETP_OK;
 }
 
+/* Findings about the inputs themselves. */
+static etp_status note_inputs(etp_abuild *b)
+{
+    etp_analysis *a = b->a;
+    int bad = 0;
+    if (!b->opt->source_unit_given)
+        bad |= etp_issue_add(&a->issues, "units.assumed", NULL,
+                             "ticks were read as nanoseconds (the default POSIX clock)");
+    const etp_inspect *in = a->inspect;
+    uint64_t wrapped = 0;
+    const etp_inspect_block *twin = NULL;
+    for (uint32_t i = 0; i < in->block_count; i++) {
+        const etp_inspect_block *blk = &in->blocks[i];
+        if (!blk->run_count || b->exec_of_run[blk->runs[0]] == UINT32_MAX)
+            continue;
+        wrapped += blk->wrapped_intervals;
+        if (blk->plan && blk->candidate_count > 1)
+            twin = blk;
+    }
+    if (wrapped)
+        bad |= etp_issue_add(&a->issues, "etdump.wrapped_ticks", NULL,
+                             "%llu interval%s crossed a 32-bit counter wraparound",
+                             (unsigned long long)wrapped, wrapped == 1 ? "" : "s");
+    if (twin && !b->opt->method) {
+        char list[300] = "";
+        for (uint32_t k = 0; k < twin->candidate_count; k++) {
+            size_t l = strlen(list);
+            snprintf(list + l, sizeof list - l, "%s%s", k ? ", " : "", twin->candidates[k]->name);
+        }
+        bad |= etp_issue_add(&a->issues, "method.indistinguishable", NULL,
+                             "methods %s have identical instructions; reported as %s", list,
+                             a->method);
+    }
+    return bad ? oom(b) : ETP_OK;
+}
+
 etp_status etp_analyze(const etp_etdump *d, const etp_program *p, const etp_etrecord *r,
                        const etp_analysis_options *opt, etp_analysis **out, etp_error *err)
 {
@@ -487,6 +523,8 @@ etp_status etp_analyze(const etp_etdump *d, const etp_program *p, const etp_etre
         s = etp_attribute_sources(&b);
     if (!s)
         s = etp_compute_figures(&b);
+    if (!s)
+        s = note_inputs(&b);
     /* Hand the entities over. */
     a->entities = b.ents.v;
     a->entity_count = (uint32_t)b.ents.n;

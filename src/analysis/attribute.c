@@ -85,6 +85,10 @@ static int resolve(attr *t, const etp_handle_list *hl, contribution *c, const ui
 
 static int push(attr *t, contribution *c)
 {
+    etp_entity *ins = &t->b->ents.v[c->instruction_entity];
+    for (uint32_t i = 0; i < c->unresolved_count; i++)
+        if (add_i64(&ins->unresolved, &ins->unresolved_count, c->unresolved[i]))
+            return -1;
     for (uint32_t i = 0; i < c->unresolved_count; i++) {
         int seen = 0;
         for (size_t k = 0; k < t->unresolved_all.n && !seen; k++)
