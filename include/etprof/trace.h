@@ -38,8 +38,10 @@
  *     in otherData (no counter track is invented for them).
  *   - with a program, OPERATOR_CALL slices are named after the operator
  *     ("aten::convolution.out") and DELEGATE_CALL slices after the backend
- *     id; args always hold the logged event name, kind, chain and
- *     instruction ids, delegate ids, and the raw start/end ticks.
+ *     id; args always hold the logged event name, its kind (also the "cat":
+ *     framework, instruction, kernel, delegate, other), the RunData index,
+ *     chain and instruction ids, delegate ids and metadata, and the raw
+ *     start/end ticks; debug handles when a resolver is given.
  *
  * The output is deterministic: the same inputs give byte-identical text.
  */

@@ -309,6 +309,7 @@ static void write_slice(writer *wr, const etp_run *run, uint32_t ri, const etp_p
         etp_jw_strn(w, pe->name, pe->name_len);
     else
         etp_jw_null(w);
+    etp_jw_kstr(w, "kind", kind_name(k));
     etp_jw_kuint(w, "run", ri);
     if (pe->chain_index >= 0) {
         etp_jw_kint(w, "chain", pe->chain_index);
