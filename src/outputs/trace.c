@@ -520,7 +520,8 @@ static void write_other_data(writer *wr, const char *input_name)
     etp_jw_kstr(w, "delegate_events",
                 "delegate-internal events on the host clock nest in their DELEGATE_CALL; the "
                 "others are on 'delegate, duration only' tracks, laid end to end from their "
-                "DELEGATE_CALL: only their durations are measured");
+                "DELEGATE_CALL: only their durations are measured, and they are converted with the "
+                "source unit, which a delegate's own clock may not use");
     etp_jw_kstr(w, "debug_events", o->debug_events ? "instant events at the end of their "
                                                      "instruction (they carry no time)"
                                                    : "skipped");
