@@ -75,8 +75,16 @@ static void jw_pre(etp_jw *w)
         if (!w->first[w->depth - 1])
             jw_putc(w, ',');
         w->first[w->depth - 1] = 0;
+        if (w->line_break && !w->pretty)
+            jw_putc(w, '\n');
+        w->line_break = 0;
         jw_newline(w);
     }
+}
+
+void etp_jw_break(etp_jw *w)
+{
+    w->line_break = 1;
 }
 
 void etp_jw_init_file(etp_jw *w, FILE *fp, int pretty)

@@ -26,6 +26,7 @@ typedef struct etp_jw {
     uint8_t first[ETP_JW_MAX_DEPTH]; /* 1 until the container has a member */
     uint8_t is_obj[ETP_JW_MAX_DEPTH];
     int after_key;
+    int line_break;    /* 1: put the next member on a new line (compact mode) */
 } etp_jw;
 
 /* Start a writer to @p fp (buffered; call etp_jw_finish). */
@@ -45,6 +46,10 @@ void etp_jw_obj_begin(etp_jw *w);
 void etp_jw_obj_end(etp_jw *w);
 void etp_jw_arr_begin(etp_jw *w);
 void etp_jw_arr_end(etp_jw *w);
+/* Start the next member of the current container on a new line (after its
+ * comma). Only whitespace is added, so the document stays valid; compact
+ * writers use it to put one array element per line. */
+void etp_jw_break(etp_jw *w);
 /* Member name inside an object; the next value call supplies its value. */
 void etp_jw_key(etp_jw *w, const char *key);
 

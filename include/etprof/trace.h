@@ -1,0 +1,141 @@
+/*
+ * etprof/trace.h - an ETDump as a Chrome Trace Event JSON timeline, loadable
+ * in ui.perfetto.dev and chrome://tracing.
+ *
+ * Layout of the document ({"traceEvents": [...], "otherData": {...}}; no
+ * "displayTimeUnit", which some Perfetto releases read as the unit of ts):
+ *   - one process per method ("M" process_name metadata). The method of each
+ *     block comes from etp_inspect_run() with the program (inferred, or
+ *     forced with a method name); blocks whose method cannot be told go to a
+ *     process named "(method not identified)". Structurally identical
+ *     methods that the ETDump cannot tell apart share one process named
+ *     "a | b".
+ *   - one thread (track) per RunData block: "load_method N" for a "Default"
+ *     block, "execute N" for an "Execute" block, N counting per method.
+ *   - every ProfileEvent is one complete event ("X") with ts/dur in
+ *     microseconds converted from the source unit, printed as exact
+ *     decimals; with cycles as the source unit ts/dur are cycles (said in
+ *     otherData and in each process's labels), never relabelled as time.
+ *   - slices on one track are emitted sorted by start, longer first, and for
+ *     equal ranges parent first (load_method/execute, then init, then
+ *     OPERATOR_CALL/DELEGATE_CALL/..., then native_call_* and delegate
+ *     events), so viewers nest Method::execute > OPERATOR_CALL >
+ *     native_call_*. An event that overlaps its neighbour partially (which
+ *     no correct runtime writes) is moved to an "overlap K" track of the same
+ *     execution instead of breaking the nesting; past 32 such tracks it is
+ *     dropped and counted.
+ *   - delegate-internal events whose times are not on the host clock
+ *     (start_time 0, or not inside their DELEGATE_CALL, or with nothing to
+ *     check them against) go on a "delegate, duration only" track of their
+ *     execution, laid end to end from their DELEGATE_CALL's start: only the
+ *     durations are measured, the positions are not.
+ *   - debug events (intermediate and program outputs) carry no time: they
+ *     become thread-scoped instant events ("i") at the end of the
+ *     instruction they belong to (program outputs at the end of
+ *     Method::execute), or are skipped when no such slice exists or when
+ *     debug_events is 0.
+ *   - allocation events carry no time either: they are skipped and counted
+ *     in otherData (no counter track is invented for them).
+ *   - with a program, OPERATOR_CALL slices are named after the operator
+ *     ("aten::convolution.out") and DELEGATE_CALL slices after the backend
+ *     id; args always hold the logged event name, its kind (also the "cat":
+ *     framework, instruction, kernel, delegate, other), the RunData index,
+ *     chain and instruction ids, delegate ids and metadata, and the raw
+ *     start/end ticks; debug handles when a resolver is given.
+ *
+ * The output is deterministic: the same inputs give byte-identical text.
+ */
+#ifndef ETPROF_TRACE_H
+#define ETPROF_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "etprof/error.h"
+#include "etprof/etdump.h"
+#include "etprof/program.h"
+#include "etprof/units.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Where an instruction-level event happened, as given to a handle resolver. */
+typedef struct etp_trace_site {
+    const etp_plan *plan;        /**< the block's method, NULL when not identified */
+    const char *event_name;      /**< ProfileEvent.name, NULL for delegate-internal events */
+    int32_t chain_index;         /**< >= 0 (the resolver is not called for framework events) */
+    int32_t instruction_id;
+    int is_delegated;            /**< a delegate-internal event (it has a delegate id) */
+    int32_t delegate_id_int;     /**< -1 when unset */
+    const char *delegate_id_str; /**< NULL when unset (NUL-terminated) */
+} etp_trace_site;
+
+/**
+ * Optional callback that maps an event to debug handles (e.g. from an
+ * ETRecord's debug_handle_map / delegate_map). Set *handles to an array the
+ * resolver owns, valid until its next call, and return how many it holds
+ * (0: nothing known). The handles are written as args.debug_handles; at
+ * most ETP_TRACE_MAX_HANDLES are written.
+ */
+typedef uint32_t (*etp_trace_handle_fn)(void *ctx, const etp_trace_site *site,
+                                        const int64_t **handles);
+
+/** Cap on debug handles written per event. */
+#define ETP_TRACE_MAX_HANDLES 4096u
+
+typedef struct etp_trace_options {
+    etp_time_unit source_unit;   /**< unit of the ETDump ticks (default ns) */
+    const etp_program *program;  /**< optional: names instructions, selects methods */
+    const char *method;          /**< optional (needs program): method of every block */
+    int debug_events;            /**< 1 (default): debug events as instants; 0: skip them */
+    etp_trace_handle_fn resolve_handles; /**< optional */
+    void *resolve_ctx;           /**< passed to resolve_handles */
+} etp_trace_options;
+
+/** Defaults: ns ticks, no program, debug events as instants. */
+void etp_trace_options_init(etp_trace_options *o);
+
+/** What went into a trace (all counts over the whole ETDump). */
+typedef struct etp_trace_counts {
+    uint32_t processes;          /**< methods (including "not identified") */
+    uint32_t tracks;             /**< threads, including delegate and overlap tracks */
+    uint64_t profile_events;     /**< ProfileEvents in the ETDump */
+    uint64_t slices;             /**< "X" events written (host and duration-only) */
+    uint64_t duration_only;      /**< of which on "delegate, duration only" tracks */
+    uint64_t overlap_slices;     /**< of which moved to "overlap K" tracks */
+    uint64_t dropped;            /**< ProfileEvents not written (unplaceable) */
+    uint64_t wrapped;            /**< intervals computed across a 32-bit wraparound */
+    uint64_t instants;           /**< debug events written as "i" events */
+    uint64_t debug_skipped;      /**< debug events not written */
+    uint64_t allocations_skipped;/**< allocation events (never written) */
+    uint64_t empty_events;       /**< events with no member set */
+    uint32_t runs_without_events;/**< RunData blocks with no events vector */
+} etp_trace_counts;
+
+/**
+ * Write the trace of @p d to @p fp. The ETDump is checked against the
+ * program exactly as etp_inspect_run() does (method inference, instruction
+ * existence and kinds): a mismatch is ETP_E_MISMATCH, an unknown method
+ * ETP_E_USAGE, an interval that ends before it starts (beyond a 32-bit
+ * wrap) ETP_E_FORMAT; nothing is written then. A write failure is ETP_E_IO.
+ * @p counts (may be NULL) receives what was written. @p input_name, when not
+ * NULL, is recorded in otherData (pass a base name to keep the output
+ * independent of the directory).
+ */
+etp_status etp_trace_write(const etp_etdump *d, const etp_trace_options *opt,
+                           const char *input_name, FILE *fp, etp_trace_counts *counts,
+                           etp_error *err);
+
+/**
+ * As etp_trace_write, into memory: on success *out is a NUL-terminated
+ * malloc'd document (caller frees) of *len bytes.
+ */
+etp_status etp_trace_to_string(const etp_etdump *d, const etp_trace_options *opt,
+                               const char *input_name, char **out, size_t *len,
+                               etp_trace_counts *counts, etp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
