@@ -233,6 +233,10 @@ static void add_field(fbb *b, int id, const void *v, size_t n)
         return;
     }
     fbb_prep(b, n, 0);
+    /* Padding before the first field stays outside the table's recorded
+     * size, so equal layouts give equal vtables wherever they start. */
+    if (!b->nfields)
+        b->table_start = b->size;
     if (fbb_ensure(b, n))
         return;
     b->size += n;
@@ -300,6 +304,9 @@ void fbb_add_ref(fbb *b, int id, fbb_ref ref)
         fail(b, "field added outside a table or with a bad id");
         return;
     }
+    fbb_prep(b, 4, 0);
+    if (!b->nfields)
+        b->table_start = b->size;
     push_ref(b, ref);
     if (b->error)
         return;
