@@ -396,7 +396,9 @@ fbb_ref fbb_table_end(fbb *b)
     size_t i = h & b->vt_mask;
     for (; b->vt_slots[i]; i = (i + 1) & b->vt_mask) {
         uint32_t pos = b->vt_slots[i];
-        if (memcmp(fbb_at(b, pos), vt, vtlen) != 0)
+        uint16_t len;
+        memcpy(&len, fbb_at(b, pos), 2); /* compare lengths first: stay inside it */
+        if (len != vtlen || memcmp(fbb_at(b, pos), vt, vtlen) != 0)
             continue;
         if (table - pos > (uint32_t)INT32_MAX)
             break; /* too far away: write a fresh copy below */

@@ -364,7 +364,11 @@ static const uint8_t empty_pickle[] = {0x80, 0x02, '}', 'q', 0x00, '.'};
  * by libzip from here on. */
 static int zip_add_entry(zip_t *za, const char *name, void *data, size_t len)
 {
-    zip_source_t *src = zip_source_buffer(za, data, len, 1);
+    if (len == 0) { /* libzip does not take ownership of empty buffers */
+        free(data);
+        data = NULL;
+    }
+    zip_source_t *src = zip_source_buffer(za, data, len, data != NULL);
     if (!src) {
         free(data);
         return -1;
