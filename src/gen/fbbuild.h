@@ -15,6 +15,8 @@
  * fbb_table_end(). Add the widest fields first (8-byte before 4-byte before
  * 1-byte) to avoid padding. Strings and vectors cannot be created while a
  * table is open. Identical vtables are shared (looked up in a hash table).
+ * A union field is two fields: its type tag (fbb_add_u8 at id n-1) and its
+ * value (fbb_add_ref at id n), as flatc lays unions out.
  *
  * Errors are sticky: after an allocation failure, a size overflow or API
  * misuse, calls do nothing and fbb_error() says what went wrong. Check it

@@ -162,8 +162,9 @@ uint32_t gm_tensor(gm_method *m, int8_t st, int rank, const int32_t *sizes)
     v->planned = 1;
     uint64_t bytes = (gm_tensor_bytes(v) + 15) & ~(uint64_t)15;
     if (m->ring_slots && bytes <= m->ring_slot_bytes) {
-        v->mem_offset = (uint64_t)(m->ring_next++ % m->ring_slots) * m->ring_slot_bytes;
-        uint64_t end = (uint64_t)m->ring_slots * m->ring_slot_bytes;
+        uint32_t slot = m->ring_next++ % m->ring_slots;
+        v->mem_offset = (uint64_t)slot * m->ring_slot_bytes;
+        uint64_t end = (uint64_t)(slot + 1) * m->ring_slot_bytes;
         if (m->planned_bytes < end)
             m->planned_bytes = end;
     } else {
