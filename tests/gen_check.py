@@ -317,10 +317,17 @@ def synth_checks(tmp, backend):
                                                    v["delegate_map"].values()),
                   "vulkan delegate_map handles")
 
+    # the ETDump does not depend on which companion files are written
+    run(*(args[:3] + [base + "_alone.etdp"] + args[4:14]))
+    with open(base + ".etdp", "rb") as a, open(base + "_alone.etdp", "rb") as b:
+        check(a.read() == b.read(), "synth: ETDump differs without --pte/--etrecord")
+
     # determinism and seed sensitivity
-    run(*(args[:3] + [base + "_again.etdp"] + args[4:14]))
-    with open(base + ".etdp", "rb") as a, open(base + "_again.etdp", "rb") as b:
-        check(a.read() == b.read(), "synth: same arguments, different bytes")
+    run(*(args[:3] + [base + "_again.etdp"] + args[4:14]
+          + ["--pte", base + "_again.pte", "--etrecord", base + "_again.etrecord"]))
+    for ext in (".etdp", ".pte", ".etrecord"):
+        with open(base + ext, "rb") as a, open(base + "_again" + ext, "rb") as b:
+            check(a.read() == b.read(), "synth: same arguments, different %s bytes" % ext)
     run(*(args[:3] + [base + "_seed.etdp"] + args[4:11] + ["43"] + args[12:14]))
     with open(base + ".etdp", "rb") as a, open(base + "_seed.etdp", "rb") as b:
         check(a.read() != b.read(), "synth: seed ignored")

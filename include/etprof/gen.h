@@ -47,8 +47,9 @@ typedef struct etp_gen_result {
     uint32_t delegate_calls;    /**< DelegateCall instructions per execution */
 } etp_gen_result;
 
-/** Most instructions etp_gen_etdump() accepts. */
-#define ETP_GEN_MAX_INSTRUCTIONS 10000000u
+/** Most instructions etp_gen_etdump() accepts (the model is held in memory;
+ *  real programs have far fewer). */
+#define ETP_GEN_MAX_INSTRUCTIONS 1000000u
 
 /** Fill @p o with defaults: 5 executions, 100 instructions, a DelegateCall
  *  every 10th, seed 1, XNNPACK, no paths. */

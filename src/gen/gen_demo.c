@@ -13,12 +13,15 @@
  *       def preprocess(self, x):
  *           return (x - self.mean) / self.std                  # line 32
  *
- * forward's chain (instruction: kind, operator, debug handle(s)):
- *   0 KernelCall aten::convolution.out 1     4 KernelCall aten::addmm.out 7 (permute_copy + addmm: one linear)
- *   1 KernelCall aten::relu.out 2            5 KernelCall aten::relu.out 8
- *   2 KernelCall aten::max_pool2d_with_indices.out 3
- *   3 DelegateCall VulkanBackend [4, 5, 6]   6 KernelCall aten::addmm.out 9
- *                                            7 KernelCall aten::_softmax.out 12 (no node has it)
+ * forward's chain (instruction: kind, operator or backend, debug handle(s)):
+ *   0 KernelCall   aten::convolution.out              1
+ *   1 KernelCall   aten::relu.out                     2
+ *   2 KernelCall   aten::max_pool2d_with_indices.out  3
+ *   3 DelegateCall VulkanBackend                      [4, 5, 6]
+ *   4 KernelCall   aten::addmm.out                    7 (permute_copy + addmm: one linear)
+ *   5 KernelCall   aten::relu.out                     8
+ *   6 KernelCall   aten::addmm.out                    9
+ *   7 KernelCall   aten::_softmax.out                 12 (no node has it)
  * Vulkan's delegate map: id 0 -> [4] (conv2), id 1 -> [5, 6] (relu2 + pool2).
  * The flatten is a memory.view (no instruction; node handle 10); the softmax
  * node has handle 11, so instruction 7's handle 12 resolves to nothing.
@@ -58,11 +61,12 @@ static gm_node *node(demo *d, const char *name, const char *target, int32_t hand
     if (from) {
         const char *comma = strchr(from, ',');
         int nlen = comma ? (int)(comma - from) : (int)strlen(from);
-        n->from_node = gen_printf(&p->arena,
-                                  "[{\"name\": \"%.*s\", \"target\": \"%s\", \"graph_id\": %lld, "
-                                  "\"pass_name\": \"ExportedProgram.module().run_decompositions()\", "
-                                  "\"action\": [\"replace\"], \"from_node\": []}]",
-                                  nlen, from, comma ? comma + 1 : "", (long long)p->export_graph_id);
+        n->from_node = gen_printf(
+            &p->arena,
+            "[{\"name\": \"%.*s\", \"target\": \"%s\", \"graph_id\": %lld, "
+            "\"pass_name\": \"ExportedProgram.module().run_decompositions()\", "
+            "\"action\": [\"replace\"], \"from_node\": []}]",
+            nlen, from, comma ? comma + 1 : "", (long long)p->export_graph_id);
     }
     n->nouts = 1;
     n->outs[0] = name;

@@ -22,6 +22,7 @@ enum { OP_CONV, OP_RELU, OP_ADD, OP_MAXPOOL, OP_HARDTANH, OP_PERMUTE, OP_ADDMM }
 
 typedef struct synth_op {
     const char *op;        /* aten operator name */
+    const char *qualified; /* .pte operator name */
     const char *edge;      /* edge-dialect target */
     double base_us;        /* typical portable-kernel time for this shape */
     const char *module;    /* nn.Module class the node came from */
@@ -30,21 +31,27 @@ typedef struct synth_op {
 } synth_op;
 
 static const synth_op OPS[] = {
-    [OP_CONV] = {"convolution", "aten.convolution.default", 140.0, "torch.nn.modules.conv.Conv2d",
-                 "torch.nn.modules.conv.Conv2d", "x = self.layers[%u](x)"},
-    [OP_RELU] = {"relu", "aten.relu.default", 7.0, "torch.nn.modules.activation.ReLU",
-                 "torch.nn.modules.activation.ReLU", "x = self.layers[%u](x)"},
-    [OP_ADD] = {"add", "aten.add.Tensor", 14.0, "model.Residual", "operator.add",
+    [OP_CONV] = {"convolution", "aten::convolution", "aten.convolution.default", 140.0,
+                 "torch.nn.modules.conv.Conv2d", "torch.nn.modules.conv.Conv2d",
+                 "x = self.layers[%u](x)"},
+    [OP_RELU] = {"relu", "aten::relu", "aten.relu.default", 7.0,
+                 "torch.nn.modules.activation.ReLU", "torch.nn.modules.activation.ReLU",
+                 "x = self.layers[%u](x)"},
+    [OP_ADD] = {"add", "aten::add", "aten.add.Tensor", 14.0, "model.Residual", "operator.add",
                 "x = x + skip  # layers[%u]"},
-    [OP_MAXPOOL] = {"max_pool2d_with_indices", "aten.max_pool2d_with_indices.default", 30.0,
+    [OP_MAXPOOL] = {"max_pool2d_with_indices", "aten::max_pool2d_with_indices",
+                    "aten.max_pool2d_with_indices.default", 30.0,
                     "torch.nn.modules.pooling.MaxPool2d", "torch.nn.modules.pooling.MaxPool2d",
                     "x = self.layers[%u](x)"},
-    [OP_HARDTANH] = {"hardtanh", "aten.hardtanh.default", 6.0, "torch.nn.modules.activation.ReLU6",
-                     "torch.nn.modules.activation.ReLU6", "x = self.layers[%u](x)"},
-    [OP_PERMUTE] = {"permute_copy", "aten.permute_copy.default", 20.0, "model.ToChannelsLast",
-                    "torch.permute", "x = x.permute(0, 2, 3, 1)  # layers[%u]"},
-    [OP_ADDMM] = {"addmm", "aten.addmm.default", 45.0, "torch.nn.modules.linear.Linear",
-                  "torch.nn.modules.linear.Linear", "x = self.layers[%u](x)"},
+    [OP_HARDTANH] = {"hardtanh", "aten::hardtanh", "aten.hardtanh.default", 6.0,
+                     "torch.nn.modules.activation.ReLU6", "torch.nn.modules.activation.ReLU6",
+                     "x = self.layers[%u](x)"},
+    [OP_PERMUTE] = {"permute_copy", "aten::permute_copy", "aten.permute_copy.default", 20.0,
+                    "model.ToChannelsLast", "torch.permute",
+                    "x = x.permute(0, 2, 3, 1)  # layers[%u]"},
+    [OP_ADDMM] = {"addmm", "aten::addmm", "aten.addmm.default", 45.0,
+                  "torch.nn.modules.linear.Linear", "torch.nn.modules.linear.Linear",
+                  "x = self.layers[%u](x)"},
 };
 
 /* The repeating layer pattern: conv blocks with a residual add, pooling,
@@ -71,10 +78,12 @@ typedef struct synth {
     gm_method *m;
     gen_rng rng;
     const etp_gen_etdump_opts *o;
+    int values;            /* build program values (for --pte) */
+    int graph;             /* build the edge graph (for --etrecord) */
     uint32_t act;          /* value index of the current activation */
-    const char *act_name;  /* its edge-graph tensor name */
-    const char *skip_name; /* residual input name */
-    uint32_t skip;         /* residual input value */
+    uint32_t skip;         /* residual shortcut value */
+    const char *act_name;  /* edge-graph names of the same */
+    const char *skip_name;
     int32_t next_handle;
     uint32_t layer;        /* nn.Module index (one per node) */
     uint32_t op_count[sizeof OPS / sizeof OPS[0]];
@@ -83,6 +92,11 @@ typedef struct synth {
 static const int32_t S4[4] = {1, C, HW, HW};
 static const int32_t S4_NHWC[4] = {1, HW, HW, C};
 static const int32_t S2[2] = {HW * HW, C};
+static const int64_t L4[4] = {1, C, HW, HW};
+static const int64_t L4_NHWC[4] = {1, HW, HW, C};
+static const int64_t L2[2] = {HW * HW, C};
+static const int64_t ONE2[2] = {1, 1}, ZERO2[2] = {0, 0}, K3[2] = {3, 3};
+static const int64_t NHWC_DIMS[4] = {0, 2, 3, 1};
 
 /* The current activation, viewed as @p rank / @p sizes. */
 static uint32_t input_as(synth *s, int rank, const int32_t *sizes)
@@ -93,14 +107,85 @@ static uint32_t input_as(synth *s, int rank, const int32_t *sizes)
     return gm_view(s->m, s->act, rank, sizes);
 }
 
-static const char *node_name(synth *s, uint8_t op)
+/* The values of one KernelCall, in the order the exir emitter lays them
+ * out (inputs, then out arguments, then the returned tensor(s) again).
+ * Returns the arg count; *out is the output tensor. */
+static int kernel_args(synth *s, uint8_t op, uint32_t *a, uint32_t *out)
 {
     gm_program *p = s->p;
+    gm_method *m = s->m;
+    int n = 0;
+    switch (op) {
+    case OP_CONV: {
+        static const int32_t ws[4] = {C, C, 3, 3}, bs[1] = {C};
+        a[n++] = input_as(s, 4, S4);
+        a[n++] = gm_const_tensor(p, m, GM_ST_FLOAT, 4, ws, NULL);
+        a[n++] = gm_const_tensor(p, m, GM_ST_FLOAT, 1, bs, NULL);
+        a[n++] = gm_int_list(m, ONE2, 2);  /* stride */
+        a[n++] = gm_int_list(m, ONE2, 2);  /* padding */
+        a[n++] = gm_int_list(m, ONE2, 2);  /* dilation */
+        a[n++] = gm_bool(m, 0);            /* transposed */
+        a[n++] = gm_int_list(m, ZERO2, 2); /* output_padding */
+        a[n++] = gm_int(m, 1);             /* groups */
+        *out = gm_tensor(m, GM_ST_FLOAT, 4, S4);
+        break;
+    }
+    case OP_RELU:
+        a[n++] = input_as(s, 4, S4);
+        *out = gm_tensor(m, GM_ST_FLOAT, 4, S4);
+        break;
+    case OP_HARDTANH:
+        a[n++] = input_as(s, 4, S4);
+        a[n++] = gm_double(m, 0.0);
+        a[n++] = gm_double(m, 6.0);
+        *out = gm_tensor(m, GM_ST_FLOAT, 4, S4);
+        break;
+    case OP_ADD:
+        a[n++] = input_as(s, 4, S4);
+        a[n++] = s->skip;
+        a[n++] = gm_int(m, 1); /* alpha */
+        *out = gm_tensor(m, GM_ST_FLOAT, 4, S4);
+        break;
+    case OP_MAXPOOL: {
+        a[n++] = input_as(s, 4, S4);
+        a[n++] = gm_int_list(m, K3, 2);
+        a[n++] = gm_int_list(m, ONE2, 2);
+        a[n++] = gm_int_list(m, ONE2, 2);
+        a[n++] = gm_int_list(m, ONE2, 2);
+        a[n++] = gm_bool(m, 0); /* ceil_mode */
+        *out = gm_tensor(m, GM_ST_FLOAT, 4, S4);
+        uint32_t idx = gm_tensor(m, GM_ST_LONG, 4, S4);
+        a[n++] = *out, a[n++] = idx, a[n++] = *out, a[n++] = idx;
+        return n;
+    }
+    case OP_PERMUTE:
+        a[n++] = input_as(s, 4, S4);
+        a[n++] = gm_int_list(m, NHWC_DIMS, 4);
+        *out = gm_tensor(m, GM_ST_FLOAT, 4, S4_NHWC);
+        break;
+    default: { /* OP_ADDMM */
+        static const int32_t ws[2] = {C, C}, bs[1] = {C};
+        a[n++] = gm_const_tensor(p, m, GM_ST_FLOAT, 1, bs, NULL);
+        a[n++] = input_as(s, 2, S2);
+        a[n++] = gm_const_tensor(p, m, GM_ST_FLOAT, 2, ws, NULL);
+        a[n++] = gm_int(m, 1); /* beta */
+        a[n++] = gm_int(m, 1); /* alpha */
+        *out = gm_tensor(m, GM_ST_FLOAT, 2, S2);
+        break;
+    }
+    }
+    a[n++] = *out; /* out= argument */
+    a[n++] = *out; /* returned value */
+    return n;
+}
+
+static const char *node_name(synth *s, uint8_t op)
+{
     uint32_t n = s->op_count[op]++;
     const char *ovl = op == OP_ADD ? "tensor" : "default";
     if (!n)
-        return gen_printf(&p->arena, "aten_%s_%s", OPS[op].op, ovl);
-    return gen_printf(&p->arena, "aten_%s_%s_%u", OPS[op].op, ovl, n);
+        return gen_printf(&s->p->arena, "aten_%s_%s", OPS[op].op, ovl);
+    return gen_printf(&s->p->arena, "aten_%s_%s_%u", OPS[op].op, ovl, n);
 }
 
 /* One edge-graph node for layer @p op, named like torch.export names it,
@@ -116,9 +201,9 @@ static gm_node *add_node(synth *s, uint8_t op, int32_t handle)
         return NULL;
     char line[96];
     snprintf(line, sizeof line, so->line, layer);
-    n->stack_trace = gen_printf(&p->arena,
-                                "  File \"/home/dev/synth/model.py\", line %u, in forward\n    %s\n",
-                                60 + (layer % 12), line);
+    n->stack_trace =
+        gen_printf(&p->arena, "  File \"/home/dev/synth/model.py\", line %u, in forward\n    %s\n",
+                   60 + (layer % 12), line);
     n->module_stack = gen_printf(&p->arena,
                                  "L__self__,,model.SynthNet;L__self___layers_%u,layers.%u,%s",
                                  layer, layer, so->module);
@@ -130,6 +215,7 @@ static gm_node *add_node(synth *s, uint8_t op, int32_t handle)
 
 static const char *out_of(const gm_node *n) { return n ? n->outs[0] : "?"; }
 
+/* A lifted parameter of the layer about to be added. */
 static const char *param(synth *s, const char *what, int rank, const int64_t *sizes)
 {
     gm_program *p = s->p;
@@ -139,133 +225,82 @@ static const char *param(synth *s, const char *what, int rank, const int64_t *si
     return name;
 }
 
-static void kernel(synth *s, uint8_t op, double scale)
+/* The edge node of one KernelCall; returns its output tensor's name. */
+static const char *kernel_node(synth *s, uint8_t op, int32_t h)
 {
     gm_program *p = s->p;
     gm_method *m = s->m;
-    uint32_t a[16];
-    int n = 0;
-    int32_t h = s->next_handle++;
-    static const int64_t one2[2] = {1, 1}, zero2[2] = {0, 0};
     static const int64_t wshape[4] = {C, C, 3, 3}, bshape[1] = {C}, lshape[2] = {C, C};
-    static const int64_t s4[4] = {1, C, HW, HW}, nhwc[4] = {1, HW, HW, C}, s2[2] = {HW * HW, C};
-    const char *in_name = s->act_name;
-    const char *out_name = NULL;
-    gm_node *node = NULL;
-    uint32_t out;
+    const char *in = s->act_name, *wn = NULL, *bn = NULL;
+    if (op == OP_CONV)
+        wn = param(s, "weight", 4, wshape), bn = param(s, "bias", 1, bshape);
+    else if (op == OP_ADDMM)
+        wn = param(s, "weight", 2, lshape), bn = param(s, "bias", 1, bshape);
+    /* max_pool's getitem nodes are folded into its named outputs */
+    uint32_t k = s->op_count[op];
+    gm_node *n = add_node(s, op, h);
+    const char *out = out_of(n);
     switch (op) {
-    case OP_CONV: {
-        uint32_t in = input_as(s, 4, S4);
-        int32_t ws[4] = {C, C, 3, 3}, bs[1] = {C};
-        uint32_t w = gm_const_tensor(p, m, GM_ST_FLOAT, 4, ws, NULL);
-        uint32_t bias = gm_const_tensor(p, m, GM_ST_FLOAT, 1, bs, NULL);
-        a[n++] = in, a[n++] = w, a[n++] = bias;
-        a[n++] = gm_int_list(m, one2, 2), a[n++] = gm_int_list(m, one2, 2);
-        a[n++] = gm_int_list(m, one2, 2), a[n++] = gm_bool(m, 0);
-        a[n++] = gm_int_list(m, zero2, 2), a[n++] = gm_int(m, 1);
-        out = gm_tensor(m, GM_ST_FLOAT, 4, S4);
-        a[n++] = out, a[n++] = out;
-        const char *wn = param(s, "weight", 4, wshape), *bn = param(s, "bias", 1, bshape);
-        node = add_node(s, op, h);
-        out_name = out_of(node);
-        gm_arg_tensor(node, "input", in_name);
-        gm_arg_tensor(node, "weight", wn);
-        gm_arg_tensor(node, "bias", bn);
-        gm_arg_ints(node, "stride", one2, 2);
-        gm_arg_ints(node, "padding", one2, 2);
-        gm_arg_ints(node, "dilation", one2, 2);
-        gm_arg_bool(node, "transposed", 0);
-        gm_arg_ints(node, "output_padding", zero2, 2);
-        gm_arg_int(node, "groups", 1);
-        gm_tmeta_add(m, out_name, GM_DT_FLOAT, 4, s4);
+    case OP_CONV:
+        gm_arg_tensor(n, "input", in);
+        gm_arg_tensor(n, "weight", wn);
+        gm_arg_tensor(n, "bias", bn);
+        gm_arg_ints(n, "stride", ONE2, 2);
+        gm_arg_ints(n, "padding", ONE2, 2);
+        gm_arg_ints(n, "dilation", ONE2, 2);
+        gm_arg_bool(n, "transposed", 0);
+        gm_arg_ints(n, "output_padding", ZERO2, 2);
+        gm_arg_int(n, "groups", 1);
+        gm_tmeta_add(m, out, GM_DT_FLOAT, 4, L4);
         break;
-    }
-    case OP_RELU:
-    case OP_HARDTANH: {
-        uint32_t in = input_as(s, 4, S4);
-        a[n++] = in;
-        if (op == OP_HARDTANH)
-            a[n++] = gm_double(m, 0.0), a[n++] = gm_double(m, 6.0);
-        out = gm_tensor(m, GM_ST_FLOAT, 4, S4);
-        a[n++] = out, a[n++] = out;
-        node = add_node(s, op, h);
-        out_name = out_of(node);
-        gm_arg_tensor(node, "self", in_name);
-        gm_tmeta_add(m, out_name, GM_DT_FLOAT, 4, s4);
+    case OP_ADD:
+        gm_arg_tensor(n, "self", in);
+        gm_arg_tensor(n, "other", s->skip_name);
+        gm_tmeta_add(m, out, GM_DT_FLOAT, 4, L4);
         break;
-    }
-    case OP_ADD: {
-        uint32_t in = input_as(s, 4, S4);
-        a[n++] = in, a[n++] = s->skip, a[n++] = gm_int(m, 1);
-        out = gm_tensor(m, GM_ST_FLOAT, 4, S4);
-        a[n++] = out, a[n++] = out;
-        node = add_node(s, op, h);
-        out_name = out_of(node);
-        gm_arg_tensor(node, "self", in_name);
-        gm_arg_tensor(node, "other", s->skip_name);
-        gm_tmeta_add(m, out_name, GM_DT_FLOAT, 4, s4);
-        break;
-    }
     case OP_MAXPOOL: {
-        static const int64_t k3[2] = {3, 3};
-        uint32_t in = input_as(s, 4, S4);
-        a[n++] = in, a[n++] = gm_int_list(m, k3, 2), a[n++] = gm_int_list(m, one2, 2);
-        a[n++] = gm_int_list(m, one2, 2), a[n++] = gm_int_list(m, one2, 2);
-        a[n++] = gm_bool(m, 0);
-        out = gm_tensor(m, GM_ST_FLOAT, 4, S4);
-        uint32_t idx = gm_tensor(m, GM_ST_LONG, 4, S4);
-        a[n++] = out, a[n++] = idx, a[n++] = out, a[n++] = idx;
-        /* getitem nodes are folded into the producer's named outputs */
-        uint32_t k = s->op_count[op];
-        out_name = k ? gen_printf(&p->arena, "getitem_%u", 2 * k) : "getitem";
-        const char *idx_name = gen_printf(&p->arena, "getitem_%u", 2 * k + 1);
-        node = add_node(s, op, h);
-        if (node) {
-            node->nouts = 2;
-            node->outs[0] = out_name;
-            node->outs[1] = idx_name;
+        out = k ? gen_printf(&p->arena, "getitem_%u", 2 * k) : "getitem";
+        const char *idx = gen_printf(&p->arena, "getitem_%u", 2 * k + 1);
+        if (n) {
+            n->nouts = 2;
+            n->outs[0] = out;
+            n->outs[1] = idx;
         }
-        gm_arg_tensor(node, "self", in_name);
-        gm_arg_ints(node, "kernel_size", k3, 2);
-        gm_arg_ints(node, "stride", one2, 2);
-        gm_arg_ints(node, "padding", one2, 2);
-        gm_tmeta_add(m, out_name, GM_DT_FLOAT, 4, s4);
-        gm_tmeta_add(m, idx_name, GM_DT_LONG, 4, s4);
+        gm_arg_tensor(n, "self", in);
+        gm_arg_ints(n, "kernel_size", K3, 2);
+        gm_arg_ints(n, "stride", ONE2, 2);
+        gm_arg_ints(n, "padding", ONE2, 2);
+        gm_tmeta_add(m, out, GM_DT_FLOAT, 4, L4);
+        gm_tmeta_add(m, idx, GM_DT_LONG, 4, L4);
         break;
     }
-    case OP_PERMUTE: {
-        static const int64_t dims[4] = {0, 2, 3, 1};
-        uint32_t in = input_as(s, 4, S4);
-        a[n++] = in, a[n++] = gm_int_list(m, dims, 4);
-        out = gm_tensor(m, GM_ST_FLOAT, 4, S4_NHWC);
-        a[n++] = out, a[n++] = out;
-        node = add_node(s, op, h);
-        out_name = out_of(node);
-        gm_arg_tensor(node, "self", in_name);
-        gm_arg_ints(node, "dims", dims, 4);
-        gm_tmeta_add(m, out_name, GM_DT_FLOAT, 4, nhwc);
+    case OP_PERMUTE:
+        gm_arg_tensor(n, "self", in);
+        gm_arg_ints(n, "dims", NHWC_DIMS, 4);
+        gm_tmeta_add(m, out, GM_DT_FLOAT, 4, L4_NHWC);
+        break;
+    case OP_ADDMM:
+        gm_arg_tensor(n, "self", bn);
+        gm_arg_tensor(n, "mat1", in);
+        gm_arg_tensor(n, "mat2", wn);
+        gm_tmeta_add(m, out, GM_DT_FLOAT, 2, L2);
+        break;
+    default: /* relu, hardtanh */
+        gm_arg_tensor(n, "self", in);
+        gm_tmeta_add(m, out, GM_DT_FLOAT, 4, L4);
         break;
     }
-    default: { /* OP_ADDMM */
-        uint32_t in = input_as(s, 2, S2);
-        int32_t ws[2] = {C, C}, bs[1] = {C};
-        uint32_t bias = gm_const_tensor(p, m, GM_ST_FLOAT, 1, bs, NULL);
-        uint32_t w = gm_const_tensor(p, m, GM_ST_FLOAT, 2, ws, NULL);
-        a[n++] = bias, a[n++] = in, a[n++] = w, a[n++] = gm_int(m, 1), a[n++] = gm_int(m, 1);
-        out = gm_tensor(m, GM_ST_FLOAT, 2, S2);
-        a[n++] = out, a[n++] = out;
-        const char *wn = param(s, "weight", 2, lshape), *bn = param(s, "bias", 1, bshape);
-        node = add_node(s, op, h);
-        out_name = out_of(node);
-        gm_arg_tensor(node, "self", bn);
-        gm_arg_tensor(node, "mat1", in_name);
-        gm_arg_tensor(node, "mat2", wn);
-        gm_tmeta_add(m, out_name, GM_DT_FLOAT, 2, s2);
-        break;
-    }
-    }
-    gm_kernel(m, gm_op(p, m, gen_printf(&p->arena, "aten::%s", OPS[op].op), "out"), a, n, &h, 1,
-              OPS[op].base_us * 1000.0 * scale);
+    return out;
+}
+
+static void kernel(synth *s, uint8_t op, double scale)
+{
+    int32_t h = s->next_handle++;
+    uint32_t a[16], out = 0;
+    int n = s->values ? kernel_args(s, op, a, &out) : 0;
+    const char *out_name = s->graph ? kernel_node(s, op, h) : NULL;
+    uint32_t opi = gm_op(s->p, s->m, OPS[op].qualified, "out");
+    gm_kernel(s->m, opi, a, n, &h, 1, OPS[op].base_us * 1000.0 * scale);
     if (op == OP_RELU || op == OP_MAXPOOL) {
         s->skip = out; /* the next residual add's shortcut */
         s->skip_name = out_name;
@@ -274,7 +309,9 @@ static void kernel(synth *s, uint8_t op, double scale)
     s->act_name = out_name;
 }
 
-/* A lowered region: 1-3 backend ops, each one edge node with its own handle. */
+/* A lowered region: 1-3 backend ops, each one edge node with its own handle.
+ * The main PRNG stream is consumed the same way whichever files are
+ * written, so the ETDump never depends on --pte / --etrecord. */
 static void delegate(synth *s, double scale)
 {
     gm_program *p = s->p;
@@ -283,45 +320,50 @@ static void delegate(synth *s, double scale)
     int ndev = (int)gen_range(&s->rng, 1, 3);
     uint32_t first = (uint32_t)gen_range(&s->rng, 0, NXNN - 1);
     int32_t handles[3];
-    double weight[3], total_w = 0.0, base = 0.0;
-    static const int64_t s4[4] = {1, C, HW, HW};
+    double weight[3], total_w = 0.0;
     for (int k = 0; k < ndev; k++) {
         uint8_t op = XNN_OPS[(first + (uint32_t)k) % NXNN].op;
         handles[k] = s->next_handle++;
         weight[k] = OPS[op].base_us * (0.5 + gen_unif(&s->rng));
         total_w += weight[k];
-        /* the pre-lowering graph still has the delegated nodes */
-        gm_node *node = add_node(s, op, handles[k]);
-        gm_arg_tensor(node, "self", s->act_name);
-        gm_tmeta_add(m, out_of(node), GM_DT_FLOAT, 4, s4);
-        s->act_name = out_of(node);
+        if (s->graph) { /* the pre-lowering graph still has the delegated nodes */
+            gm_node *node = add_node(s, op, handles[k]);
+            gm_arg_tensor(node, "self", s->act_name);
+            gm_tmeta_add(m, out_of(node), GM_DT_FLOAT, 4, L4);
+            s->act_name = out_of(node);
+        }
     }
-    base = total_w * 1000.0 * 0.6 * scale; /* backends beat portable kernels */
+    double base = total_w * 1000.0 * 0.6 * scale; /* backends beat portable kernels */
     uint32_t seg_len = (uint32_t)gen_range(&s->rng, 512, 4096);
-    uint8_t *blob = gen_alloc(&p->arena, seg_len);
-    if (blob) {
-        for (uint32_t k = 0; k < seg_len; k++)
-            blob[k] = (uint8_t)gen_next(&s->rng);
-        memset(blob, 0, 4);
-        memcpy(blob + 4, vulkan ? "VH00" : "XH00", 4);
-    }
+    uint32_t di = (uint32_t)m->delegates.len;
     gm_delegate *d = gen_vec_push(&m->delegates);
-    uint32_t di = (uint32_t)(m->delegates.len - 1);
-    if (d) {
+    if (d)
         d->id = vulkan ? "VulkanBackend" : "XnnpackBackend";
-        d->segment = gm_segment_add(p, seg_len, blob);
+    uint32_t a[2];
+    int nargs = 0;
+    if (s->values) {
+        /* the compiled blob: a backend header magic, then opaque bytes */
+        gen_rng br = gen_rng_make(s->o->seed, 0x424c4f42ull + di);
+        uint8_t *blob = gen_alloc(&p->arena, seg_len);
+        if (blob) {
+            for (uint32_t k = 8; k < seg_len; k++)
+                blob[k] = (uint8_t)gen_next(&br);
+            memcpy(blob + 4, vulkan ? "VH00" : "XH00", 4);
+        }
+        if (d)
+            d->segment = gm_segment_add(p, seg_len, blob);
+        a[0] = input_as(s, 4, S4);
+        a[1] = gm_tensor(m, GM_ST_FLOAT, 4, S4);
+        nargs = 2;
+        s->act = a[1];
     }
-    uint32_t in = input_as(s, 4, S4);
-    uint32_t out = gm_tensor(m, GM_ST_FLOAT, 4, S4);
-    uint32_t a[2] = {in, out};
-    gm_delegate_call(m, di, a, 2, handles, ndev, base, 1);
+    gm_delegate_call(m, di, a, nargs, handles, ndev, base, 1);
     for (int k = 0; k < ndev; k++) {
         const char *id = NULL;
         if (!vulkan)
             id = gen_printf(&p->arena, "%s #%d", XNN_OPS[(first + (uint32_t)k) % NXNN].xnn, k + 1);
         gm_dev_event(m, vulkan ? k : -1, id, weight[k] / total_w, &handles[k], 1);
     }
-    s->act = out;
 }
 
 void etp_gen_etdump_defaults(etp_gen_etdump_opts *o)
@@ -340,6 +382,8 @@ static etp_status build(gm_program *p, const etp_gen_etdump_opts *o, etp_gen_res
     memset(&s, 0, sizeof s);
     s.p = p;
     s.o = o;
+    s.values = o->pte_path != NULL;
+    s.graph = o->etrecord_path != NULL;
     s.rng = gen_rng_make(o->seed, 0x4d4f444c); /* "MODL" */
     s.next_handle = 1;
     gm_method *m = s.m = gm_add_method(p, "forward");
@@ -353,14 +397,15 @@ static etp_status build(gm_program *p, const etp_gen_etdump_opts *o, etp_gen_res
     m->ring_slots = 8;
     m->ring_slot_bytes = (uint64_t)C * HW * HW * 8;
 
-    s.act = gm_tensor(m, GM_ST_FLOAT, 4, S4);
-    s.skip = s.act;
-    s.act_name = s.skip_name = "x";
-    int32_t in_idx = (int32_t)s.act;
-    gen_vec_append(&m->inputs, &in_idx, 1);
-    static const int64_t s4[4] = {1, C, HW, HW};
-    gm_tmeta_add(m, "x", GM_DT_FLOAT, 4, s4);
-
+    if (s.values) {
+        s.act = s.skip = gm_tensor(m, GM_ST_FLOAT, 4, S4);
+        int32_t in_idx = (int32_t)s.act;
+        gen_vec_append(&m->inputs, &in_idx, 1);
+    }
+    if (s.graph) {
+        s.act_name = s.skip_name = "x";
+        gm_tmeta_add(m, "x", GM_DT_FLOAT, 4, L4);
+    }
     for (uint32_t i = 0; i < o->instructions && !gm_failed(p); i++) {
         /* layer size varies: a skewed factor between 0.3x and 3x */
         double u = gen_unif(&s.rng);
@@ -373,11 +418,15 @@ static etp_status build(gm_program *p, const etp_gen_etdump_opts *o, etp_gen_res
             res->kernel_calls++;
         }
     }
-    int32_t out_idx = (int32_t)s.act;
-    gen_vec_append(&m->outputs, &out_idx, 1);
-    m->goutput = s.act_name;
-    /* user input last, after the lifted parameters, as torch.export orders them */
-    gm_ginput_add(m, "x", NULL, 0);
+    if (s.values) {
+        int32_t out_idx = (int32_t)s.act;
+        gen_vec_append(&m->outputs, &out_idx, 1);
+    }
+    if (s.graph) {
+        m->goutput = s.act_name;
+        /* the user input comes after the lifted parameters, as torch.export orders them */
+        gm_ginput_add(m, "x", NULL, 0);
+    }
     return gm_failed(p) ? ETP_E_NOMEM : ETP_OK;
 }
 
