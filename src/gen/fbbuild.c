@@ -178,11 +178,9 @@ fbb_ref fbb_vec_scalars(fbb *b, const void *data, size_t count, size_t elem_size
         return 0;
     b->size += bytes;
     uint8_t *dst = b->buf + b->cap - b->size;
-    if (!bytes)
-        ;
-    else if (data)
+    if (bytes && data)
         memcpy(dst, data, bytes);
-    else
+    else if (bytes)
         memset(dst, 0, bytes);
     uint32_t n = (uint32_t)count;
     fbb_push_bytes(b, &n, 4);
