@@ -1,0 +1,84 @@
+/*
+ * etprof/gen.h - synthetic ExecuTorch artifacts for tests, benchmarks and
+ * demos: a large ETDump with its matching program (.pte) and ETRecord, and
+ * a small fixed demo triple.
+ *
+ * Output is a pure function of the options: the same options always give
+ * byte-identical files (own PRNG, fixed zip timestamps, no clock reads).
+ */
+#ifndef ETPROF_GEN_H
+#define ETPROF_GEN_H
+
+#include "etprof/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Delegate flavour of generated DelegateCalls. */
+typedef enum etp_gen_backend {
+    /** "XnnpackBackend": string ids like "Convolution (NHWC, F32) IGEMM #1",
+     *  whole-microsecond durations, empty ETRecord delegate_map (as XNNPACK). */
+    ETP_GEN_XNNPACK = 0,
+    /** "VulkanBackend": int ids 0, 1, ... mapped to debug handles in the
+     *  ETRecord delegate_map. */
+    ETP_GEN_VULKAN = 1
+} etp_gen_backend;
+
+/** Options of etp_gen_etdump(). Start from etp_gen_etdump_defaults(). */
+typedef struct etp_gen_etdump_opts {
+    const char *etdump_path;    /**< ETDump to write (required) */
+    const char *pte_path;       /**< also write the matching program, or NULL */
+    const char *etrecord_path;  /**< also write the matching ETRecord, or NULL */
+    uint32_t executions;        /**< "Execute" blocks after the "Default" one */
+    uint32_t instructions;      /**< instructions in method forward's chain (>= 1) */
+    uint32_t delegate_every;    /**< every K-th instruction is a DelegateCall; 0 = none */
+    uint64_t seed;              /**< PRNG seed: durations, jitter, blobs */
+    etp_gen_backend backend;    /**< delegate flavour */
+} etp_gen_etdump_opts;
+
+/** What was written. Sizes are 0 for files not requested. */
+typedef struct etp_gen_result {
+    uint64_t etdump_bytes;
+    uint64_t pte_bytes;
+    uint64_t etrecord_bytes;
+    uint64_t events;            /**< ProfileEvents in the ETDump */
+    uint32_t kernel_calls;      /**< KernelCall instructions per execution */
+    uint32_t delegate_calls;    /**< DelegateCall instructions per execution */
+} etp_gen_result;
+
+/** Most instructions etp_gen_etdump() accepts (the model is held in memory;
+ *  real programs have far fewer). */
+#define ETP_GEN_MAX_INSTRUCTIONS 1000000u
+
+/** Fill @p o with defaults: 5 executions, 100 instructions, a DelegateCall
+ *  every 10th, seed 1, XNNPACK, no paths. */
+void etp_gen_etdump_defaults(etp_gen_etdump_opts *o);
+
+/**
+ * Write a synthetic ETDump of a CNN-like method `forward` (KernelCalls of
+ * aten convolution, relu, max_pool2d_with_indices, add, hardtanh,
+ * permute_copy, addmm; every delegate_every-th instruction a DelegateCall)
+ * run @p o->executions times, and optionally the program and ETRecord it
+ * belongs to. The whole ETDump is built in memory (about its file size).
+ * @p res (optional) receives sizes and counts. Returns ETP_OK, or fills
+ * @p err: ETP_E_USAGE for bad options, ETP_E_LIMIT when the ETDump would
+ * exceed 4 GiB, ETP_E_IO / ETP_E_NOMEM otherwise.
+ */
+etp_status etp_gen_etdump(const etp_gen_etdump_opts *o, etp_gen_result *res, etp_error *err);
+
+/**
+ * Write the demo triple into the existing directory @p dir: model.pte,
+ * model.etrecord and run.etdp (one load and @p executions runs of method
+ * `forward`). The design is fixed (see gen_demo.c and the README): 8
+ * forward instructions incl. one VulkanBackend DelegateCall, a shared and
+ * an unresolved debug handle, and a second method `preprocess`.
+ * @p res is optional. Returns ETP_OK or fills @p err.
+ */
+etp_status etp_gen_demo(const char *dir, uint32_t executions, uint64_t seed, etp_gen_result *res,
+                        etp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,225 @@
+/*
+ * gen_etdump.c - write the ETDump that ExecuTorch's ETDumpGen would record
+ * for a gm_method run R times:
+ *
+ *   "Default" block: Method::init, then Program::load_method enclosing it;
+ *   R "Execute" blocks: per instruction, in order,
+ *       KernelCall:   native_call_<op>.<overload>, then OPERATOR_CALL
+ *       DelegateCall: the backend's own events (no name, a debug id, empty
+ *                     metadata), then DELEGATE_CALL
+ *     and Method::execute last.
+ *
+ * Events are listed in completion order (children before parents), which
+ * is how the runtime serializes them. Framework events carry chain -1 and
+ * instruction 0, as the runtime writes them. Timestamps are nanoseconds,
+ * strictly nested; durations follow each instruction's base time with a
+ * slower first run, per-run jitter and rare spikes, all from the seed.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "formats/schemas.h"
+#include "gen/fbbuild.h"
+#include "gen/gen_model.h"
+
+typedef struct ed_ctx {
+    fbb b;
+    gen_vec events; /* fbb_ref of each event of the open block */
+    gen_vec runs;   /* fbb_ref of each finished block */
+    gen_rng rng;
+    uint64_t nevents;
+} ed_ctx;
+
+/* Append one ProfileEvent wrapped in an Event to the open block. */
+static void profile_event(ed_ctx *c, const char *name, uint32_t name_len, int32_t chain,
+                          int32_t instr, int32_t did_int, const char *did_str, int with_metadata,
+                          uint64_t start, uint64_t end)
+{
+    fbb *b = &c->b;
+    fbb_ref nm = name ? fbb_string(b, name, name_len) : 0;
+    fbb_ref ds = did_str ? fbb_cstring(b, did_str) : 0;
+    /* The runtime always attaches metadata to delegate events, even empty. */
+    fbb_ref md = with_metadata ? fbb_vec_scalars(b, NULL, 0, 1) : 0;
+    fbb_table_begin(b);
+    fbb_add_u64(b, ETD_PE_END, end, 0);
+    fbb_add_u64(b, ETD_PE_START, start, 0);
+    fbb_add_ref(b, ETD_PE_METADATA, md);
+    fbb_add_ref(b, ETD_PE_DID_STR, ds);
+    fbb_add_i32(b, ETD_PE_DID_INT, did_int, -1);
+    fbb_add_i32(b, ETD_PE_INSTR, instr, -1);
+    fbb_add_i32(b, ETD_PE_CHAIN, chain, 0);
+    fbb_add_ref(b, ETD_PE_NAME, nm);
+    fbb_ref pe = fbb_table_end(b);
+    fbb_table_begin(b);
+    fbb_add_ref(b, ETD_EVENT_PROFILE, pe);
+    fbb_ref ev = fbb_table_end(b);
+    gen_vec_append(&c->events, &ev, 1);
+    c->nevents++;
+}
+
+static void framework_event(ed_ctx *c, const char *name, uint64_t start, uint64_t end)
+{
+    profile_event(c, name, (uint32_t)strlen(name), -1, 0, -1, NULL, 0, start, end);
+}
+
+static void close_block(ed_ctx *c, const char *name)
+{
+    fbb *b = &c->b;
+    fbb_ref evs = fbb_vec_refs(b, (const fbb_ref *)c->events.items, c->events.len);
+    fbb_ref nm = fbb_cstring(b, name);
+    fbb_table_begin(b);
+    fbb_add_ref(b, ETD_RUN_EVENTS, evs);
+    fbb_add_ref(b, ETD_RUN_NAME, nm);
+    fbb_ref run = fbb_table_end(b);
+    gen_vec_append(&c->runs, &run, 1);
+    c->events.len = 0;
+}
+
+/* A duration: never negative, rounded to whole ticks. */
+static uint64_t ticks(double ns) { return ns < 0.0 ? 0 : (uint64_t)(ns + 0.5); }
+
+/* Per-event multiplicative noise: about +-4%, and a 0.2% chance of a 2-4x
+ * spike (preemption, cache misses), as real traces show. */
+static double jitter(gen_rng *r)
+{
+    double j = 1.0 + 0.04 * gen_gauss(r);
+    if (j < 0.5)
+        j = 0.5;
+    if (gen_unif(r) < 0.002)
+        j *= 2.0 + 2.0 * gen_unif(r);
+    return j;
+}
+
+static uint64_t run_method(ed_ctx *c, const gm_program *p, const gm_method *m, uint64_t t,
+                           double speed)
+{
+    gen_rng *r = &c->rng;
+    const gm_instr *ins = m->instrs.items;
+    const gm_operator *ops = m->ops.items;
+    const gm_dev *devs = m->devs.items;
+    uint64_t exec_start = t;
+    t += gen_range(r, 250, 700);
+    for (size_t i = 0; i < m->instrs.len; i++) {
+        const gm_instr *in = &ins[i];
+        int32_t id = (int32_t)i;
+        uint64_t start = t;
+        if (in->kind == PTE_I_KERNEL) {
+            const gm_operator *op = &ops[in->index];
+            uint64_t ns = start + gen_range(r, 60, 300);
+            uint64_t ne = ns + ticks(in->base_ns * speed * jitter(r));
+            if (ne == ns)
+                ne++;
+            uint64_t end = ne + gen_range(r, 50, 250);
+            profile_event(c, op->native, op->native_len, 0, id, -1, NULL, 0, ns, ne);
+            profile_event(c, "OPERATOR_CALL", 13, 0, id, -1, NULL, 0, start, end);
+            t = end;
+        } else {
+            double total = in->base_ns * speed * jitter(r);
+            uint64_t inner = start + gen_range(r, 300, 1500);
+            for (uint32_t k = 0; k < in->dev_count; k++) {
+                const gm_dev *d = &devs[in->dev_start + k];
+                double dur = total * d->share * (1.0 + 0.03 * gen_gauss(r));
+                uint64_t du = ticks(dur);
+                if (p->us_quantized) /* XNNPACK reports whole microseconds */
+                    du = du / 1000 * 1000;
+                profile_event(c, NULL, 0, 0, id, d->id_int, d->id_str, 1, inner, inner + du);
+                inner += du;
+            }
+            if (!in->dev_count)
+                inner += ticks(total);
+            uint64_t end = inner + gen_range(r, 200, 900);
+            profile_event(c, "DELEGATE_CALL", 13, 0, id, -1, NULL, 0, start, end);
+            t = end;
+        }
+        t += gen_range(r, 30, 200);
+    }
+    uint64_t exec_end = t + gen_range(r, 100, 400);
+    framework_event(c, "Method::execute", exec_start, exec_end);
+    return exec_end;
+}
+
+/* Rough byte size of the file, so the builder rarely has to grow. */
+uint64_t gm_etdump_estimate(const gm_method *m, uint32_t runs)
+{
+    uint64_t per_run = 128;
+    const gm_instr *ins = m->instrs.items;
+    const gm_operator *ops = m->ops.items;
+    const gm_dev *devs = m->devs.items;
+    for (size_t i = 0; i < m->instrs.len; i++) {
+        if (ins[i].kind == PTE_I_KERNEL) {
+            per_run += 2 * 52 + ops[ins[i].index].native_len + 28;
+        } else {
+            per_run += 52 + 24;
+            for (uint32_t k = 0; k < ins[i].dev_count; k++) {
+                const char *s = devs[ins[i].dev_start + k].id_str;
+                per_run += 64 + (s ? strlen(s) + 8 : 0);
+            }
+        }
+    }
+    uint64_t est = per_run * ((uint64_t)runs + 1) + 4096;
+    return est + est / 32;
+}
+
+etp_status gm_write_etdump(const gm_program *p, const gm_etdump_opts *o, const char *path,
+                           uint64_t *bytes, uint64_t *events, etp_error *err)
+{
+    const gm_method *m = o->method;
+    ed_ctx c;
+    memset(&c, 0, sizeof c);
+    gen_vec_init(&c.events, sizeof(fbb_ref));
+    gen_vec_init(&c.runs, sizeof(fbb_ref));
+    c.rng = gen_rng_make(o->seed, 0x45544450); /* "ETDP" */
+    etp_status st = ETP_OK;
+    uint64_t est = gm_etdump_estimate(m, o->executions);
+    if (est > FBB_MAX_SIZE)
+        est = FBB_MAX_SIZE;
+    if (fbb_init(&c.b, (size_t)est)) {
+        st = etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory writing ETDump");
+        goto done;
+    }
+    gen_rng *r = &c.rng;
+
+    /* load_method: the "Default" block, times relative to PAL init. */
+    uint64_t t = gen_range(r, 300000, 500000);
+    uint64_t init_start = t + gen_range(r, 400, 1500);
+    uint64_t init_end = init_start + ticks(p->load_ns * jitter(r));
+    uint64_t load_end = init_end + gen_range(r, 500, 2500);
+    framework_event(&c, "Method::init", init_start, init_end);
+    framework_event(&c, "Program::load_method", t, load_end);
+    close_block(&c, "Default");
+    t = load_end + gen_range(r, 2000, 15000);
+
+    for (uint32_t run = 0; run < o->executions && !fbb_error(&c.b); run++) {
+        /* The first run pays for cold caches; later ones vary a little. */
+        double speed = run == 0 ? 1.15 + 0.1 * gen_unif(r) : 1.0 + 0.02 * gen_gauss(r);
+        t = run_method(&c, p, m, t, speed);
+        close_block(&c, "Execute");
+        t += gen_range(r, 3000, 40000);
+    }
+
+    fbb_ref runs = fbb_vec_refs(&c.b, (const fbb_ref *)c.runs.items, c.runs.len);
+    fbb_table_begin(&c.b);
+    fbb_add_ref(&c.b, ETD_ETDUMP_RUN_DATA, runs);
+    fbb_ref root = fbb_table_end(&c.b);
+    if (c.events.failed || c.runs.failed || fbb_finish(&c.b, root, "ED00", 1)) {
+        st = etp_error_set(err, ETP_E_LIMIT, path, ETP_NO_OFFSET, "cannot build ETDump: %s",
+                           fbb_error(&c.b) ? fbb_error(&c.b) : "out of memory");
+        goto done;
+    }
+    size_t len;
+    const uint8_t *data = fbb_data(&c.b, &len);
+    if (gen_write_file(path, data, len)) {
+        st = etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot write: %s",
+                           strerror(errno));
+        goto done;
+    }
+    if (bytes)
+        *bytes = len;
+    if (events)
+        *events = c.nevents;
+done:
+    fbb_free(&c.b);
+    gen_vec_free(&c.events);
+    gen_vec_free(&c.runs);
+    return st;
+}

@@ -1,0 +1,158 @@
+/* gen_util.c - arena, growable arrays and file output for the generators. */
+#include "gen/gen_util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct gen_arena_block {
+    struct gen_arena_block *next;
+    size_t used, cap;
+    /* 8-aligned storage follows */
+    uint64_t data[];
+};
+
+#define ARENA_BLOCK (64u * 1024u)
+
+void gen_arena_free(gen_arena *a)
+{
+    struct gen_arena_block *b = a->head;
+    while (b) {
+        struct gen_arena_block *n = b->next;
+        free(b);
+        b = n;
+    }
+    a->head = NULL;
+}
+
+void *gen_alloc(gen_arena *a, size_t n)
+{
+    n = (n + 7) & ~(size_t)7;
+    struct gen_arena_block *b = a->head;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+        b = malloc(sizeof *b + cap);
+        if (!b) {
+            a->failed = 1;
+            return NULL;
+        }
+        b->used = 0;
+        b->cap = cap;
+        b->next = a->head;
+        a->head = b;
+    }
+    void *p = (uint8_t *)b->data + b->used;
+    b->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *gen_strdup(gen_arena *a, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = gen_alloc(a, n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+char *gen_printf(gen_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        a->failed = 1;
+        return NULL;
+    }
+    char *p = gen_alloc(a, (size_t)n + 1);
+    if (!p)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void gen_vec_init(gen_vec *v, size_t item_size)
+{
+    memset(v, 0, sizeof *v);
+    v->item_size = item_size;
+}
+
+void gen_vec_free(gen_vec *v)
+{
+    free(v->items);
+    v->items = NULL;
+    v->len = v->cap = 0;
+}
+
+static int vec_reserve(gen_vec *v, size_t n)
+{
+    if (v->failed)
+        return -1;
+    if (v->len + n <= v->cap)
+        return 0;
+    size_t cap = v->cap ? v->cap : 16;
+    while (cap < v->len + n)
+        cap *= 2;
+    void *p = realloc(v->items, cap * v->item_size);
+    if (!p) {
+        v->failed = 1;
+        return -1;
+    }
+    v->items = p;
+    v->cap = cap;
+    return 0;
+}
+
+void *gen_vec_push(gen_vec *v)
+{
+    if (vec_reserve(v, 1))
+        return NULL;
+    void *p = (uint8_t *)v->items + v->len * v->item_size;
+    memset(p, 0, v->item_size);
+    v->len++;
+    return p;
+}
+
+void *gen_vec_extend(gen_vec *v, size_t n)
+{
+    if (vec_reserve(v, n))
+        return NULL;
+    void *p = (uint8_t *)v->items + v->len * v->item_size;
+    memset(p, 0, n * v->item_size);
+    v->len += n;
+    return p;
+}
+
+size_t gen_vec_append(gen_vec *v, const void *src, size_t n)
+{
+    size_t at = v->len;
+    if (!n || vec_reserve(v, n))
+        return at;
+    memcpy((uint8_t *)v->items + at * v->item_size, src, n * v->item_size);
+    v->len += n;
+    return at;
+}
+
+int gen_write_file(const char *path, const void *data, size_t n)
+{
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        return -1;
+    int ok = fwrite(data, 1, n, fp) == n;
+    int e = errno;
+    if (fclose(fp) != 0 && ok) {
+        ok = 0;
+        e = errno;
+    }
+    if (!ok) {
+        errno = e ? e : EIO;
+        return -1;
+    }
+    return 0;
+}
