@@ -99,6 +99,8 @@ typedef struct etp_inspect_block {
     uint64_t allocation_bytes;
     uint64_t empty_events;      /**< events with no member set */
     uint64_t wrapped_intervals; /**< durations computed across a 32-bit wraparound */
+    uint64_t *ticks_slab_;      /**< internal: storage of every row's ticks */
+    uint32_t *counts_slab_;     /**< internal: storage of every row's per_run */
 } etp_inspect_block;
 
 typedef struct etp_inspect {

@@ -14,7 +14,8 @@
 #include "etprof/etrecord.h"
 
 typedef struct contribution {
-    const etp_series *series;
+    int64_t timed_entity;         /* entity whose `time` series this is (an index:
+                                     the entity vector grows while operators are added) */
     uint32_t *nodes;              /* node indices in the edge program */
     uint32_t node_count;
     int64_t *unresolved;
@@ -176,7 +177,7 @@ static etp_status collect(attr *t)
             e->handle_count = hl->count;
         }
         if (e->source == ETP_SRC_OPERATOR_CALL) {
-            contribution c = {&e->time, NULL, 0, NULL, 0, ETP_SRC_OPERATOR_CALL, 0, (int64_t)i};
+            contribution c = {(int64_t)i, NULL, 0, NULL, 0, ETP_SRC_OPERATOR_CALL, 0, (int64_t)i};
             if (resolve(t, hl, &c, NULL) || push(t, &c))
                 st = oom(t);
             continue;
@@ -207,7 +208,7 @@ static etp_status collect(attr *t)
                 memcpy(de->handles, dh->handles, dh->count * sizeof *de->handles);
                 de->handle_count = dh->count;
             }
-            contribution c = {&de->time, NULL, 0, NULL, 0, ETP_SRC_DELEGATE_EVENTS, 0, (int64_t)i};
+            contribution c = {(int64_t)k, NULL, 0, NULL, 0, ETP_SRC_DELEGATE_EVENTS, 0, (int64_t)i};
             if (resolve(t, dh, &c, NULL)) {
                 st = oom(t);
                 break;
@@ -235,7 +236,7 @@ static etp_status collect(attr *t)
             if (st)
                 break;
         }
-        contribution c = {&e->time, NULL, 0, NULL, 0, ETP_SRC_DELEGATE_FALLBACK, 0, (int64_t)i};
+        contribution c = {(int64_t)i, NULL, 0, NULL, 0, ETP_SRC_DELEGATE_FALLBACK, 0, (int64_t)i};
         if (resolve(t, hl, &c, covered)) {
             st = oom(t);
             break;
@@ -312,7 +313,7 @@ static etp_status build_operators(attr *t)
             if (ei < 0)
                 continue;
             etp_entity *e = &b->ents.v[ei];
-            etp_series_merge(&e->time, c->series, b->nexec);
+            etp_series_merge(&e->time, &b->ents.v[c->timed_entity].time, b->nexec);
             e->source = e->source == ETP_SRC_NONE || e->source == c->source ? c->source : ETP_SRC_MIXED;
             if (!exclusive) {
                 e->additive = 0;

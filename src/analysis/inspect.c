@@ -46,18 +46,18 @@ typedef struct sig {
     int64_t offset; /* file offset of its first occurrence */
 } sig;
 
-typedef struct row_build {
-    VEC(uint64_t) ticks;
-    VEC(uint32_t) per_run;
-} row_build;
-
+/* Samples are appended per event in arrival order (one slab per group, no
+ * per-row allocation) and regrouped by row once at the end. */
 typedef struct group {
     const char *name;
     int32_t bidx;
     uint64_t hash;
     uint32_t *sigs;
     uint32_t nsigs;
-    row_build *rows;
+    VEC(uint64_t) ev_ticks;     /* every event's duration, runs back to back */
+    VEC(uint32_t) ev_rows;      /* its row; not kept while every run is canonical */
+    int irregular;              /* some run repeated a signature (rows out of order) */
+    VEC(size_t) run_end;        /* per run: end of its events in ev_* */
     VEC(uint32_t) runs;
     uint64_t debug_events, outputs, alloc_events, alloc_bytes, empty_events, wrapped;
 } group;
@@ -148,16 +148,11 @@ static int64_t find_group(builder *b, const char *name, int32_t bidx, int64_t hi
     g.hash = h;
     g.nsigs = n;
     g.sigs = malloc((n ? n : 1) * sizeof *g.sigs);
-    g.rows = calloc(n ? n : 1, sizeof *g.rows);
-    if (!g.sigs || !g.rows) {
-        free(g.sigs);
-        free(g.rows);
+    if (!g.sigs)
         return -1;
-    }
     memcpy(g.sigs, ds, n * sizeof *ds);
     if (VEC_PUSH(b->groups, g)) {
         free(g.sigs);
-        free(g.rows);
         return -1;
     }
     if (etp_hm_put(&b->group_map, h, (uint32_t)(b->groups.n - 1)))
@@ -169,12 +164,10 @@ static void free_builder(builder *b)
 {
     for (size_t i = 0; i < b->groups.n; i++) {
         group *g = &b->groups.v[i];
-        for (uint32_t r = 0; g->rows && r < g->nsigs; r++) {
-            VEC_FREE(g->rows[r].ticks);
-            VEC_FREE(g->rows[r].per_run);
-        }
-        free(g->rows);
         free(g->sigs);
+        VEC_FREE(g->ev_ticks);
+        VEC_FREE(g->ev_rows);
+        VEC_FREE(g->run_end);
         VEC_FREE(g->runs);
     }
     VEC_FREE(b->groups);
@@ -199,9 +192,20 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
     const etp_etdump *d = b->d;
     uint32_t nruns = etp_etdump_run_count(d);
     int64_t prev_group = -1;
+    /* Events not yet processed: a new group reserves room for all of them up
+     * front. The reservation is address space only (pages are touched when
+     * written), and it spares the big slabs from repeated realloc copies. */
+    uint64_t remaining = 0;
     for (uint32_t ri = 0; ri < nruns; ri++) {
         etp_run run;
         etp_etdump_run(d, ri, &run);
+        remaining += run.event_count;
+    }
+    for (uint32_t ri = 0; ri < nruns; ri++) {
+        etp_run run;
+        etp_etdump_run(d, ri, &run);
+        uint64_t left = remaining;
+        remaining -= run.event_count;
         if (!run.events_pos_) {
             res->runs_without_events++;
             continue;
@@ -254,18 +258,33 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
             return oom(err, d);
         prev_group = gi;
         group *g = &b->groups.v[gi];
-        uint32_t run_in_group = (uint32_t)g->runs.n;
-        if (VEC_PUSH(g->runs, ri))
+        size_t m = b->seq.n, base = g->ev_ticks.n;
+        if (g->ev_ticks.cap == 0 && b->groups.n <= 16 && left <= ((uint64_t)1 << 28) &&
+            VEC_RESERVE(g->ev_ticks, left))
             return oom(err, d);
-        for (uint32_t r = 0; r < g->nsigs; r++)
-            if (VEC_PUSH(g->rows[r].per_run, 0))
+        if (VEC_PUSH(g->runs, ri) || VEC_RESERVE(g->ev_ticks, base + m))
+            return oom(err, d);
+        memcpy(g->ev_ticks.v + base, b->dur.v, m * sizeof *b->dur.v);
+        g->ev_ticks.n = base + m;
+        /* A canonical run holds each signature once, in the group's order, so
+         * an event's row is its index in the run: no need to store it. */
+        if (!g->irregular && m != g->nsigs) {
+            g->irregular = 1;
+            if (VEC_RESERVE(g->ev_rows, base + m))
                 return oom(err, d);
-        for (size_t k = 0; k < b->seq.n; k++) {
-            row_build *rb = &g->rows[b->sigs.v[b->seq.v[k]].pos];
-            if (VEC_PUSH(rb->ticks, b->dur.v[k]))
-                return oom(err, d);
-            rb->per_run.v[run_in_group]++;
+            for (size_t x = 0, k = 0; x < g->run_end.n; x++)
+                for (size_t first = k; k < g->run_end.v[x]; k++)
+                    g->ev_rows.v[k] = (uint32_t)(k - first);
         }
+        if (g->irregular) {
+            if (VEC_RESERVE(g->ev_rows, base + m))
+                return oom(err, d);
+            for (size_t k = 0; k < m; k++)
+                g->ev_rows.v[base + k] = b->sigs.v[b->seq.v[k]].pos;
+            g->ev_rows.n = base + m;
+        }
+        if (VEC_PUSH(g->run_end, base + m))
+            return oom(err, d);
         g->debug_events += dbg;
         g->outputs += outs;
         g->alloc_events += allocs;
@@ -307,11 +326,52 @@ static etp_status publish(builder *b, etp_inspect *res, etp_error *err)
         blk->wrapped_intervals = g->wrapped;
         blk->row_count = g->nsigs;
         blk->rows = calloc(g->nsigs ? g->nsigs : 1, sizeof *blk->rows);
-        if (!blk->rows) {
+        uint32_t nr = blk->run_count, ns = g->nsigs;
+        size_t nev = g->ev_ticks.n;
+        /* Regroup the event slab by row: one ticks slab and one per-run
+         * count matrix for the whole block, owned by its first row. */
+        uint64_t *slab = malloc((nev ? nev : 1) * sizeof *slab);
+        uint32_t *counts = calloc((size_t)ns * nr + 1, sizeof *counts);
+        size_t *at = calloc((size_t)ns + 1, sizeof *at);
+        if (!blk->rows || !slab || !counts || !at) {
+            free(slab);
+            free(counts);
+            free(at);
             free(scratch);
             return oom(err, d);
         }
-        for (uint32_t r = 0; r < g->nsigs; r++) {
+        uint64_t *total = calloc((size_t)ns + 1, sizeof *total);
+        if (!total) {
+            free(slab);
+            free(counts);
+            free(at);
+            free(scratch);
+            return oom(err, d);
+        }
+        if (g->irregular)
+            for (size_t k = 0; k < nev; k++)
+                total[g->ev_rows.v[k]]++;
+        else
+            for (uint32_t r = 0; r < ns; r++)
+                total[r] = nr;
+        for (uint32_t r = 1; r <= ns; r++)
+            at[r] = at[r - 1] + total[r - 1];
+        /* Runs are stored back to back; run_end marks their boundaries. */
+        size_t k = 0;
+        for (uint32_t x = 0; x < nr; x++) {
+            size_t run_end = g->run_end.v[x], first = k;
+            for (; k < run_end; k++) {
+                uint32_t row = g->irregular ? g->ev_rows.v[k] : (uint32_t)(k - first);
+                slab[at[row]++] = g->ev_ticks.v[k];
+                counts[(size_t)row * nr + x]++;
+            }
+        }
+        free(at);
+        free(total);
+        VEC_FREE(g->ev_ticks);
+        VEC_FREE(g->ev_rows);
+        size_t off = 0;
+        for (uint32_t r = 0; r < ns; r++) {
             const sig *s = &b->sigs.v[g->sigs[r]];
             etp_inspect_row *row = &blk->rows[r];
             row->event_name = s->name;
@@ -322,25 +382,29 @@ static etp_status publish(builder *b, etp_inspect *res, etp_error *err)
             row->is_delegated = s->did_int != -1 || (s->did_str && s->did_len > 0);
             row->is_framework = s->chain == -1;
             row->first_offset = s->offset;
-            row->sample_count = g->rows[r].ticks.n;
-            row->ticks = g->rows[r].ticks.v;
-            row->per_run = g->rows[r].per_run.v;
-            g->rows[r].ticks.v = NULL;
-            g->rows[r].per_run.v = NULL;
-            g->rows[r].ticks.n = g->rows[r].per_run.n = 0;
-            for (uint32_t k = 0; k < blk->run_count; k++)
-                if (row->per_run[k] > row->max_per_run)
-                    row->max_per_run = row->per_run[k];
+            row->per_run = counts + (size_t)r * nr;
+            row->ticks = slab + off;
+            for (uint32_t x = 0; x < nr; x++) {
+                row->sample_count += row->per_run[x];
+                if (row->per_run[x] > row->max_per_run)
+                    row->max_per_run = row->per_run[x];
+            }
+            off += row->sample_count;
             if (row->sample_count > scratch_cap) {
                 free(scratch);
                 scratch_cap = row->sample_count;
                 scratch = malloc(scratch_cap * sizeof *scratch);
-                if (!scratch)
+                if (!scratch) {
+                    blk->ticks_slab_ = slab;
+                    blk->counts_slab_ = counts;
                     return oom(err, d);
+                }
             }
             memcpy(scratch, row->ticks, row->sample_count * sizeof *scratch);
             etp_stats_from_ticks(scratch, row->sample_count, res->divisor, &row->stats);
         }
+        blk->ticks_slab_ = slab;
+        blk->counts_slab_ = counts;
     }
     free(scratch);
     return ETP_OK;
@@ -405,10 +469,8 @@ void etp_inspect_free(etp_inspect *in)
         return;
     for (uint32_t i = 0; i < in->block_count; i++) {
         etp_inspect_block *blk = &in->blocks[i];
-        for (uint32_t r = 0; blk->rows && r < blk->row_count; r++) {
-            free(blk->rows[r].ticks);
-            free(blk->rows[r].per_run);
-        }
+        free(blk->ticks_slab_);
+        free(blk->counts_slab_);
         free(blk->rows);
         free(blk->runs);
         free(blk->candidates);

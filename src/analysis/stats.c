@@ -1,21 +1,11 @@
 /* stats.c - avg / percentiles / extremes of duration samples. */
 #include "etprof/stats.h"
 
+#include "util/sort.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
 
 /* numpy's _lerp: a + (b-a)*t, computed from the nearer end for t >= 0.5. */
 static double lerp(double a, double b, double t)
@@ -63,7 +53,7 @@ void etp_stats_from_ticks(uint64_t *t, size_t n, double divisor, etp_stats *out)
     memset(out, 0, sizeof *out);
     if (n == 0)
         return;
-    qsort(t, n, sizeof *t, cmp_u64);
+    etp_sort_u64(t, n);
     /* Exact integer total while it fits; long double beyond (2^64 ticks). */
     uint64_t sum = 0;
     long double lsum = 0;
@@ -94,7 +84,7 @@ void etp_stats_from_signed(int64_t *v, size_t n, double divisor, etp_stats *out)
     memset(out, 0, sizeof *out);
     if (n == 0)
         return;
-    qsort(v, n, sizeof *v, cmp_i64);
+    etp_sort_i64(v, n);
     long double total = 0;
     for (size_t i = 0; i < n; i++)
         total += (long double)v[i];

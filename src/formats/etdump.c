@@ -106,17 +106,18 @@ const char *etp_etdump_allocator_name(const etp_etdump *d, const etp_run *run, u
 
 static void read_profile(const fb_buf *b, uint32_t t, etp_profile_event *pe)
 {
-    pe->name = fb_str(b, fb_ref(b, t, ETD_PE_NAME), &pe->name_len);
-    pe->chain_index = fb_get_i32(b, t, ETD_PE_CHAIN, 0);
-    pe->instruction_id = fb_get_i32(b, t, ETD_PE_INSTR, -1);
-    pe->delegate_id_int = fb_get_i32(b, t, ETD_PE_DID_INT, -1);
-    pe->delegate_id_str = fb_str(b, fb_ref(b, t, ETD_PE_DID_STR), &pe->delegate_id_str_len);
-    uint32_t md = fb_ref(b, t, ETD_PE_METADATA);
+    fb_tv v = fb_tv_of(b, t);
+    pe->name = fb_str(b, fb_tv_ref(b, &v, ETD_PE_NAME), &pe->name_len);
+    pe->chain_index = fb_tv_i32(b, &v, ETD_PE_CHAIN, 0);
+    pe->instruction_id = fb_tv_i32(b, &v, ETD_PE_INSTR, -1);
+    pe->delegate_id_int = fb_tv_i32(b, &v, ETD_PE_DID_INT, -1);
+    pe->delegate_id_str = fb_str(b, fb_tv_ref(b, &v, ETD_PE_DID_STR), &pe->delegate_id_str_len);
+    uint32_t md = fb_tv_ref(b, &v, ETD_PE_METADATA);
     pe->has_metadata = md != 0;
     pe->metadata = md ? fb_vec_data(b, md) : NULL;
     pe->metadata_len = fb_vec_len(b, md);
-    pe->start_time = fb_get_u64(b, t, ETD_PE_START, 0);
-    pe->end_time = fb_get_u64(b, t, ETD_PE_END, 0);
+    pe->start_time = fb_tv_u64(b, &v, ETD_PE_START, 0);
+    pe->end_time = fb_tv_u64(b, &v, ETD_PE_END, 0);
 }
 
 static void read_debug(const fb_buf *b, uint32_t t, etp_debug_event *de)
@@ -159,9 +160,10 @@ void etp_etdump_event(const etp_etdump *d, const etp_run *run, uint32_t j, etp_e
 {
     const fb_buf *b = &d->b;
     uint32_t e = fb_vec_ref(b, run->events_pos_, j);
-    uint32_t pe = fb_ref(b, e, ETD_EVENT_PROFILE);
-    uint32_t ae = fb_ref(b, e, ETD_EVENT_ALLOCATION);
-    uint32_t de = fb_ref(b, e, ETD_EVENT_DEBUG);
+    fb_tv v = fb_tv_of(b, e);
+    uint32_t pe = fb_tv_ref(b, &v, ETD_EVENT_PROFILE);
+    uint32_t ae = fb_tv_ref(b, &v, ETD_EVENT_ALLOCATION);
+    uint32_t de = fb_tv_ref(b, &v, ETD_EVENT_DEBUG);
     out->offset = e;
     out->kinds = (pe ? ETP_EV_PROFILE : 0) | (ae ? ETP_EV_ALLOCATION : 0) | (de ? ETP_EV_DEBUG : 0);
     if (pe)

@@ -62,6 +62,50 @@ static inline uint32_t fb_field_pos(const fb_buf *b, uint32_t table, unsigned id
     return off ? table + off : 0;
 }
 
+/* A table with its vtable located once, for reading several fields. */
+typedef struct fb_tv {
+    uint32_t t;
+    uint32_t vt;
+    uint16_t vtlen;
+} fb_tv;
+
+static inline fb_tv fb_tv_of(const fb_buf *b, uint32_t table)
+{
+    fb_tv v;
+    v.t = table;
+    v.vt = (uint32_t)((int64_t)table - fb_i32(b, table));
+    v.vtlen = fb_u16(b, v.vt);
+    return v;
+}
+
+/* Position of field @p id of a located table, or 0 if absent. */
+static inline uint32_t fb_tv_pos(const fb_buf *b, const fb_tv *v, unsigned id)
+{
+    unsigned slot = 4u + 2u * id;
+    if (slot + 2u > v->vtlen)
+        return 0;
+    uint16_t off = fb_u16(b, v->vt + slot);
+    return off ? v->t + off : 0;
+}
+
+static inline uint32_t fb_tv_ref(const fb_buf *b, const fb_tv *v, unsigned id)
+{
+    uint32_t f = fb_tv_pos(b, v, id);
+    return f ? f + fb_u32(b, f) : 0;
+}
+
+static inline int32_t fb_tv_i32(const fb_buf *b, const fb_tv *v, unsigned id, int32_t def)
+{
+    uint32_t f = fb_tv_pos(b, v, id);
+    return f ? fb_i32(b, f) : def;
+}
+
+static inline uint64_t fb_tv_u64(const fb_buf *b, const fb_tv *v, unsigned id, uint64_t def)
+{
+    uint32_t f = fb_tv_pos(b, v, id);
+    return f ? fb_u64(b, f) : def;
+}
+
 /* Follow the uoffset stored at @p pos. */
 static inline uint32_t fb_deref(const fb_buf *b, uint32_t pos) { return pos + fb_u32(b, pos); }
 

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static unsigned kind_size(int k)
 {
@@ -40,6 +41,8 @@ const char *fb_enum_name(const fb_enum *e, int64_t v)
 /* ------------------------------------------------------------------------ */
 /* Verification                                                              */
 
+typedef struct vt_layout vt_layout;
+
 typedef struct vctx {
     const fb_buf *b;
     fb_limits lim;
@@ -47,6 +50,7 @@ typedef struct vctx {
     const char *file;
     int64_t base;
     etp_error *err;
+    struct vt_layout *cache;
 } vctx;
 
 static etp_status vfail(vctx *c, etp_status code, uint64_t pos, const char *fmt, const char *what,
@@ -105,7 +109,7 @@ static etp_status v_vector(vctx *c, uint32_t v, const fb_field *f, const char *t
     if (f->elem != FB_STR && f->elem != FB_TABLE)
         return vfail(c, ETP_E_INTERNAL, v, "unsupported vector element in %s.%s", tname, f->name);
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t ep = v + 4 + 4 * i, target;
+        uint32_t ep = v + 4 + 4 * i, target = 0;
         etp_status s = v_deref(c, ep, &target, tname, f->name);
         if (s)
             return s;
@@ -119,18 +123,28 @@ static etp_status v_vector(vctx *c, uint32_t v, const fb_field *f, const char *t
     return ETP_OK;
 }
 
-static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, int depth)
+/* The checked layout of one vtable for one table type: which fields are
+ * references and where. Millions of ETDump tables share a handful of
+ * vtables, so the per-field checks run once per vtable, not per table. */
+#define VT_CACHE 64
+#define VT_MAX_REFS 16
+
+typedef struct vt_layout {
+    uint32_t vt;                 /* vtable position; 0 = empty slot */
+    const struct fb_table *d;
+    uint8_t tmod8;               /* table position mod 8 (8-byte field alignment) */
+    uint8_t nrefs;
+    uint16_t tlen;
+    uint32_t max_end;            /* furthest byte used by a field, from the table start */
+    uint8_t ref_id[VT_MAX_REFS];
+    uint16_t ref_off[VT_MAX_REFS];
+} vt_layout;
+
+/* Check the vtable and the scalar fields of the table at @p t; fill @p lay. */
+static etp_status table_layout(vctx *c, uint32_t t, const struct fb_table *d, vt_layout *lay)
 {
     const fb_buf *b = c->b;
     const char *tn = d->name;
-    if (depth > c->lim.max_depth)
-        return vfail(c, ETP_E_LIMIT, t, "%s nested too deeply%s", tn, "");
-    if (++c->visits > c->lim.max_visits)
-        return vfail(c, ETP_E_LIMIT, t, "too many objects while reading %s%s", tn, "");
-    if (t % 4)
-        return vfail(c, ETP_E_FORMAT, t, "misaligned table %s%s", tn, "");
-    if ((uint64_t)t + 4 > b->size)
-        return vfail(c, ETP_E_TRUNCATED, t, "table %s runs past the end%s", tn, "");
     int64_t vt = (int64_t)t - fb_i32(b, t);
     if (vt < 0 || vt + 4 > (int64_t)b->size || vt % 2)
         return vfail(c, vt + 4 > (int64_t)b->size ? ETP_E_TRUNCATED : ETP_E_FORMAT, t,
@@ -140,6 +154,13 @@ static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, in
         return vfail(c, ETP_E_FORMAT, (uint64_t)vt, "bad vtable size for %s%s", tn, "");
     if (tlen < 4 || (uint64_t)t + tlen > b->size)
         return vfail(c, ETP_E_TRUNCATED, t, "table %s runs past the end%s", tn, "");
+    lay->vt = (uint32_t)vt;
+    lay->d = d;
+    lay->tmod8 = (uint8_t)(t % 8);
+    lay->tlen = tlen;
+    lay->max_end = tlen;
+    lay->nrefs = 0;
+    int cacheable = 1;
     for (int id = 0; id < d->count; id++) {
         const fb_field *f = &d->fields[id];
         unsigned slot = 4u + 2u * (unsigned)id;
@@ -157,37 +178,95 @@ static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, in
             return vfail(c, ETP_E_TRUNCATED, fp, "field %s.%s runs past the end", tn, f->name);
         if (fp % fs)
             return vfail(c, ETP_E_FORMAT, fp, "misaligned field %s.%s", tn, f->name);
+        if ((uint32_t)off + fs > lay->max_end)
+            lay->max_end = (uint32_t)off + fs;
         if (is_scalar(f->kind) || f->kind == FB_UTYPE)
             continue;
-        uint32_t target;
-        etp_status s = v_deref(c, fp, &target, tn, f->name);
+        if (lay->nrefs == VT_MAX_REFS) {
+            cacheable = 0;
+            continue;
+        }
+        lay->ref_id[lay->nrefs] = (uint8_t)id;
+        lay->ref_off[lay->nrefs] = off;
+        lay->nrefs++;
+    }
+    if (!cacheable || d->count > 255)
+        lay->vt = 0; /* too many references to cache: caller re-checks */
+    return ETP_OK;
+}
+
+static etp_status verify_field_ref(vctx *c, uint32_t t, const struct fb_table *d, int id,
+                                   uint32_t fp, int depth)
+{
+    const fb_field *f = &d->fields[id];
+    const char *tn = d->name;
+    uint32_t target = 0;
+    etp_status s = v_deref(c, fp, &target, tn, f->name);
+    if (s)
+        return s;
+    switch (f->kind) {
+    case FB_STR:
+        return v_string(c, target, tn, f->name);
+    case FB_TABLE:
+        return verify_table(c, target, f->table, depth + 1);
+    case FB_VEC:
+        return v_vector(c, target, f, tn, depth);
+    case FB_UNION: {
+        /* The tag is the previous field. */
+        uint8_t type = id > 0 ? fb_get_u8(c->b, t, (unsigned)id - 1, 0) : 0;
+        if (type == 0)
+            return vfail(c, ETP_E_FORMAT, fp, "union %s.%s has a value but no type", tn, f->name);
+        if (type >= f->un->count)
+            return etp_error_set(c->err, ETP_E_FORMAT, c->file, c->base + fp,
+                                 "unknown %s type %u in %s.%s", f->un->name, type, tn, f->name);
+        return verify_table(c, target, f->un->tables[type], depth + 1);
+    }
+    default:
+        return vfail(c, ETP_E_INTERNAL, fp, "unsupported field kind in %s.%s", tn, f->name);
+    }
+}
+
+static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, int depth)
+{
+    const fb_buf *b = c->b;
+    const char *tn = d->name;
+    if (depth > c->lim.max_depth)
+        return vfail(c, ETP_E_LIMIT, t, "%s nested too deeply%s", tn, "");
+    if (++c->visits > c->lim.max_visits)
+        return vfail(c, ETP_E_LIMIT, t, "too many objects while reading %s%s", tn, "");
+    if (t % 4)
+        return vfail(c, ETP_E_FORMAT, t, "misaligned table %s%s", tn, "");
+    if ((uint64_t)t + 4 > b->size)
+        return vfail(c, ETP_E_TRUNCATED, t, "table %s runs past the end%s", tn, "");
+    uint32_t vt = (uint32_t)((int64_t)t - fb_i32(b, t));
+    vt_layout *hit = &c->cache[((vt >> 1) ^ (uint32_t)(uintptr_t)d) % VT_CACHE];
+    vt_layout fresh;
+    const vt_layout *lay;
+    if (hit->vt == vt && hit->d == d && hit->tmod8 == t % 8 && (int64_t)t - fb_i32(b, t) >= 0 &&
+        (uint64_t)t + hit->max_end <= b->size) {
+        lay = hit; /* same vtable, same alignment, fits: the field checks hold */
+    } else {
+        etp_status s = table_layout(c, t, d, &fresh);
         if (s)
             return s;
-        switch (f->kind) {
-        case FB_STR:
-            s = v_string(c, target, tn, f->name);
-            break;
-        case FB_TABLE:
-            s = verify_table(c, target, f->table, depth + 1);
-            break;
-        case FB_VEC:
-            s = v_vector(c, target, f, tn, depth);
-            break;
-        case FB_UNION: {
-            /* The tag is the previous field. */
-            uint8_t type = id > 0 ? fb_get_u8(b, t, (unsigned)id - 1, 0) : 0;
-            if (type == 0)
-                return vfail(c, ETP_E_FORMAT, fp, "union %s.%s has a value but no type", tn,
-                             f->name);
-            if (type >= f->un->count)
-                return etp_error_set(c->err, ETP_E_FORMAT, c->file, c->base + fp,
-                                     "unknown %s type %u in %s.%s", f->un->name, type, tn, f->name);
-            s = verify_table(c, target, f->un->tables[type], depth + 1);
-            break;
+        if (fresh.vt)
+            *hit = fresh;
+        else {
+            /* Uncacheable (many references): check every reference field. */
+            for (int id = 0; id < d->count; id++) {
+                const fb_field *f = &d->fields[id];
+                if (is_scalar(f->kind) || f->kind == FB_UTYPE)
+                    continue;
+                uint32_t fp = fb_field_pos(b, t, (unsigned)id);
+                if (fp && (s = verify_field_ref(c, t, d, id, fp, depth)))
+                    return s;
+            }
+            return ETP_OK;
         }
-        default:
-            s = vfail(c, ETP_E_INTERNAL, fp, "unsupported field kind in %s.%s", tn, f->name);
-        }
+        lay = &fresh;
+    }
+    for (uint8_t k = 0; k < lay->nrefs; k++) {
+        etp_status s = verify_field_ref(c, t, d, lay->ref_id[k], t + lay->ref_off[k], depth);
         if (s)
             return s;
     }
@@ -197,15 +276,18 @@ static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, in
 etp_status fb_verify(const fb_buf *b, uint32_t root_pos, const fb_table *root, fb_limits lim,
                      const char *file, int64_t base_offset, uint32_t *root_table, etp_error *err)
 {
-    vctx c = {b, lim, 0, file, base_offset, err};
+    vt_layout *cache = calloc(VT_CACHE, sizeof *cache);
+    if (!cache)
+        return etp_error_set(err, ETP_E_NOMEM, file, ETP_NO_OFFSET, "out of memory");
+    vctx c = {b, lim, 0, file, base_offset, err, cache};
+    etp_status s;
+    uint32_t t = 0;
     if ((uint64_t)root_pos + 8 > b->size)
-        return etp_error_set(err, ETP_E_TRUNCATED, file, base_offset + root_pos,
-                             "too short for a FlatBuffer header");
-    uint32_t t;
-    etp_status s = v_deref(&c, root_pos, &t, root->name, "(root)");
-    if (s)
-        return s;
-    s = verify_table(&c, t, root, 0);
+        s = etp_error_set(err, ETP_E_TRUNCATED, file, base_offset + root_pos,
+                          "too short for a FlatBuffer header");
+    else if (!(s = v_deref(&c, root_pos, &t, root->name, "(root)")))
+        s = verify_table(&c, t, root, 0);
+    free(cache);
     if (!s && root_table)
         *root_table = t;
     return s;

@@ -81,7 +81,7 @@ etp_status etp_blob_open(const char *path, size_t max_size, etp_blob **out, etp_
         return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory");
     }
     if (size > 0) {
-        void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
         if (m != MAP_FAILED) {
             b->data = m;
             b->mapped = 1;
