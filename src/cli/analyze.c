@@ -6,17 +6,23 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "etprof/bundle.h"
+
 #include "cli/cli.h"
 #include "etprof/analysis.h"
 #include "etprof/detect.h"
 #include "etprof/etrecord.h"
 #include "outputs/analysis_report.h"
+#include "outputs/jsonw.h"
+#include "outputs/publish.h"
 
 static void help(void)
 {
     printf("usage: etprof analyze [ETRECORD] --etdump RUN.etdp [--pte PROGRAM] [--method NAME]\n"
            "                      [--source-unit ns|us|ms|s|cycles] [--unit ms|us|ns|s|cycles]\n"
            "                      [--cpu-hz HZ] [--json] [--top N] [--quiet]\n"
+           "                      [-o DIR [--format csv|json] [--detailed]\n"
+           "                              [--model-explorer files|open|none]]\n"
            "       etprof analyze --list-issue-codes\n\n"
            "Join what ran (ETDump) with what was deployed (.pte) and what was exported\n"
            "(ETRecord): time per instruction, per delegate event and per source operator,\n"
@@ -28,7 +34,15 @@ static void help(void)
            "  --source-unit U    unit of the ETDump's ticks (ns assumed, and reported, if absent)\n"
            "  --unit U           unit of reported times (default ms)\n"
            "  --cpu-hz HZ        convert cycle ticks to time at HZ cycles per second\n"
-           "  --json             the whole analysis as JSON (schema etprof.analysis v1)\n"
+           "  --json             without -o: the whole analysis as JSON (etprof.analysis v1);\n"
+           "                     with -o: print the bundle's summary.json\n"
+           "  -o DIR             publish a result bundle in DIR (manifest written last;\n"
+           "                     check it with `etprof verify DIR`)\n"
+           "  --format F         per-entity table as operators.csv (default) or operators.json\n"
+           "  --detailed         add detailed/: per-execution samples, delegate breakdown,\n"
+           "                     unresolved handles\n"
+           "  --model-explorer M files (default): model_explorer/ graph + overlays + page;\n"
+           "                     open: also open the page; none: leave it out\n"
            "  --top N            operators in the terminal summary (default 10)\n"
            "  --quiet            print nothing but errors\n"
            "  --list-issue-codes print the issue code registry (Markdown) and exit\n"
@@ -49,6 +63,119 @@ static void list_codes(void)
                c[i].guidance);
 }
 
+/* The options that shape the result, as a JSON object (hashed into the
+ * manifest's provenance). Paths are left out: they identify inputs, which
+ * the manifest records by content. */
+static char *options_json(const etp_analysis_options *o, const char *format, int detailed,
+                          const char *me_mode)
+{
+    etp_jw w;
+    etp_jw_init_mem(&w, 0);
+    etp_jw_obj_begin(&w);
+    etp_jw_kstr(&w, "method", o->method);
+    etp_jw_kstr(&w, "source_unit", etp_unit_name(o->source_unit));
+    etp_jw_kbool(&w, "source_unit_given", o->source_unit_given);
+    etp_jw_kstr(&w, "unit", etp_unit_name(o->target_unit));
+    if (o->cpu_hz > 0)
+        etp_jw_kdouble(&w, "cpu_hz", o->cpu_hz);
+    etp_jw_kstr(&w, "format", format);
+    etp_jw_kbool(&w, "detailed", detailed);
+    etp_jw_kstr(&w, "model_explorer", me_mode);
+    etp_jw_obj_end(&w);
+    return etp_jw_take(&w, NULL);
+}
+
+static char *join_args(int argc, char **argv)
+{
+    size_t n = strlen("etprof analyze") + 1;
+    for (int i = 1; i < argc; i++)
+        n += strlen(argv[i]) + 3;
+    char *s = malloc(n);
+    if (!s)
+        return NULL;
+    strcpy(s, "etprof analyze");
+    for (int i = 1; i < argc; i++) {
+        strcat(s, " ");
+        int q = strpbrk(argv[i], " \t'\"") != NULL;
+        if (q)
+            strcat(s, "'");
+        strcat(s, argv[i]);
+        if (q)
+            strcat(s, "'");
+    }
+    return s;
+}
+
+static void open_page(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/model_explorer/index.html", dir);
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "etprof: %s: no page to open\n", path);
+        return;
+    }
+    printf("page: %s\n", path);
+    if (access("/usr/bin/xdg-open", X_OK) == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            execl("/usr/bin/xdg-open", "xdg-open", path, (char *)NULL);
+            _exit(127);
+        }
+    } else {
+        fprintf(stderr, "etprof: xdg-open is not installed; open the page yourself\n");
+    }
+}
+
+static int publish(const etp_analysis *a, const etp_analysis_options *opt, int argc, char **argv,
+                   const char *outdir, const char *etdump, const char *pte, const char *etrecord,
+                   const char *format, int detailed, const char *me_mode, int json, int quiet, int top)
+{
+    etp_error err;
+    etp_error_clear(&err);
+    char *cmd = join_args(argc, argv);
+    char *oj = options_json(opt, format, detailed, me_mode);
+    etp_publish_options po;
+    memset(&po, 0, sizeof po);
+    po.dir = outdir;
+    po.operators_csv = !strcmp(format, "csv");
+    po.detailed = detailed;
+    po.model_explorer = strcmp(me_mode, "none") != 0;
+    po.command_line = cmd;
+    po.options_json = oj;
+    po.etdump_path = etdump;
+    po.pte_path = pte;
+    po.etrecord_path = etrecord;
+    char *summary = NULL;
+    int rc = EXIT_OK;
+    if (!cmd || !oj) {
+        etp_error_set(&err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+        rc = cli_fail(&err);
+    } else if (etp_publish(a, &po, &summary, &err)) {
+        rc = cli_fail(&err);
+    } else if (json) {
+        fputs(summary, stdout);
+    } else if (!quiet) {
+        etp_text_style st = {isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), top};
+        etp_analysis_write_text(a, &st, stdout);
+        printf("\nPublished %s (verify with `etprof verify %s`):\n", outdir, outdir);
+        etp_verify_report *rep = NULL;
+        if (etp_bundle_verify(outdir, &rep, &err) == ETP_OK) {
+            for (uint32_t i = 0; i < rep->problem_count; i++)
+                printf("  problem: %s\n", rep->problems[i]);
+            printf("  %u files and result_manifest.json\n", rep->artifact_count);
+            etp_verify_report_free(rep);
+        }
+    }
+    if (rc == EXIT_OK && !strcmp(me_mode, "open"))
+        open_page(outdir);
+    if (fflush(stdout) && rc == EXIT_OK)
+        rc = cli_error("write error on standard output");
+    free(summary);
+    free(cmd);
+    free(oj);
+    return rc;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -57,14 +184,18 @@ int cmd_analyze(int argc, char **argv)
         {"unit", required_argument, NULL, 'u'},        {"cpu-hz", required_argument, NULL, 'c'},
         {"json", no_argument, NULL, 'j'},              {"top", required_argument, NULL, 't'},
         {"quiet", no_argument, NULL, 'q'},             {"list-issue-codes", no_argument, NULL, 'L'},
+        {"output", required_argument, NULL, 'o'},      {"format", required_argument, NULL, 'f'},
+        {"detailed", no_argument, NULL, 'D'},          {"model-explorer", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     etp_analysis_options opt;
     etp_analysis_options_init(&opt);
     const char *etdump = NULL, *pte = NULL;
     int json = 0, quiet = 0, top = 10, c;
+    const char *outdir = NULL, *format = "csv", *me_mode = "files";
+    int detailed = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
         switch (c) {
         case 'e': etdump = optarg; break;
         case 'p': pte = optarg; break;
@@ -95,6 +226,18 @@ int cmd_analyze(int argc, char **argv)
         }
         case 'q': quiet = 1; break;
         case 'L': list_codes(); return EXIT_OK;
+        case 'o': outdir = optarg; break;
+        case 'f':
+            if (strcmp(optarg, "csv") && strcmp(optarg, "json"))
+                return cli_usage("analyze", "--format is csv or json, got '%s'", optarg);
+            format = optarg;
+            break;
+        case 'D': detailed = 1; break;
+        case 'M':
+            if (strcmp(optarg, "files") && strcmp(optarg, "open") && strcmp(optarg, "none"))
+                return cli_usage("analyze", "--model-explorer is files, open or none, got '%s'", optarg);
+            me_mode = optarg;
+            break;
         case 'h': help(); return EXIT_OK;
         default: return cli_usage("analyze", "bad option");
         }
@@ -106,6 +249,8 @@ int cmd_analyze(int argc, char **argv)
         return cli_usage("analyze", "unexpected argument '%s'", argv[optind]);
     if (!etdump)
         return cli_usage("analyze", "--etdump RUN.etdp is required");
+    if (!outdir && (detailed || strcmp(format, "csv") || strcmp(me_mode, "files")))
+        return cli_usage("analyze", "--format, --detailed and --model-explorer need -o DIR");
     if (!etrecord && !pte)
         return cli_usage("analyze", "give an ETRECORD, a --pte PROGRAM, or both");
     if ((opt.source_unit == ETP_UNIT_CYCLES) != (opt.target_unit == ETP_UNIT_CYCLES) &&
@@ -134,7 +279,10 @@ int cmd_analyze(int argc, char **argv)
             rc = EXIT_USAGE;
         goto done;
     }
-    if (json) {
+    if (outdir) {
+        rc = publish(a, &opt, argc, argv, outdir, etdump, pte, etrecord, format, detailed, me_mode,
+                     json, quiet, top);
+    } else if (json) {
         if (etp_analysis_write_json(a, stdout))
             rc = cli_error("write error on standard output");
     } else if (!quiet) {

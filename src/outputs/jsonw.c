@@ -324,6 +324,8 @@ void etp_jw_null(etp_jw *w)
     jw_put(w, "null", 4);
 }
 
+void etp_jw_raw_text(etp_jw *w, const char *text, size_t n) { jw_put(w, text, n); }
+
 void etp_jw_raw(etp_jw *w, const char *json, size_t n)
 {
     jw_pre(w);

@@ -63,6 +63,9 @@ void etp_jw_double(etp_jw *w, double v);
 void etp_jw_float(etp_jw *w, float v);
 void etp_jw_bool(etp_jw *w, int v);
 void etp_jw_null(etp_jw *w);
+/* Append bytes verbatim: no separator, no escaping (for CSV and other text
+ * built with the same buffer). */
+void etp_jw_raw_text(etp_jw *w, const char *text, size_t n);
 /* Insert already-serialised JSON text as one value. */
 void etp_jw_raw(etp_jw *w, const char *json, size_t n);
 

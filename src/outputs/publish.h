@@ -1,0 +1,33 @@
+/*
+ * publish.h - turn an analysis into a verifiable result bundle:
+ *   summary.json, operators.csv|json, run_metadata.json, detailed/ (opt-in),
+ *   model_explorer/ (views), result_manifest.json written last.
+ */
+#ifndef ETP_PUBLISH_H
+#define ETP_PUBLISH_H
+
+#include "etprof/analysis.h"
+#include "etprof/error.h"
+
+typedef struct etp_publish_options {
+    const char *dir;
+    int operators_csv;           /* 1: operators.csv, 0: operators.json */
+    int detailed;                /* write detailed/ */
+    int model_explorer;          /* write model_explorer/ (graph, overlays, page) */
+    const char *command_line;    /* as typed, for run_metadata.json */
+    const char *options_json;    /* the analysis options as a JSON object */
+    const char *etdump_path, *pte_path, *etrecord_path;
+    const char *run_id, *timestamp; /* fixed identity (tests); NULL: fresh */
+} etp_publish_options;
+
+/* Write the bundle. On failure nothing is published (no manifest). On success
+ * *summary_json (if non-NULL) receives the summary.json text (caller frees). */
+etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, char **summary_json,
+                       etp_error *err);
+
+/* Bundle artifact schemas. */
+#define ETP_SUMMARY_SCHEMA "etprof.summary"
+#define ETP_OPERATORS_SCHEMA "etprof.operators"
+#define ETP_RUN_METADATA_SCHEMA "etprof.run-metadata"
+
+#endif
