@@ -180,13 +180,47 @@ static etp_status select_method(etp_abuild *b, const etp_program *p, const etp_e
         a->method_basis = "the ETRecord's only method";
         return ETP_OK;
     }
+    /* Keep the methods whose maps know every timed instruction of every
+     * Execute block (and every delegate event's instruction as a delegate). */
+    const char *fit = NULL;
+    uint32_t nfit = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const etp_method_maps *mm = etp_etrecord_maps(r, ms[k]);
+        int ok = mm && mm->handle_count > 0, any = 0;
+        for (uint32_t i = 0; ok && i < in->block_count; i++) {
+            const etp_inspect_block *blk = &in->blocks[i];
+            if (!is_execute_block(blk))
+                continue;
+            for (uint32_t q = 0; ok && q < blk->row_count; q++) {
+                const etp_inspect_row *row = &blk->rows[q];
+                if (row->chain_index < 0)
+                    continue;
+                any = 1;
+                if (row->chain_index != 0 || !etp_etrecord_instr_handles(mm, row->instruction_id))
+                    ok = 0;
+                else if (row->is_delegated && mm->in_delegate_map &&
+                         !etp_etrecord_instr_delegate(mm, row->instruction_id))
+                    ok = 0;
+            }
+        }
+        if (ok && any) {
+            fit = ms[k];
+            nfit++;
+        }
+    }
+    if (nfit == 1) {
+        a->method = fit;
+        a->method_basis = "inferred from the ETRecord's maps";
+        return ETP_OK;
+    }
     char list[400] = "";
     for (uint32_t k = 0; k < n; k++) {
         size_t l = strlen(list);
         snprintf(list + l, sizeof list - l, "%s%s", k ? ", " : "", ms[k]);
     }
     return etp_error_set(b->err, ETP_E_USAGE, r->path, ETP_NO_OFFSET,
-                         n ? "the ETRecord has several methods (%s); pass --method or --pte"
+                         n ? "cannot tell which of the ETRecord's methods ran (%s); pass --method "
+                             "or --pte"
                            : "the ETRecord names no method%s; pass --method",
                          list);
 }

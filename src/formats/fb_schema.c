@@ -240,12 +240,13 @@ static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, in
         return vfail(c, ETP_E_TRUNCATED, t, "table %s runs past the end%s", tn, "");
     uint32_t vt = (uint32_t)((int64_t)t - fb_i32(b, t));
     vt_layout *hit = &c->cache[((vt >> 1) ^ (uint32_t)(uintptr_t)d) % VT_CACHE];
-    vt_layout fresh;
-    const vt_layout *lay;
+    /* A local copy: verifying children may evict this cache slot. */
+    vt_layout lay;
     if (hit->vt == vt && hit->d == d && hit->tmod8 == t % 8 && (int64_t)t - fb_i32(b, t) >= 0 &&
         (uint64_t)t + hit->max_end <= b->size) {
-        lay = hit; /* same vtable, same alignment, fits: the field checks hold */
+        lay = *hit; /* same vtable, same alignment, fits: the field checks hold */
     } else {
+        vt_layout fresh;
         etp_status s = table_layout(c, t, d, &fresh);
         if (s)
             return s;
@@ -263,10 +264,10 @@ static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, in
             }
             return ETP_OK;
         }
-        lay = &fresh;
+        lay = fresh;
     }
-    for (uint8_t k = 0; k < lay->nrefs; k++) {
-        etp_status s = verify_field_ref(c, t, d, lay->ref_id[k], t + lay->ref_off[k], depth);
+    for (uint8_t k = 0; k < lay.nrefs; k++) {
+        etp_status s = verify_field_ref(c, t, d, lay.ref_id[k], t + lay.ref_off[k], depth);
         if (s)
             return s;
     }
