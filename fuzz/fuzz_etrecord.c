@@ -51,10 +51,14 @@ static uint8_t *zip_parts(const uint8_t *data, size_t size, size_t *out_len)
             }
         size_t n = end ? (size_t)(end - (data + pos)) : size - pos;
         zip_source_t *s = zip_source_buffer(za, data + pos, n, 0);
-        if (!s || zip_file_add(za, entry_names[k], s, 0) < 0) {
+        zip_int64_t idx = s ? zip_file_add(za, entry_names[k], s, 0) : -1;
+        if (idx < 0) {
             zip_source_free(s);
             break;
         }
+        /* STORED: deflating here would cost more than the reader under test
+         * (raw mode covers DEFLATE archives). */
+        zip_set_file_compression(za, (zip_uint64_t)idx, ZIP_CM_STORE, 0);
         pos += n + 4;
         if (!end)
             break;

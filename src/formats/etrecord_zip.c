@@ -10,7 +10,7 @@
 
 #include "formats/etrecord_internal.h"
 
-#define ETR_READ_CHUNK (1u << 20)
+#define ETR_READ_CHUNK (256u * 1024u)
 
 struct etr_zip {
     zip_t *za;
