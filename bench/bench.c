@@ -62,6 +62,7 @@ int main(int argc, char **argv)
     }
     etp_error err;
     double best_open = 1e30, best_inspect = 1e30, best_analyze = 1e30, best_total = 1e30;
+    double best_pte = 1e30, best_rec = 1e30;
     size_t size = 0;
     uint64_t events = 0;
     long first_rss = 0;
@@ -87,8 +88,14 @@ int main(int argc, char **argv)
             etp_etrecord *r = NULL;
             if (pte && etp_program_open(pte, &p, &err))
                 return fail(&err);
+            double tp = now();
             if (rec && etp_etrecord_open(rec, &r, &err))
                 return fail(&err);
+            double tr = now();
+            if (tp - t3 < best_pte)
+                best_pte = tp - t3;
+            if (tr - tp < best_rec)
+                best_rec = tr - tp;
             etp_analysis_options o;
             etp_analysis_options_init(&o);
             o.source_unit_given = 1;
@@ -120,8 +127,9 @@ int main(int argc, char **argv)
     printf("decode+inspect    %8.1f ms  %8.0f MB/s\n", (best_open + best_inspect) * 1e3,
            mb / (best_open + best_inspect));
     if (pte || rec)
-        printf("analyze (+load)   %8.1f ms  (program/ETRecord load, grouping, attribution)\n",
-               best_analyze * 1e3);
+        printf("analyze (+load)   %8.1f ms  (program %.1f ms, ETRecord %.1f ms, analysis %.1f ms)\n",
+               best_analyze * 1e3, best_pte * 1e3, best_rec * 1e3,
+               (best_analyze - best_pte - best_rec) * 1e3);
     printf("peak RSS          %8.1f MB  (%.2fx the ETDump; first pass)\n", (double)first_rss / 1024.0,
            (double)first_rss * 1024.0 / (double)size);
     return 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "formats/etrecord_internal.h"
+#include "util/json_arena.h"
 
 /* The record and the arena that owns everything it points to. */
 typedef struct etr_box {
@@ -68,7 +69,8 @@ static int is_map(etp_etrecord_role k)
 
 /* Stream entry @p i through the huge-string filter and parse it. */
 static etp_status load_entry(etr_zip *z, uint32_t i, const char *entry, const char *file,
-                             uint64_t *budget, etr_squeeze *sq, json_t **doc, etp_error *err)
+                             uint64_t *budget, int prune, etr_squeeze *sq, json_t **doc,
+                             etp_error *err)
 {
     etr_squeeze_init(sq, ETP_ETRECORD_HUGE_STRING, (size_t)ETP_ETRECORD_MAX_ENTRY_TEXT);
     etp_status st =
@@ -78,6 +80,8 @@ static etp_status load_entry(etr_zip *z, uint32_t i, const char *entry, const ch
     if (etr_squeeze_finish(sq))
         return etp_error_set(err, ETP_E_NOMEM, file, ETP_NO_OFFSET, "entry '%s': out of memory",
                              entry);
+    if (prune)
+        etr_squeeze_prune(sq);
     return etr_json_load(sq, file, entry, doc, err);
 }
 
@@ -110,13 +114,18 @@ static etp_status read_programs(etp_etrecord *r, etr_zip *z, etr_arena *a, uint6
                 return etp_error_set(err, ETP_E_NOMEM, r->path, ETP_NO_OFFSET, "out of memory");
             etr_squeeze sq;
             json_t *doc = NULL;
-            etp_status st = load_entry(z, i, e->name, r->path, budget, &sq, &doc, err);
+            etp_json_arena ja;
+            etp_json_arena_begin(&ja);
+            etp_status st = load_entry(z, i, e->name, r->path, budget, 1, &sq, &doc, err);
             p->skipped_strings = sq.skipped_strings;
             p->skipped_bytes = sq.skipped_bytes;
             etr_squeeze_free(&sq);
             if (!st)
                 st = etr_program_decode(doc, p, a, r->path, err);
             json_decref(doc);
+            if (etp_json_arena_end(&ja) && !st)
+                st = etp_error_set(err, ETP_E_NOMEM, r->path, ETP_NO_OFFSET,
+                                   "entry '%s': out of memory", e->name);
             if (st)
                 return st;
             e->parsed = 1;
@@ -137,10 +146,14 @@ static etp_status read_maps(etp_etrecord *r, etr_zip *z, etr_arena *a, uint64_t 
             continue;
         etr_squeeze sq;
         json_t *doc = NULL;
-        st = load_entry(z, i, e->name, r->path, budget, &sq, &doc, err);
+        etp_json_arena ja;
+        etp_json_arena_begin(&ja);
+        st = load_entry(z, i, e->name, r->path, budget, 0, &sq, &doc, err);
         etr_squeeze_free(&sq);
-        if (st)
+        if (st) {
+            etp_json_arena_end(&ja);
             break;
+        }
         switch (e->kind) {
         case ETP_ETR_DEBUG_HANDLE_MAP:
             st = etr_maps_debug_handles(&mm, doc, a, r->path, e->name, err);
@@ -160,6 +173,9 @@ static etp_status read_maps(etp_etrecord *r, etr_zip *z, etr_arena *a, uint64_t 
             break;
         }
         json_decref(doc);
+        if (etp_json_arena_end(&ja) && !st)
+            st = etp_error_set(err, ETP_E_NOMEM, r->path, ETP_NO_OFFSET, "entry '%s': out of memory",
+                               e->name);
         e->parsed = 1;
     }
     if (!st)

@@ -69,6 +69,7 @@ typedef struct etr_squeeze {
     uint64_t *map_at, *map_removed;
     size_t map_n, map_cap;
     int failed;                /* 1: out of memory, 2: max_len exceeded */
+    uint64_t pruned_bytes;     /* blanked by etr_squeeze_prune() */
 } etr_squeeze;
 
 void etr_squeeze_init(etr_squeeze *s, size_t threshold, size_t max_len);
@@ -79,6 +80,8 @@ int etr_squeeze_finish(etr_squeeze *s);
 /* Raw entry offset of kept-text position @p pos. */
 uint64_t etr_squeeze_raw_offset(const etr_squeeze *s, uint64_t pos);
 void etr_squeeze_free(etr_squeeze *s);
+/* Blank exported-program members etprof never reads (see the .c file). */
+void etr_squeeze_prune(etr_squeeze *s);
 
 /* ---- zip container --------------------------------------------------- */
 

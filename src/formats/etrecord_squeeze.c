@@ -194,3 +194,201 @@ uint64_t etr_squeeze_raw_offset(const etr_squeeze *s, uint64_t pos)
     }
     return pos + (lo ? s->map_removed[lo - 1] : 0);
 }
+
+/* ---- pruning members etprof never reads ------------------------------------
+ * An exported program's graph carries `tensor_values` (shape metadata of every
+ * tensor), and the graph module its `signature` and `module_call_graph`; on
+ * large models they are over a third of the text, and jansson's lexer costs
+ * the same per byte whatever the byte is. They are cut out before parsing:
+ * each value becomes `null` and the text is compacted; the skip map is
+ * rebuilt so error offsets still point into the original entry. A malformed
+ * entry stops the pass early; jansson then reports the error. */
+
+typedef struct prune_rule {
+    int depth;              /* object nesting of the member (root object = 1) */
+    const char *parent;     /* key holding that object ("" for the root) */
+    const char *grandparent;
+    const char *key;
+} prune_rule;
+
+static const prune_rule prune_rules[] = {
+    {3, "graph", "graph_module", "tensor_values"},
+    {3, "graph", "graph_module", "sym_int_values"},
+    {3, "graph", "graph_module", "sym_bool_values"},
+    {3, "graph", "graph_module", "custom_obj_values"},
+    {2, "graph_module", "", "signature"},
+    {2, "graph_module", "", "module_call_graph"},
+};
+
+#define PRUNE_DEPTH 4
+#define PRUNE_KEY 32
+#define PRUNE_MAX_CUTS 64
+
+/* Skip the JSON object or array starting at buf[i] (after whitespace);
+ * return the index just past it, or 0 if it is not one or does not end. */
+static size_t value_end(const char *buf, size_t len, size_t i)
+{
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
+        i++;
+    if (i >= len || (buf[i] != '{' && buf[i] != '['))
+        return 0;
+    size_t depth = 0;
+    int in_str = 0, esc = 0;
+    for (; i < len; i++) {
+        char c = buf[i];
+        if (in_str) {
+            if (esc)
+                esc = 0;
+            else if (c == '\\')
+                esc = 1;
+            else if (c == '"')
+                in_str = 0;
+            continue;
+        }
+        if (c == '"')
+            in_str = 1;
+        else if (c == '{' || c == '[')
+            depth++;
+        else if (c == '}' || c == ']') {
+            if (depth == 0)
+                return 0;
+            if (--depth == 0)
+                return i + 1;
+        }
+    }
+    return 0;
+}
+
+typedef struct cut {
+    size_t at, len;         /* in the uncompacted buffer: bytes [at, at+len) removed */
+} cut;
+
+/* Find the values to cut (at most PRUNE_MAX_CUTS). */
+static size_t find_cuts(const char *buf, size_t len, cut *cuts)
+{
+    char keys[PRUNE_DEPTH + 1][PRUNE_KEY];
+    char last[PRUNE_KEY] = "";
+    int depth = 0, in_str = 0, esc = 0, last_ok = 0;
+    size_t str_from = 0, n = 0;
+    memset(keys, 0, sizeof keys);
+    for (size_t i = 0; i < len && n < PRUNE_MAX_CUTS; i++) {
+        char c = buf[i];
+        if (in_str) {
+            if (esc)
+                esc = 0;
+            else if (c == '\\')
+                esc = 1;
+            else if (c == '"') {
+                in_str = 0;
+                size_t l = i - str_from;
+                last_ok = l < PRUNE_KEY;
+                if (last_ok) {
+                    memcpy(last, buf + str_from, l);
+                    last[l] = '\0';
+                }
+            }
+            continue;
+        }
+        switch (c) {
+        case '"':
+            in_str = 1;
+            str_from = i + 1;
+            break;
+        case '{':
+        case '[':
+            depth++;
+            if (depth <= PRUNE_DEPTH)
+                snprintf(keys[depth], PRUNE_KEY, "%s", c == '{' && last_ok ? last : "");
+            last_ok = 0;
+            break;
+        case '}':
+        case ']':
+            if (--depth < 0)
+                return n;
+            last_ok = 0;
+            break;
+        case ':':
+            if (!last_ok || depth < 1 || depth > 3)
+                break;
+            for (size_t r = 0; r < sizeof prune_rules / sizeof prune_rules[0]; r++) {
+                const prune_rule *pr = &prune_rules[r];
+                if (pr->depth != depth || strcmp(pr->key, last) || strcmp(keys[depth], pr->parent) ||
+                    (depth >= 2 && strcmp(keys[depth - 1], pr->grandparent)))
+                    continue;
+                size_t end = value_end(buf, len, i + 1);
+                if (!end)
+                    return n;
+                if (end - (i + 1) > 4) { /* keep "null" in place of the value */
+                    cuts[n].at = i + 1 + 4;
+                    cuts[n].len = end - (i + 1) - 4;
+                    memcpy((char *)buf + i + 1, "null", 4);
+                    n++;
+                }
+                i = end - 1;
+                last_ok = 0;
+                break;
+            }
+            /* keep `last`: a '{' that follows is the value of this key */
+            break;
+        case ',':
+            last_ok = 0;
+            break;
+        default:
+            break;
+        }
+    }
+    return n;
+}
+
+void etr_squeeze_prune(etr_squeeze *s)
+{
+    cut cuts[PRUNE_MAX_CUTS];
+    size_t n = find_cuts(s->buf, s->len, cuts);
+    if (!n)
+        return;
+    /* New skip map: old entries shifted left by the bytes cut before them,
+     * merged with one entry per cut. Removed counts stay cumulative. */
+    size_t cap = s->map_n + n;
+    uint64_t *at = malloc(cap * sizeof *at), *rem = malloc(cap * sizeof *rem);
+    if (!at || !rem) {
+        free(at);
+        free(rem);
+        for (size_t k = 0; k < n; k++) /* fall back: blank instead of cutting */
+            memset(s->buf + cuts[k].at, ' ', cuts[k].len);
+        return;
+    }
+    size_t m = 0, oi = 0, shift = 0;
+    uint64_t old_cum = 0;
+    for (size_t k = 0; k <= n; k++) {
+        size_t limit = k < n ? cuts[k].at : SIZE_MAX;
+        while (oi < s->map_n && s->map_at[oi] <= limit) {
+            old_cum = s->map_removed[oi];
+            at[m] = s->map_at[oi] - shift;
+            rem[m] = old_cum + shift;
+            m++;
+            oi++;
+        }
+        if (k == n)
+            break;
+        shift += cuts[k].len;
+        at[m] = cuts[k].at - (shift - cuts[k].len);
+        rem[m] = old_cum + shift;
+        m++;
+        s->pruned_bytes += cuts[k].len;
+    }
+    /* Compact the text. */
+    size_t w = cuts[0].at;
+    for (size_t k = 0; k < n; k++) {
+        size_t from = cuts[k].at + cuts[k].len;
+        size_t to = k + 1 < n ? cuts[k + 1].at : s->len;
+        memmove(s->buf + w, s->buf + from, to - from);
+        w += to - from;
+    }
+    s->len = w;
+    s->buf[w] = '\0';
+    free(s->map_at);
+    free(s->map_removed);
+    s->map_at = at;
+    s->map_removed = rem;
+    s->map_n = s->map_cap = m;
+}
