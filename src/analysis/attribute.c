@@ -402,8 +402,9 @@ static etp_status report(attr *t)
         snprintf(ctx + l, sizeof ctx - l, "]}");
         bad |= etp_issue_add(&a->issues, "attribution.unresolved_handles",
                              l + 3 < sizeof ctx ? ctx : NULL,
-                             "%zu debug handle%s of executed instructions match no node of %s",
-                             t->unresolved_all.n, t->unresolved_all.n == 1 ? "" : "s", t->ep->entry);
+                             "%zu debug handle%s of executed instructions match%s no node of %s",
+                             t->unresolved_all.n, t->unresolved_all.n == 1 ? "" : "s",
+                             t->unresolved_all.n == 1 ? "es" : "", t->ep->entry);
         a->unresolved_handles = t->unresolved_all.v;
         a->unresolved_count = (uint32_t)t->unresolved_all.n;
         t->unresolved_all.v = NULL;

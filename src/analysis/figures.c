@@ -146,9 +146,10 @@ etp_status etp_compute_figures(etp_abuild *b)
     uint32_t kernel_less = 0;
     uint64_t ev_instr = 0, ev_ops = 0, ev_dels = 0, ev_other = 0, ev_native = 0;
     /* Per-backend delegate time: backends are few; keep a small list. */
-    const char *backends[64];
-    int64_t *bvals[64];
-    uint64_t bevents[64];
+    /* Per-backend delegate time (backends are few: grown one at a time). */
+    const char **backends = NULL;
+    int64_t **bvals = NULL;
+    uint64_t *bevents = NULL;
     uint32_t nb = 0;
     for (uint32_t i = 0; i < (uint32_t)b->ents.n; i++) {
         const etp_entity *e = &b->ents.v[i];
@@ -174,7 +175,17 @@ etp_status etp_compute_figures(etp_abuild *b)
             for (k = 0; k < nb; k++)
                 if (!strcmp(backends[k], be))
                     break;
-            if (k == nb && nb < 64) {
+            if (k == nb) {
+                const char **nbk = realloc(backends, (nb + 1) * sizeof *nbk);
+                if (nbk)
+                    backends = nbk;
+                int64_t **nbv = nbk ? realloc(bvals, (nb + 1) * sizeof *nbv) : NULL;
+                if (nbv)
+                    bvals = nbv;
+                uint64_t *nbe = nbv ? realloc(bevents, (nb + 1) * sizeof *nbe) : NULL;
+                if (!nbe)
+                    goto oom_backends;
+                bevents = nbe;
                 backends[nb] = be;
                 bvals[nb] = calloc(n + 1, sizeof **bvals);
                 bevents[nb] = 0;
@@ -182,10 +193,8 @@ etp_status etp_compute_figures(etp_abuild *b)
                     goto oom_backends;
                 nb++;
             }
-            if (k < nb) {
-                bv = bvals[k];
-                bevents[k] += e->time.events;
-            }
+            bv = bvals[k];
+            bevents[k] += e->time.events;
         }
         for (uint32_t x = 0; x < n; x++) {
             if (!e->time.present[x])
@@ -262,6 +271,9 @@ etp_status etp_compute_figures(etp_abuild *b)
 #undef TOTAL
     for (uint32_t k = 0; k < nb; k++)
         free(bvals[k]);
+    free(bvals);
+    free(backends);
+    free(bevents);
     free(acc);
     free(has_exec);
     if (ok)
@@ -270,6 +282,9 @@ etp_status etp_compute_figures(etp_abuild *b)
 oom_backends:
     for (uint32_t k = 0; k < nb; k++)
         free(bvals[k]);
+    free(bvals);
+    free(backends);
+    free(bevents);
 oom:
     free(acc);
     free(has_exec);

@@ -305,7 +305,9 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
         }
     fig_line(fp, a, "native kernels", "native_kernels_total");
     fig_line(fp, a, "dispatch overhead", "dispatch_overhead_total");
-    fig_line(fp, a, "other calls (move/jump/free)", "other_calls_total");
+    const etp_figure *oc = etp_analysis_figure(a, "other_calls_total");
+    if (oc && (!oc->available || oc->events))
+        fig_line(fp, a, "other calls (move/jump/free)", "other_calls_total");
     fig_line(fp, a, "framework overhead", "framework_overhead");
     fprintf(fp, "Load (%s, per occurrence)\n", u);
     fig_line(fp, a, "Program::load_method", "program_load_method");
@@ -320,8 +322,14 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
     if (top && n) {
         int ops = top[0]->kind == ETP_ENTITY_OPERATOR;
         uint32_t shown = n < (uint32_t)st->top ? n : (uint32_t)st->top;
+        int namew = 4;
+        for (uint32_t i = 0; i < shown; i++)
+            if ((int)strlen(top[i]->id) > namew)
+                namew = (int)strlen(top[i]->id);
+        if (namew > 60)
+            namew = 60;
         fprintf(fp, "\nTop %s by average time (of %u)\n", ops ? "source operators" : "instructions", n);
-        fprintf(fp, "  %3s %11s %7s %9s  %-36s %s\n", "#", u, "share", "execs", "name", "type");
+        fprintf(fp, "  %3s %11s %7s %9s  %-*s %s\n", "#", u, "share", "execs", namew, "name", "type");
         int any_shared = 0;
         for (uint32_t i = 0; i < shown; i++) {
             const etp_entity *e = top[i];
@@ -330,8 +338,8 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
                 snprintf(share, sizeof share, "%.1f%%", 100.0 * e->time.stats.avg / exec_avg);
             char execs[24];
             snprintf(execs, sizeof execs, "%u/%u", e->time.executions, a->execution_count);
-            fprintf(fp, "  %3u %11.6f %7s %9s %s%-36.36s %s\n", i + 1, e->time.stats.avg, share, execs,
-                    e->additive ? " " : "*", ops ? e->id : e->id, e->op_type ? e->op_type : "");
+            fprintf(fp, "  %3u %11.6f %7s %9s %s%-*.*s %s\n", i + 1, e->time.stats.avg, share, execs,
+                    e->additive ? " " : "*", namew, namew, e->id, e->op_type ? e->op_type : "");
             any_shared |= !e->additive;
         }
         if (any_shared)
