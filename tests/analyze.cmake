@@ -14,3 +14,6 @@ add_test(NAME analyze.oracle
 add_test(NAME analyze.smoke COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/analyze_smoke.sh $<TARGET_FILE:etprof_cli>)
 set_tests_properties(analyze.rules analyze.oracle analyze.smoke PROPERTIES SKIP_RETURN_CODE 77
                      ENVIRONMENT "${ETP_TEST_ENV}")
+add_test(NAME analyze.runner_log
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/runner_log.py $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES})
+set_tests_properties(analyze.runner_log PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")

@@ -38,6 +38,7 @@ extern "C" {
 #endif
 
 struct etp_etrecord;
+struct etp_runner_log;
 
 typedef struct etp_analysis_options {
     etp_time_unit source_unit;
@@ -45,6 +46,7 @@ typedef struct etp_analysis_options {
     etp_time_unit target_unit;
     double cpu_hz;                /**< > 0: cycles -> time */
     const char *method;           /**< NULL: infer */
+    const struct etp_runner_log *runner_log; /**< optional: the runner's own report */
 } etp_analysis_options;
 
 void etp_analysis_options_init(etp_analysis_options *o);
@@ -111,6 +113,8 @@ typedef struct etp_entity {
 /** A model-level figure: per-execution statistics of some total. */
 typedef struct etp_figure {
     const char *name;             /**< e.g. "method_execute", "delegate_time:XnnpackBackend" */
+    const char *unit;             /**< NULL: the analysis' target unit; else e.g. "ms", "bytes" */
+    const char *source;           /**< NULL: the ETDump; "runner log" for the runner's own numbers */
     char *owned_name;
     int available;
     char *reason;                 /**< why unavailable (owned) */
@@ -123,6 +127,7 @@ typedef struct etp_analysis {
     const etp_etdump *etdump;
     const etp_program *program;       /**< may be NULL */
     const struct etp_etrecord *etrecord; /**< may be NULL */
+    const struct etp_runner_log *runner_log; /**< may be NULL */
     const etp_plan *plan;             /**< selected method's plan, when a program was given */
     const char *method;
     const char *method_basis;         /**< "given", "only method", "inferred from the program", ... */

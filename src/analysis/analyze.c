@@ -9,6 +9,7 @@
 #include "analysis/analysis_internal.h"
 #include "analysis/series.h"
 #include "etprof/etrecord.h"
+#include "etprof/runner_log.h"
 
 void etp_analysis_options_init(etp_analysis_options *o)
 {
@@ -131,6 +132,16 @@ static etp_status select_method(etp_abuild *b, const etp_program *p, const etp_e
                                  "no method named '%s' in the ETRecord", m);
         a->method = m;
         a->method_basis = "given (--method)";
+        return ETP_OK;
+    }
+    const etp_runner_log *log = b->opt->runner_log;
+    if (log && log->method) {
+        if ((p && !etp_program_find_plan(p, log->method)) || (!p && r && !etrecord_has_method(r, log->method)))
+            return etp_error_set(b->err, ETP_E_MISMATCH, log->path, ETP_NO_OFFSET,
+                                 "the runner ran method %s, which %s does not have", log->method,
+                                 p ? p->path : r->path);
+        a->method = log->method;
+        a->method_basis = "reported by the runner log";
         return ETP_OK;
     }
     if (p) {
@@ -486,6 +497,19 @@ static etp_status note_inputs(etp_abuild *b)
         if (blk->plan && blk->candidate_count > 1)
             twin = blk;
     }
+    const etp_runner_log *log = b->opt->runner_log;
+    if (log && log->iteration_count && log->iteration_count != a->execution_count)
+        bad |= etp_issue_add(&a->issues, "runner_log.count_differs", NULL,
+                             "%s reports %u iterations; the ETDump has %u executions of %s", log->path,
+                             log->iteration_count, a->execution_count, a->method);
+    if (log && log->etdump_name) {
+        const char *dn = etp_etdump_path(a->etdump), *slash = strrchr(dn, '/');
+        const char *ln = strrchr(log->etdump_name, '/');
+        if (strcmp(slash ? slash + 1 : dn, ln ? ln + 1 : log->etdump_name))
+            bad |= etp_issue_add(&a->issues, "runner_log.other_etdump", NULL,
+                                 "%s says it wrote %s; the ETDump analysed is %s", log->path,
+                                 log->etdump_name, dn);
+    }
     if (wrapped)
         bad |= etp_issue_add(&a->issues, "etdump.wrapped_ticks", NULL,
                              "%llu interval%s crossed a 32-bit counter wraparound",
@@ -521,6 +545,7 @@ etp_status etp_analyze(const etp_etdump *d, const etp_program *p, const etp_etre
     a->etdump = d;
     a->program = p;
     a->etrecord = r;
+    a->runner_log = opt->runner_log;
     a->source_unit = opt->source_unit;
     a->target_unit = opt->target_unit;
     a->cpu_hz = opt->cpu_hz;

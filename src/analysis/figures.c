@@ -7,6 +7,7 @@
 
 #include "analysis/analysis_internal.h"
 #include "analysis/series.h"
+#include "etprof/runner_log.h"
 
 static etp_figure *new_figure(etp_abuild *b, const char *name)
 {
@@ -95,6 +96,56 @@ static int occurrence_figure(etp_abuild *b, const char *fig, const char *event)
     f->available = 1;
     f->events = n;
     return 0;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* A figure from the runner's own numbers (already in @p unit). */
+static int runner_figure(etp_abuild *b, const char *name, const char *unit, const double *v, uint32_t n)
+{
+    etp_figure *f = new_figure(b, name);
+    if (!f)
+        return -1;
+    f->unit = unit;
+    f->source = "runner log";
+    double *s = malloc((n ? n : 1) * sizeof *s);
+    if (!s)
+        return -1;
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        sum += s[i];
+    f->stats.n = n;
+    f->stats.sum = sum;
+    f->stats.avg = n ? sum / n : 0;
+    f->stats.min = n ? s[0] : 0;
+    f->stats.max = n ? s[n - 1] : 0;
+    f->stats.p10 = etp_percentile_linear(s, n, 10);
+    f->stats.p50 = etp_percentile_linear(s, n, 50);
+    f->stats.p90 = etp_percentile_linear(s, n, 90);
+    free(s);
+    f->available = n > 0;
+    f->events = n;
+    if (!n)
+        f->reason = etp_strdup("the runner log has no such line");
+    return 0;
+}
+
+static int runner_figures(etp_abuild *b)
+{
+    const etp_runner_log *log = b->opt->runner_log;
+    if (!log)
+        return 0;
+    int bad = runner_figure(b, "runner_iteration", "ms", log->iteration_ms, log->iteration_count);
+    bad |= runner_figure(b, "runner_load", "ms", &log->load_ms, log->has_load_ms ? 1 : 0);
+    double planned = (double)log->planned_bytes;
+    bad |= runner_figure(b, "runner_planned_memory", "bytes", &planned, log->buffer_count ? 1 : 0);
+    return bad;
 }
 
 etp_status etp_compute_figures(etp_abuild *b)
@@ -269,6 +320,7 @@ etp_status etp_compute_figures(etp_abuild *b)
         free(name);
     }
 #undef TOTAL
+    ok |= runner_figures(b);
     for (uint32_t k = 0; k < nb; k++)
         free(bvals[k]);
     free(bvals);

@@ -12,6 +12,7 @@
 #include "etprof/analysis.h"
 #include "etprof/detect.h"
 #include "etprof/etrecord.h"
+#include "etprof/runner_log.h"
 #include "outputs/analysis_report.h"
 #include "outputs/jsonw.h"
 #include "outputs/publish.h"
@@ -30,6 +31,8 @@ static void help(void)
            "are marked non-additive, never divided. At least one of ETRECORD and --pte.\n\n"
            "  --etdump FILE      the runtime's ETDump (required)\n"
            "  --pte PROGRAM      the deployed program (.pte or .bpte)\n"
+           "  --log FILE         the runner's output (executor_runner / example_runner): its\n"
+           "                     method, iteration times and planned memory, kept apart\n"
            "  --method NAME      the method that ran (inferred when possible)\n"
            "  --source-unit U    unit of the ETDump's ticks (ns assumed, and reported, if absent)\n"
            "  --unit U           unit of reported times (default ms)\n"
@@ -128,7 +131,7 @@ static void open_page(const char *dir)
 
 static int publish(const etp_analysis *a, const etp_analysis_options *opt, int argc, char **argv,
                    const char *outdir, const char *etdump, const char *pte, const char *etrecord,
-                   const char *format, int detailed, const char *me_mode, int json, int quiet, int top)
+                   const char *logpath, const char *format, int detailed, const char *me_mode, int json, int quiet, int top)
 {
     etp_error err;
     etp_error_clear(&err);
@@ -145,6 +148,7 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, int a
     po.etdump_path = etdump;
     po.pte_path = pte;
     po.etrecord_path = etrecord;
+    po.log_path = logpath;
     char *summary = NULL;
     int rc = EXIT_OK;
     if (!cmd || !oj) {
@@ -186,11 +190,12 @@ int cmd_analyze(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},             {"list-issue-codes", no_argument, NULL, 'L'},
         {"output", required_argument, NULL, 'o'},      {"format", required_argument, NULL, 'f'},
         {"detailed", no_argument, NULL, 'D'},          {"model-explorer", required_argument, NULL, 'M'},
+        {"log", required_argument, NULL, 'l'},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     etp_analysis_options opt;
     etp_analysis_options_init(&opt);
-    const char *etdump = NULL, *pte = NULL;
+    const char *etdump = NULL, *pte = NULL, *logpath = NULL;
     int json = 0, quiet = 0, top = 10, c;
     const char *outdir = NULL, *format = "csv", *me_mode = "files";
     int detailed = 0;
@@ -199,6 +204,7 @@ int cmd_analyze(int argc, char **argv)
         switch (c) {
         case 'e': etdump = optarg; break;
         case 'p': pte = optarg; break;
+        case 'l': logpath = optarg; break;
         case 'm': opt.method = optarg; break;
         case 's':
             if (etp_unit_parse(optarg, &opt.source_unit))
@@ -265,13 +271,16 @@ int cmd_analyze(int argc, char **argv)
     etp_etdump *d = NULL;
     etp_program *p = NULL;
     etp_etrecord *r = NULL;
+    etp_runner_log *lg = NULL;
     etp_analysis *a = NULL;
     int rc = EXIT_OK;
     if (etp_etdump_open(etdump, &d, &err) || (pte && etp_program_open(pte, &p, &err)) ||
-        (etrecord && etp_etrecord_open(etrecord, &r, &err))) {
+        (etrecord && etp_etrecord_open(etrecord, &r, &err)) ||
+        (logpath && etp_runner_log_open(logpath, &lg, &err))) {
         rc = cli_fail(&err);
         goto done;
     }
+    opt.runner_log = lg;
     etp_status s = etp_analyze(d, p, r, &opt, &a, &err);
     if (s) {
         rc = cli_fail(&err);
@@ -280,8 +289,8 @@ int cmd_analyze(int argc, char **argv)
         goto done;
     }
     if (outdir) {
-        rc = publish(a, &opt, argc, argv, outdir, etdump, pte, etrecord, format, detailed, me_mode,
-                     json, quiet, top);
+        rc = publish(a, &opt, argc, argv, outdir, etdump, pte, etrecord, logpath, format, detailed,
+                     me_mode, json, quiet, top);
     } else if (json) {
         if (etp_analysis_write_json(a, stdout))
             rc = cli_error("write error on standard output");
@@ -294,6 +303,7 @@ int cmd_analyze(int argc, char **argv)
 done:
     etp_analysis_free(a);
     etp_etrecord_free(r);
+    etp_runner_log_free(lg);
     etp_program_free(p);
     etp_etdump_free(d);
     return rc;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "etprof/etrecord.h"
+#include "etprof/runner_log.h"
 
 static void stats_members(etp_jw *w, const etp_stats *s)
 {
@@ -20,8 +21,9 @@ void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f)
 {
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "name", f->name);
-    etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
-    etp_jw_kstr(w, "aggregation", "per-execution total");
+    etp_jw_kstr(w, "unit", f->unit ? f->unit : etp_unit_name(a->target_unit));
+    etp_jw_kstr(w, "source", f->source ? f->source : "etdump");
+    etp_jw_kstr(w, "aggregation", f->source ? "per reported value" : "per-execution total");
     etp_jw_kbool(w, "available", f->available);
     if (f->available) {
         etp_jw_kbool(w, "additive", f->additive);
@@ -314,6 +316,15 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
     fig_line(fp, a, "Method::init", "method_init");
     fprintf(fp, "  (+ marks figures whose averages add up: delegates + kernels + dispatch + other +\n"
                 "   framework = Method::execute; p50/min/max never add)\n");
+    if (a->runner_log) {
+        fprintf(fp, "Reported by the runner (%s)\n", a->runner_log->path);
+        fig_line(fp, a, "iteration wall time (ms)", "runner_iteration");
+        fig_line(fp, a, "load (ms)", "runner_load");
+        const etp_figure *pm = etp_analysis_figure(a, "runner_planned_memory");
+        if (pm && pm->available)
+            fprintf(fp, "  %-30s %11.0f bytes (%u buffers)\n", "planned memory", pm->stats.avg,
+                    a->runner_log->buffer_count);
+    }
 
     uint32_t n;
     const etp_entity **top = etp_analysis_top(a, &n);

@@ -7,6 +7,7 @@
 
 #include "etprof/bundle.h"
 #include "etprof/etrecord.h"
+#include "etprof/runner_log.h"
 #include "outputs/analysis_report.h"
 #include "outputs/jsonw.h"
 #include "outputs/publish_internal.h"
@@ -46,7 +47,7 @@ static void unavailable(etp_jw *w, const char *name, const char *unit, const cha
  * p50, min, max (never additive). */
 static void figure_metrics(etp_jw *w, const etp_analysis *a, const etp_figure *f)
 {
-    const char *u = etp_unit_name(a->target_unit);
+    const char *u = f->unit ? f->unit : etp_unit_name(a->target_unit);
     static const char *const aggs[] = {"avg", "p50", "min", "max"};
     for (int k = 0; k < 4; k++) {
         char name[200];
@@ -56,9 +57,11 @@ static void figure_metrics(etp_jw *w, const etp_analysis *a, const etp_figure *f
             continue;
         }
         double v = k == 0 ? f->stats.avg : k == 1 ? f->stats.p50 : k == 2 ? f->stats.min : f->stats.max;
-        metric(w, name, v, u, k == 0 ? "mean over executions" : k == 1 ? "median over executions"
-                              : k == 2 ? "minimum over executions" : "maximum over executions",
-               k == 0 && f->additive, f->stats.n);
+        const char *over = f->source ? "reported values" : "executions";
+        char agg[64];
+        snprintf(agg, sizeof agg, "%s over %s",
+                 k == 0 ? "mean" : k == 1 ? "median" : k == 2 ? "minimum" : "maximum", over);
+        metric(w, name, v, u, agg, k == 0 && f->additive, f->stats.n);
     }
 }
 
@@ -412,6 +415,18 @@ char *etp_run_metadata_json(const etp_analysis *a, const etp_publish_options *po
         etp_jw_obj_end(&w);
         etp_jw_obj_end(&w);
     }
+    if (po->log_path && a->runner_log) {
+        const etp_runner_log *l = a->runner_log;
+        input_entry(&w, "log", po->log_path);
+        etp_jw_key(&w, "describes");
+        etp_jw_obj_begin(&w);
+        etp_jw_kstr(&w, "method", l->method);
+        etp_jw_kuint(&w, "iterations", l->iteration_count);
+        etp_jw_kstr(&w, "etdump_name", l->etdump_name);
+        etp_jw_kuint(&w, "planned_memory_bytes", l->planned_bytes);
+        etp_jw_obj_end(&w);
+        etp_jw_obj_end(&w);
+    }
     etp_jw_arr_end(&w);
     etp_jw_obj_end(&w);
     return etp_jw_take(&w, NULL);
@@ -493,6 +508,8 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
         s = etp_bundle_add_input(b, "pte", po->pte_path, err);
     if (!s && po->etrecord_path)
         s = etp_bundle_add_input(b, "etrecord", po->etrecord_path, err);
+    if (!s && po->log_path)
+        s = etp_bundle_add_input(b, "log", po->log_path, err);
     char *summary = NULL;
     if (!s) {
         summary = etp_summary_json(a);

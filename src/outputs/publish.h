@@ -16,7 +16,7 @@ typedef struct etp_publish_options {
     int model_explorer;          /* write model_explorer/ (graph, overlays, page) */
     const char *command_line;    /* as typed, for run_metadata.json */
     const char *options_json;    /* the analysis options as a JSON object */
-    const char *etdump_path, *pte_path, *etrecord_path;
+    const char *etdump_path, *pte_path, *etrecord_path, *log_path;
     const char *run_id, *timestamp; /* fixed identity (tests); NULL: fresh */
 } etp_publish_options;
 

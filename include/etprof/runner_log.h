@@ -1,0 +1,55 @@
+/*
+ * etprof/runner_log.h - what ExecuTorch's example runners printed about a run.
+ *
+ * executor_runner and example_runner log the method they ran, the load time,
+ * each iteration's wall time, the planned memory buffers and where the ETDump
+ * went. These are the device's own numbers: they sit next to the ETDump's
+ * timings (never mixed into them) and can settle which method ran.
+ */
+#ifndef ETPROF_RUNNER_LOG_H
+#define ETPROF_RUNNER_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "etprof/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct etp_runner_log {
+    char *path;
+    char *method;                /**< "Using method X" / "Running method X", or NULL */
+    int has_load_ms;
+    double load_ms;              /**< "Model loaded in X ms." */
+    uint32_t iteration_count;
+    double *iteration_ms;        /**< "Iteration i of N: X ms", in order */
+    uint32_t iterations_declared;/**< N of "Iteration i of N" (0 when absent) */
+    int has_total;
+    uint32_t total_runs;         /**< "Model executed successfully N time(s) in X ms." */
+    double total_ms;
+    uint32_t buffer_count;
+    uint64_t *buffer_bytes;      /**< "Setting up [CPU ]planned buffer i, size N." by index */
+    uint64_t planned_bytes;      /**< sum of the planned buffers */
+    char *etdump_name;           /**< "ETDump written to file 'F'." */
+    uint32_t lines;
+} etp_runner_log;
+
+/**
+ * Read a runner log (text, at most 64 MiB, lines capped at 64 KiB). Lines it
+ * does not recognise are ignored; recognised lines with bad numbers are an
+ * error naming the line. Release with etp_runner_log_free().
+ */
+etp_status etp_runner_log_open(const char *path, etp_runner_log **out, etp_error *err);
+
+/** Parse @p size bytes of log text named @p name (tests, fuzzing). */
+etp_status etp_runner_log_parse(const char *text, size_t size, const char *name,
+                                etp_runner_log **out, etp_error *err);
+
+void etp_runner_log_free(etp_runner_log *l);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
