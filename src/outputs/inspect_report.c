@@ -81,6 +81,10 @@ void etp_inspect_write_text(const etp_inspect *in, const etp_etdump *d, const et
                 b->run_count == 1 ? "" : "s");
         if (m)
             fprintf(fp, ", method %s", m);
+        else if (p && b->summary.instructions_observed == 0)
+            fprintf(fp, ", method not determined (no instruction-level events)");
+        else if (p)
+            fprintf(fp, ", method not determined");
         if (b->bundled_input_index != -1)
             fprintf(fp, ", bundled input %d", b->bundled_input_index);
         fputc('\n', fp);
