@@ -104,6 +104,21 @@ blk = json.loads(out)["blocks"][0] if rc == 0 else {}
 expect(rc == 0 and blk.get("allocation_events") == 1 and blk.get("allocation_bytes") == 64
        and blk.get("empty_events") == 1, "allocation and empty events counted")
 
+# 6. Large rows (more than 64 samples) use selection, not sorting: same
+#    numbers as numpy, including ties.
+import random
+import numpy as np
+rng = random.Random(7)
+durs = [rng.choice([rng.randint(1, 10**6), 500, 500]) for _ in range(301)]
+many = build("many", [execute_block([pe("OPERATOR_CALL", 0, 0, 1000, 1000 + d)]) for d in durs])
+rc, out, err = run("inspect", "--json", "--unit", "ns", many)
+ev = json.loads(out)["blocks"][0]["events"][0] if rc == 0 else {}
+a = np.array(durs, dtype=np.float64)
+expect(rc == 0 and ev.get("n") == 301 and all(
+    abs(ev[k] - float(np.percentile(a, q))) <= 1e-9 * max(1.0, abs(float(np.percentile(a, q))))
+    for k, q in (("p10", 10), ("p50", 50), ("p90", 90)))
+       and ev["min"] == a.min() and ev["max"] == a.max(), "301 samples: percentiles equal numpy's")
+
 if os.path.isdir(FIX):
     tut = os.path.join(FIX, "executorch/tutorial.etdp")
     add = os.path.join(FIX, "executorch/add.pte")

@@ -59,7 +59,7 @@ typedef struct etp_inspect_row {
     /* Samples, in run order; per_run[r] occurrences belong to the block's run r. */
     uint64_t sample_count;
     uint64_t *ticks;            /**< duration of every occurrence, in source ticks */
-    uint32_t *per_run;          /**< occurrences per run (run_count entries) */
+    const uint32_t *per_run;    /**< occurrences per run (run_count entries; may be shared) */
     uint32_t max_per_run;       /**< 1 for events that occur once per run */
     etp_stats stats;            /**< over every occurrence, in the target unit */
 } etp_inspect_row;

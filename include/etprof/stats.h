@@ -25,7 +25,7 @@ typedef struct etp_stats {
 } etp_stats;
 
 /**
- * Compute statistics of @p n tick samples. @p ticks is sorted in place
+ * Compute statistics of @p n tick samples. @p ticks is reordered in place
  * (pass a copy to keep the original order). Values are divided by
  * @p divisor (> 0).
  */

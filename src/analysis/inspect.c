@@ -329,45 +329,60 @@ static etp_status publish(builder *b, etp_inspect *res, etp_error *err)
         uint32_t nr = blk->run_count, ns = g->nsigs;
         size_t nev = g->ev_ticks.n;
         /* Regroup the event slab by row: one ticks slab and one per-run
-         * count matrix for the whole block, owned by its first row. */
+         * count matrix for the whole block (owned by the block). */
         uint64_t *slab = malloc((nev ? nev : 1) * sizeof *slab);
-        uint32_t *counts = calloc((size_t)ns * nr + 1, sizeof *counts);
-        size_t *at = calloc((size_t)ns + 1, sizeof *at);
-        if (!blk->rows || !slab || !counts || !at) {
+        /* Canonical blocks (each signature once per run) share one array of
+         * ones as every row's per_run; only irregular blocks need a matrix. */
+        uint32_t *counts = g->irregular ? calloc((size_t)ns * nr + 1, sizeof *counts)
+                                        : malloc(((size_t)nr + 1) * sizeof *counts);
+        if (!blk->rows || !slab || !counts) {
             free(slab);
             free(counts);
-            free(at);
             free(scratch);
             return oom(err, d);
         }
-        uint64_t *total = calloc((size_t)ns + 1, sizeof *total);
-        if (!total) {
-            free(slab);
-            free(counts);
-            free(at);
-            free(scratch);
-            return oom(err, d);
-        }
-        if (g->irregular)
+        if (g->irregular) {
+            size_t *at = calloc((size_t)ns + 1, sizeof *at);
+            uint64_t *total = calloc((size_t)ns + 1, sizeof *total);
+            if (!at || !total) {
+                free(at);
+                free(total);
+                free(slab);
+                free(counts);
+                free(scratch);
+                return oom(err, d);
+            }
             for (size_t k = 0; k < nev; k++)
                 total[g->ev_rows.v[k]]++;
-        else
-            for (uint32_t r = 0; r < ns; r++)
-                total[r] = nr;
-        for (uint32_t r = 1; r <= ns; r++)
-            at[r] = at[r - 1] + total[r - 1];
-        /* Runs are stored back to back; run_end marks their boundaries. */
-        size_t k = 0;
-        for (uint32_t x = 0; x < nr; x++) {
-            size_t run_end = g->run_end.v[x], first = k;
-            for (; k < run_end; k++) {
-                uint32_t row = g->irregular ? g->ev_rows.v[k] : (uint32_t)(k - first);
-                slab[at[row]++] = g->ev_ticks.v[k];
-                counts[(size_t)row * nr + x]++;
+            for (uint32_t r = 1; r <= ns; r++)
+                at[r] = at[r - 1] + total[r - 1];
+            /* Runs are stored back to back; run_end marks their boundaries. */
+            size_t k = 0;
+            for (uint32_t x = 0; x < nr; x++) {
+                for (size_t run_end = g->run_end.v[x]; k < run_end; k++) {
+                    uint32_t row = g->ev_rows.v[k];
+                    slab[at[row]++] = g->ev_ticks.v[k];
+                    counts[(size_t)row * nr + x]++;
+                }
             }
+            free(at);
+            free(total);
+        } else {
+            /* The events form an nr x ns matrix (run-major); transpose it to
+             * row-major in tiles so both sides stay in cache. */
+            const uint64_t *src = g->ev_ticks.v;
+            enum { TILE = 32 };
+            for (uint32_t x0 = 0; x0 < nr; x0 += TILE)
+                for (uint32_t r0 = 0; r0 < ns; r0 += TILE) {
+                    uint32_t x1 = x0 + TILE < nr ? x0 + TILE : nr;
+                    uint32_t r1 = r0 + TILE < ns ? r0 + TILE : ns;
+                    for (uint32_t r = r0; r < r1; r++)
+                        for (uint32_t x = x0; x < x1; x++)
+                            slab[(size_t)r * nr + x] = src[(size_t)x * ns + r];
+                }
+            for (uint32_t x = 0; x < nr; x++)
+                counts[x] = 1;
         }
-        free(at);
-        free(total);
         VEC_FREE(g->ev_ticks);
         VEC_FREE(g->ev_rows);
         size_t off = 0;
@@ -382,7 +397,7 @@ static etp_status publish(builder *b, etp_inspect *res, etp_error *err)
             row->is_delegated = s->did_int != -1 || (s->did_str && s->did_len > 0);
             row->is_framework = s->chain == -1;
             row->first_offset = s->offset;
-            row->per_run = counts + (size_t)r * nr;
+            row->per_run = g->irregular ? counts + (size_t)r * nr : counts;
             row->ticks = slab + off;
             for (uint32_t x = 0; x < nr; x++) {
                 row->sample_count += row->per_run[x];

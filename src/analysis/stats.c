@@ -48,14 +48,31 @@ double etp_percentile_linear(const double *sorted, size_t n, double q)
     return lerp(sorted[i], sorted[i + 1], h - lo);
 }
 
+/* Percentile q of n values whose order statistics are obtained with @p at. */
+static double pct_select(uint64_t *t, size_t n, double divisor, double q, size_t *from)
+{
+    double h = (q / 100.0) * (double)(n - 1);
+    double lo = floor(h);
+    size_t i = (size_t)lo;
+    if (i >= n - 1)
+        return (double)t[n - 1] / divisor;
+    /* t[i] by selection within [from, n), then t[i+1] = the least of the rest. */
+    uint64_t a = *from <= i ? etp_select_u64(t + *from, n - *from, i - *from) : t[i];
+    uint64_t b = t[i + 1];
+    for (size_t k = i + 2; k < n; k++)
+        if (t[k] < b)
+            b = t[k];
+    *from = i + 1;
+    return lerp((double)a / divisor, (double)b / divisor, h - lo);
+}
+
 void etp_stats_from_ticks(uint64_t *t, size_t n, double divisor, etp_stats *out)
 {
     memset(out, 0, sizeof *out);
     if (n == 0)
         return;
-    etp_sort_u64(t, n);
     /* Exact integer total while it fits; long double beyond (2^64 ticks). */
-    uint64_t sum = 0;
+    uint64_t sum = 0, mn = t[0], mx = t[0];
     long double lsum = 0;
     int overflow = 0;
     for (size_t i = 0; i < n; i++) {
@@ -67,16 +84,30 @@ void etp_stats_from_ticks(uint64_t *t, size_t n, double divisor, etp_stats *out)
             lsum += (long double)t[i];
         else
             sum += t[i];
+        if (t[i] < mn)
+            mn = t[i];
+        if (t[i] > mx)
+            mx = t[i];
     }
     long double total = overflow ? lsum : (long double)sum;
     out->n = n;
     out->sum = (double)(total / (long double)divisor);
     out->avg = (double)(total / (long double)n / (long double)divisor);
-    out->min = (double)t[0] / divisor;
-    out->max = (double)t[n - 1] / divisor;
-    out->p10 = pct_u64(t, n, divisor, 10);
-    out->p50 = pct_u64(t, n, divisor, 50);
-    out->p90 = pct_u64(t, n, divisor, 90);
+    out->min = (double)mn / divisor;
+    out->max = (double)mx / divisor;
+    if (n <= 64) {
+        etp_sort_u64(t, n);
+        out->p10 = pct_u64(t, n, divisor, 10);
+        out->p50 = pct_u64(t, n, divisor, 50);
+        out->p90 = pct_u64(t, n, divisor, 90);
+        return;
+    }
+    /* Only five order statistics are needed: select them (O(n)) instead of
+     * sorting, in ascending order so each search narrows the next. */
+    size_t from = 0;
+    out->p10 = pct_select(t, n, divisor, 10, &from);
+    out->p50 = pct_select(t, n, divisor, 50, &from);
+    out->p90 = pct_select(t, n, divisor, 90, &from);
 }
 
 void etp_stats_from_signed(int64_t *v, size_t n, double divisor, etp_stats *out)

@@ -90,3 +90,41 @@
 
 DEFINE_SORT(u64, uint64_t)
 DEFINE_SORT(i64, int64_t)
+
+/* Quickselect: reorder v so that v[k] holds the k-th smallest, everything
+ * before it is <= and everything after it >=. Median-of-three pivots; after
+ * too many rounds it sorts the rest, so the worst case stays n log n. */
+uint64_t etp_select_u64(uint64_t *v, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n; /* [lo, hi) holds position k */
+    int rounds = 0;
+    while (hi - lo > 24) {
+        if (++rounds > 64) {
+            etp_sort_u64(v + lo, hi - lo);
+            return v[k];
+        }
+        size_t m = lo + (hi - lo) / 2;
+        uint64_t a = v[lo], b = v[m], c = v[hi - 1];
+        uint64_t p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        size_t i = lo, j = hi - 1;
+        for (;;) {
+            while (v[i] < p)
+                i++;
+            while (p < v[j])
+                j--;
+            if (i >= j)
+                break;
+            uint64_t t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+            i++;
+            j--;
+        }
+        if (k <= j)
+            hi = j + 1;
+        else
+            lo = j + 1;
+    }
+    u64_insertion(v + lo, hi - lo);
+    return v[k];
+}
