@@ -115,7 +115,8 @@ static int runner_figure(etp_abuild *b, const char *name, const char *unit, cons
     double *s = malloc((n ? n : 1) * sizeof *s);
     if (!s)
         return -1;
-    memcpy(s, v, n * sizeof *s);
+    if (n)
+        memcpy(s, v, n * sizeof *s);
     qsort(s, n, sizeof *s, cmp_double);
     double sum = 0;
     for (uint32_t i = 0; i < n; i++)
