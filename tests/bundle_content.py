@@ -466,6 +466,17 @@ def mode_demo():
                  os.path.join(WORK, "demo-etr"), method="forward")
     analyze_pair("demo pte only", ["--etdump", f"{d}/run.etdp", "--pte", f"{d}/model.pte"],
                  os.path.join(WORK, "demo-pte"))
+    # XNNPACK-style string delegate ids ("Convolution (NHWC, F32) GEMM #3") put
+    # commas, spaces and quotes-worthy text into entity ids: CSV quoting.
+    g = os.path.join(WORK, "gen-xnn")
+    shutil.rmtree(g, ignore_errors=True)
+    os.makedirs(g)
+    run_ok(["gen", "etdump", "-o", f"{g}/run.etdp", "--pte", f"{g}/model.pte", "--etrecord",
+            f"{g}/model.etrecord", "--instructions", "40", "--executions", "3"])
+    a, _ = analyze_pair("gen xnnpack", [f"{g}/model.etrecord", "--etdump", f"{g}/run.etdp", "--pte",
+                                        f"{g}/model.pte"], os.path.join(WORK, "gen-xnn-bundle"))
+    with open(os.path.join(a, "operators.csv"), "rb") as f:
+        check(b'",delegate_event,' in f.read(), "gen xnnpack: expected quoted delegate entity ids")
 
 
 def mode_real():
@@ -485,6 +496,14 @@ def mode_real():
     s = load_json(os.path.join(a, "summary.json"))
     check(any(m.get("availability") == "unavailable" for m in s["metrics"]),
           f"{n}: expected unavailable metrics")
+    # More shapes: several methods, a bundled program; inspect-only ETDumps.
+    analyze_pair("np_multi_forward_x10", ["--etdump", f"{REAL}/np_multi_forward_x10.etdp", "--pte",
+                                          f"{REAL}/np_multi_forward_x10.pte"], os.path.join(WORK, "multi"))
+    bp = f"{REAL}/et_bundled_program_debug_intermediate"
+    analyze_pair("bundled program", ["--etdump", f"{bp}.etdp", "--pte", f"{bp}.bpte"], os.path.join(WORK, "bpte"))
+    for e in ("executorch/tutorial.etdp", "executorch/synthetic_multi_run.etdp"):
+        validate(load_json_text(run_ok(["inspect", os.path.join(FIXTURES, e), "--json", "--raw"])),
+                 f"inspect --json --raw {e}")
     x = load_json(os.path.join(WORK, "xnn_np_add_x10-csv", "summary.json"))
     check([d["backend"] for d in x["headline"]["delegate_time"]] == ["XnnpackBackend"],
           "xnn_np_add_x10: headline delegate time should be XnnpackBackend")
