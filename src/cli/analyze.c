@@ -284,6 +284,14 @@ int cmd_analyze(int argc, char **argv)
 
     etp_error err;
     etp_error_clear(&err);
+    /* Unpublish DIR before reading any input: a run that fails on bad input
+     * must not leave an older bundle's manifest looking like its result. */
+    if (outdir) {
+        etp_bundle *stale = NULL;
+        if (etp_bundle_begin(outdir, &stale, &err))
+            return cli_fail(&err);
+        etp_bundle_free(stale);
+    }
     etp_etdump *d = NULL;
     etp_program *p = NULL;
     etp_etrecord *r = NULL;

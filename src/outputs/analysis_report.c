@@ -17,21 +17,30 @@ static void stats_members(etp_jw *w, const etp_stats *s)
     etp_jw_kdouble(w, "max", s->max);
 }
 
+int etp_figure_per_occurrence(const etp_figure *f)
+{
+    return !strcmp(f->name, "program_load_method") || !strcmp(f->name, "method_init");
+}
+
+/* Available: statistics over its samples. Unavailable: the reason, and no
+ * number at all (the same convention as summary.json's metric objects). */
 void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f)
 {
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "name", f->name);
     etp_jw_kstr(w, "unit", f->unit ? f->unit : etp_unit_name(a->target_unit));
     etp_jw_kstr(w, "source", f->source ? f->source : "etdump");
-    etp_jw_kstr(w, "aggregation", f->source ? "per reported value" : "per-execution total");
-    etp_jw_kbool(w, "available", f->available);
+    etp_jw_kstr(w, "aggregation", f->source                     ? "per reported value"
+                                  : etp_figure_per_occurrence(f) ? "per occurrence"
+                                                                 : "per-execution total");
     if (f->available) {
         etp_jw_kbool(w, "additive", f->additive);
-        etp_jw_kuint(w, "executions", f->stats.n);
+        etp_jw_kuint(w, "samples", f->stats.n);
         etp_jw_kuint(w, "events", f->events);
         stats_members(w, &f->stats);
     } else {
-        etp_jw_kstr(w, "reason", f->reason);
+        etp_jw_kstr(w, "availability", "unavailable");
+        etp_jw_kstr(w, "reason", f->reason ? f->reason : "not measured");
     }
     etp_jw_obj_end(w);
 }
