@@ -211,6 +211,7 @@ int cmd_analyze(int argc, char **argv)
     };
     etp_analysis_options opt;
     etp_analysis_options_init(&opt);
+    cli_units units = {(int)opt.source_unit, (int)opt.target_unit, 0, 0};
     const char *etdump = NULL, *pte = NULL, *logpath = NULL;
     int json = 0, quiet = 0, top = 10, c;
     const char *outdir = NULL, *format = "csv", *me_mode = "files";
@@ -223,21 +224,12 @@ int cmd_analyze(int argc, char **argv)
         case 'l': logpath = optarg; break;
         case 'm': opt.method = optarg; break;
         case 's':
-            if (etp_unit_parse(optarg, &opt.source_unit))
-                return cli_usage("analyze", "unknown unit '%s' for --source-unit", optarg);
-            opt.source_unit_given = 1;
-            break;
         case 'u':
-            if (etp_unit_parse(optarg, &opt.target_unit))
-                return cli_usage("analyze", "unknown unit '%s' for --unit", optarg);
+        case 'c':
+            if (cli_units_option("analyze", &units, c == 's' ? "source-unit" : c == 'u' ? "unit" : "cpu-hz",
+                                 optarg))
+                return EXIT_USAGE;
             break;
-        case 'c': {
-            char *end;
-            opt.cpu_hz = strtod(optarg, &end);
-            if (*end || !(opt.cpu_hz > 0))
-                return cli_usage("analyze", "--cpu-hz needs a positive number, got '%s'", optarg);
-            break;
-        }
         case 'j': json = 1; break;
         case 't': {
             long long v = cli_parse_count(optarg);
@@ -275,12 +267,12 @@ int cmd_analyze(int argc, char **argv)
         return cli_usage("analyze", "--format, --detailed and --model-explorer need -o DIR");
     if (!etrecord && !pte)
         return cli_usage("analyze", "give an ETRECORD, a --pte PROGRAM, or both");
-    if ((opt.source_unit == ETP_UNIT_CYCLES) != (opt.target_unit == ETP_UNIT_CYCLES) &&
-        !(opt.source_unit == ETP_UNIT_CYCLES && opt.cpu_hz > 0))
-        return cli_usage("analyze", "cycles must be both --source-unit and --unit (or give --cpu-hz "
-                                    "to convert cycles to time)");
-    if (opt.cpu_hz > 0 && opt.source_unit != ETP_UNIT_CYCLES)
-        return cli_usage("analyze", "--cpu-hz only applies to --source-unit cycles");
+    if (cli_units_check("analyze", &units))
+        return EXIT_USAGE;
+    opt.source_unit = (etp_time_unit)units.source;
+    opt.target_unit = (etp_time_unit)units.target;
+    opt.cpu_hz = units.cpu_hz;
+    opt.source_unit_given = units.source_given;
 
     etp_error err;
     etp_error_clear(&err);

@@ -33,6 +33,17 @@ int cli_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* --source-unit / --unit / --cpu-hz, shared by inspect and analyze. */
+typedef struct cli_units {
+    int source, target;         /* etp_time_unit */
+    int source_given;
+    double cpu_hz;
+} cli_units;
+/* Handle one of the unit options (@p opt is its name without dashes).
+ * Returns 0, or EXIT_USAGE after printing why. */
+int cli_units_option(const char *cmd, cli_units *u, const char *opt, const char *val);
+/* Check the combination once all options are read; 0 or EXIT_USAGE. */
+int cli_units_check(const char *cmd, const cli_units *u);
 /* Parse a non-negative integer option value; -1 on error. */
 long long cli_parse_count(const char *s);
 

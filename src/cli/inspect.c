@@ -37,6 +37,7 @@ int cmd_inspect(int argc, char **argv)
     };
     etp_inspect_options opt;
     etp_inspect_options_init(&opt);
+    cli_units units = {(int)opt.source_unit, (int)opt.target_unit, 0, 0};
     const char *pte = NULL;
     int json = 0, raw = 0, c;
     optind = 1;
@@ -45,20 +46,12 @@ int cmd_inspect(int argc, char **argv)
         case 'p': pte = optarg; break;
         case 'm': opt.method = optarg; break;
         case 's':
-            if (etp_unit_parse(optarg, &opt.source_unit))
-                return cli_usage("inspect", "unknown unit '%s' for --source-unit", optarg);
-            break;
         case 'u':
-            if (etp_unit_parse(optarg, &opt.target_unit))
-                return cli_usage("inspect", "unknown unit '%s' for --unit", optarg);
+        case 'c':
+            if (cli_units_option("inspect", &units, c == 's' ? "source-unit" : c == 'u' ? "unit" : "cpu-hz",
+                                 optarg))
+                return EXIT_USAGE;
             break;
-        case 'c': {
-            char *end;
-            opt.cpu_hz = strtod(optarg, &end);
-            if (*end || !(opt.cpu_hz > 0))
-                return cli_usage("inspect", "--cpu-hz needs a positive number, got '%s'", optarg);
-            break;
-        }
         case 'j': json = 1; break;
         case 'r': raw = 1; break;
         case 'h': help(); return EXIT_OK;
@@ -71,12 +64,11 @@ int cmd_inspect(int argc, char **argv)
         return cli_usage("inspect", "--raw only applies with --json");
     if (opt.method && !pte)
         return cli_usage("inspect", "--method needs --pte");
-    if ((opt.source_unit == ETP_UNIT_CYCLES) != (opt.target_unit == ETP_UNIT_CYCLES) &&
-        !(opt.source_unit == ETP_UNIT_CYCLES && opt.cpu_hz > 0))
-        return cli_usage("inspect", "cycles must be both --source-unit and --unit (or give --cpu-hz "
-                                    "to convert cycles to time)");
-    if (opt.cpu_hz > 0 && opt.source_unit != ETP_UNIT_CYCLES)
-        return cli_usage("inspect", "--cpu-hz only applies to --source-unit cycles");
+    if (cli_units_check("inspect", &units))
+        return EXIT_USAGE;
+    opt.source_unit = (etp_time_unit)units.source;
+    opt.target_unit = (etp_time_unit)units.target;
+    opt.cpu_hz = units.cpu_hz;
 
     etp_error err;
     etp_error_clear(&err);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "etprof/units.h"
 
 static const struct {
     const char *name;
@@ -59,6 +60,37 @@ int cli_error(const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     return EXIT_INPUT;
+}
+
+int cli_units_option(const char *cmd, cli_units *u, const char *opt, const char *val)
+{
+    etp_time_unit t;
+    if (!strcmp(opt, "cpu-hz")) {
+        char *end;
+        u->cpu_hz = strtod(val, &end);
+        if (*end || !(u->cpu_hz > 0))
+            return cli_usage(cmd, "--cpu-hz needs a positive number, got '%s'", val);
+        return 0;
+    }
+    if (etp_unit_parse(val, &t))
+        return cli_usage(cmd, "unknown unit '%s' for --%s (ns, us, ms, s or cycles)", val, opt);
+    if (!strcmp(opt, "source-unit")) {
+        u->source = (int)t;
+        u->source_given = 1;
+    } else
+        u->target = (int)t;
+    return 0;
+}
+
+int cli_units_check(const char *cmd, const cli_units *u)
+{
+    int sc = u->source == ETP_UNIT_CYCLES, tc = u->target == ETP_UNIT_CYCLES;
+    if (sc != tc && !(sc && u->cpu_hz > 0))
+        return cli_usage(cmd, "cycles must be both --source-unit and --unit (or give --cpu-hz to "
+                              "convert cycles to time)");
+    if (u->cpu_hz > 0 && !sc)
+        return cli_usage(cmd, "--cpu-hz only applies to --source-unit cycles");
+    return 0;
 }
 
 long long cli_parse_count(const char *s)

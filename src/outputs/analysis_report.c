@@ -89,11 +89,7 @@ void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e)
         stats_members(w, &e->time.stats);
         etp_jw_kbool(w, "additive", e->additive);
         etp_jw_kbool(w, "shared", e->shared);
-        etp_jw_key(w, "co_attributed");
-        etp_jw_arr_begin(w);
-        for (uint32_t i = 0; i < e->co_count; i++)
-            etp_jw_str(w, e->co_attributed[i]);
-        etp_jw_arr_end(w);
+        etp_jw_kstrs(w, "co_attributed", e->co_attributed, e->co_count);
         etp_jw_obj_end(w);
     } else
         etp_jw_null(w);
@@ -114,11 +110,7 @@ void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e)
         etp_jw_kstr(w, "module_type", e->module_type);
         etp_jw_kstr(w, "source_fn", e->source_fn);
         etp_jw_kstr(w, "stack_trace", e->stack_trace);
-        etp_jw_key(w, "instructions");
-        etp_jw_arr_begin(w);
-        for (uint32_t i = 0; i < e->instruction_count; i++)
-            etp_jw_str(w, e->instructions[i]);
-        etp_jw_arr_end(w);
+        etp_jw_kstrs(w, "instructions", e->instructions, e->instruction_count);
     }
     etp_jw_obj_end(w);
 }

@@ -338,3 +338,12 @@ void etp_jw_kuint(etp_jw *w, const char *k, uint64_t v) { etp_jw_key(w, k); etp_
 void etp_jw_kdouble(etp_jw *w, const char *k, double v) { etp_jw_key(w, k); etp_jw_double(w, v); }
 void etp_jw_kbool(etp_jw *w, const char *k, int v) { etp_jw_key(w, k); etp_jw_bool(w, v); }
 void etp_jw_knull(etp_jw *w, const char *k) { etp_jw_key(w, k); etp_jw_null(w); }
+
+void etp_jw_kstrs(etp_jw *w, const char *key, char *const *strs, uint32_t n)
+{
+    etp_jw_key(w, key);
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < n; i++)
+        etp_jw_str(w, strs[i]);
+    etp_jw_arr_end(w);
+}

@@ -69,6 +69,8 @@ void etp_jw_raw_text(etp_jw *w, const char *text, size_t n);
 /* Insert already-serialised JSON text as one value. */
 void etp_jw_raw(etp_jw *w, const char *json, size_t n);
 
+/* Member @p key holding an array of @p n strings. */
+void etp_jw_kstrs(etp_jw *w, const char *key, char *const *strs, uint32_t n);
 /* Convenience: key + value. */
 void etp_jw_kstr(etp_jw *w, const char *k, const char *v);
 void etp_jw_kint(etp_jw *w, const char *k, int64_t v);

@@ -120,11 +120,7 @@ static void top_operators(etp_jw *w, const etp_analysis *a)
         etp_jw_kuint(w, "executions", e->time.executions);
         etp_jw_kbool(w, "additive", e->additive);
         etp_jw_kbool(w, "shared", e->shared);
-        etp_jw_key(w, "co_attributed");
-        etp_jw_arr_begin(w);
-        for (uint32_t k = 0; k < e->co_count; k++)
-            etp_jw_str(w, e->co_attributed[k]);
-        etp_jw_arr_end(w);
+        etp_jw_kstrs(w, "co_attributed", e->co_attributed, e->co_count);
         etp_jw_obj_end(w);
     }
     free(top);
