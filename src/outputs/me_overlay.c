@@ -284,6 +284,30 @@ etp_status etp_me_write_overlay(const etp_me_overlay *ov, FILE *fp, int pretty, 
     return etp_me_write_overlays(ov, 1, fp, pretty, err);
 }
 
+static int cmp_label_id(const void *a, const void *b)
+{
+    return strcmp((*(const etp_me_label *const *)a)->node_id, (*(const etp_me_label *const *)b)->node_id);
+}
+
+static etp_status label_duplicates(const etp_me_label_overlay *ov, etp_error *err)
+{
+    if (ov->label_count < 2)
+        return ETP_OK;
+    const etp_me_label **byid = malloc(ov->label_count * sizeof *byid);
+    if (!byid)
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < ov->label_count; i++)
+        byid[i] = &ov->labels[i];
+    qsort(byid, ov->label_count, sizeof *byid, cmp_label_id);
+    etp_status s = ETP_OK;
+    for (size_t i = 1; i < ov->label_count && !s; i++)
+        if (!strcmp(byid[i]->node_id, byid[i - 1]->node_id))
+            s = etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                              "overlay \"%s\": node %s has two values", ov->metric, byid[i]->node_id);
+    free(byid);
+    return s;
+}
+
 etp_status etp_me_write_label_overlays(const etp_me_label_overlay *ovs, size_t count, FILE *fp,
                                        int pretty, etp_error *err)
 {
@@ -301,12 +325,10 @@ etp_status etp_me_write_label_overlays(const etp_me_label_overlay *ovs, size_t c
                                      "overlay \"%s\": label %zu needs a node id, a value and a "
                                      "#rrggbb colour",
                                      ovs[i].metric, k);
-            for (size_t j = 0; j < k; j++)
-                if (!strcmp(ovs[i].labels[j].node_id, l->node_id))
-                    return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
-                                         "overlay \"%s\": node %s has two values", ovs[i].metric,
-                                         l->node_id);
         }
+        etp_status s = label_duplicates(&ovs[i], err);
+        if (s)
+            return s;
         for (size_t k = 0; k < i; k++)
             if (!strcmp(ovs[k].graph_id, ovs[i].graph_id))
                 return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,

@@ -117,6 +117,23 @@ static const char *basename_of(const char *p)
     return s ? s + 1 : p;
 }
 
+static int cmp_str_ptr(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The instruction graph's node ids, sorted, for membership tests. */
+static const char **sorted_ids(const etp_me_graph *g)
+{
+    const char **ids = malloc(((g ? g->node_count : 0) + 1) * sizeof *ids);
+    if (!ids || !g)
+        return ids;
+    for (uint32_t k = 0; k < g->node_count; k++)
+        ids[k] = g->nodes[k].id;
+    qsort(ids, g->node_count, sizeof *ids, cmp_str_ptr);
+    return ids;
+}
+
 static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
 {
     const etp_analysis *a = ctx->a;
@@ -139,8 +156,9 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
     uint32_t nsrc = ctx->sg ? ctx->sg->node_count : 0;
     etp_me_value *ivals = calloc(a->entity_count + 1, sizeof *ivals);
     etp_me_value *svals = calloc(nsrc + 1, sizeof *svals);
+    const char **ids = sorted_ids(ctx->ig);
     etp_status s = ETP_OK;
-    if (!ivals || !svals)
+    if (!ivals || !svals || !ids)
         s = etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
     for (size_t mi = 0; !s && mi < sizeof metrics / sizeof metrics[0]; mi++) {
         etp_me_overlay ov[2];
@@ -152,7 +170,7 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
             double v;
             if (e->kind != ETP_ENTITY_INSTRUCTION || !metric_value(e, metrics[mi].m, exec_avg, &v))
                 continue;
-            if (etp_me_find_node(ctx->ig, e->id) < 0)
+            if (!bsearch(&e->id, ids, ctx->ig->node_count, sizeof *ids, cmp_str_ptr))
                 continue; /* every key must exist in the graph it targets */
             ivals[n].node_id = e->id;
             ivals[n].value = v;
@@ -205,6 +223,7 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
     }
     free(ivals);
     free(svals);
+    free(ids);
     return s;
 }
 

@@ -22,8 +22,8 @@ static void input_line(FILE *fp, const char *role, const char *name, const char 
 static void figure_chip(FILE *fp, const rp_report *r, const char *label, const char *name)
 {
     const etp_figure *f = etp_analysis_figure(r->a, name);
-    if (!f || !f->available)
-        return;
+    if (!f || !f->available || !f->events)
+        return; /* e.g. no delegate call at all: nothing measured */
     char v[48], p[48];
     rp_num(v, sizeof v, f->stats.avg);
     rp_num(p, sizeof p, f->stats.p50);

@@ -481,8 +481,8 @@ static void entity_json(etp_jw *w, const rp_report *r, const etp_entity *e)
 {
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "id", e->id);
-    etp_jw_kstr(w, "kind", etp_entity_kind_name(e->kind));
-    etp_jw_kstr(w, "name", e->name);
+    if (e->name && strcmp(e->name, e->id))
+        etp_jw_kstr(w, "name", e->name);
     etp_jw_kstr(w, "op", e->op_type);
     if (e->backend)
         etp_jw_kstr(w, "be", e->backend);
@@ -519,12 +519,9 @@ static void entity_json(etp_jw *w, const rp_report *r, const etp_entity *e)
         etp_jw_arr_end(w);
     }
     if (e->has_kernel && e->kernel.executions) {
-        etp_jw_key(w, "k");
-        stats_array(w, &e->kernel.stats);
-        if (e->dispatch.n) {
-            etp_jw_key(w, "d");
-            stats_array(w, &e->dispatch);
-        }
+        etp_jw_kdouble(w, "k", e->kernel.stats.avg);
+        if (e->dispatch.n)
+            etp_jw_kdouble(w, "d", e->dispatch.avg);
     }
     if (e->module_path)
         etp_jw_kstr(w, "mp", e->module_path);
@@ -609,8 +606,7 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
         etp_jw_obj_begin(w);
         etp_jw_kstr(w, "id", n->id);
         etp_jw_kstr(w, "label", n->label);
-        etp_jw_kstr(w, "kind", n->kind);
-        etp_jw_kstr(w, "link", etp_link_state_name(n->link));
+        etp_jw_kint(w, "ln", (int64_t)n->link);
         if (n->link != ETP_LINK_LINKED && n->link != ETP_LINK_NOT_APPLICABLE)
             etp_jw_kbool(w, "unl", 1);
         if (n->entity)
@@ -730,6 +726,11 @@ void rp_write_data(etp_jw *w, const rp_report *r)
         etp_jw_kstr(w, "unit", rp_metric_unit(r, (rp_metric)m));
         etp_jw_obj_end(w);
     }
+    etp_jw_arr_end(w);
+    etp_jw_key(w, "links");
+    etp_jw_arr_begin(w);
+    for (int k = ETP_LINK_LINKED; k <= ETP_LINK_NOT_APPLICABLE; k++)
+        etp_jw_str(w, etp_link_state_name((etp_link_state)k));
     etp_jw_arr_end(w);
     etp_jw_key(w, "stops");
     etp_jw_arr_begin(w);

@@ -2,7 +2,7 @@
  * JSON block of this page and drives the inline SVG drawings and tables. */
 (function () {
   'use strict';
-  var errors = [];
+  var errors = [], t0 = performance.now();
   window.addEventListener('error', function (e) { errors.push(String(e.message)); });
 
   var D = JSON.parse(document.getElementById('etp-data').textContent);
@@ -24,6 +24,7 @@
     return e;
   }
   function ent(n) { return n.e === undefined ? null : D.ents[n.e]; }
+  function linkText(n) { return D.links[n.ln]; }
   function unitOf(m) { return D.metrics[m].unit; }
 
   /* ---- views: pan, zoom, colours ---- */
@@ -143,7 +144,7 @@
     panel.appendChild(el('h3', '', n.label));
     panel.appendChild(el('div', 'mono', n.id + '  \u00b7  ' + o.V.title.toLowerCase()));
     var t = el('table');
-    row(t, 'link', n.link, n.unl ? 'bad' : 'ok');
+    row(t, 'link', linkText(n), n.unl ? 'bad' : 'ok');
     if (e) {
       if (e.op) row(t, 'type', e.op);
       if (e.ik) row(t, 'instruction', e.ik);
@@ -163,11 +164,11 @@
       panel.appendChild(statsTable(e.s, D.unit));
       if (D.execAvg > 0) panel.appendChild(el('div', '', 'share of Method::execute avg: ' + fmt(100 * e.s[0] / D.execAvg) + ' %'));
     }
-    if (e && e.k) {
+    if (e && e.k !== undefined) {
       panel.appendChild(el('h4', '', 'Kernel (native_call) and dispatch'));
       var kt = el('table');
-      row(kt, 'kernel avg (' + D.unit + ')', fmt(e.k[0]), 'num');
-      if (e.d) row(kt, 'dispatch avg (' + D.unit + ')', fmt(e.d[0]), 'num');
+      row(kt, 'kernel avg (' + D.unit + ')', fmt(e.k), 'num');
+      if (e.d !== undefined) row(kt, 'dispatch avg (' + D.unit + ')', fmt(e.d), 'num');
       panel.appendChild(kt);
     }
     if (e && e.co) {
@@ -182,14 +183,14 @@
       var dt = el('table');
       n.dev.forEach(function (k) {
         var de = D.ents[k];
-        row(dt, de.name || de.op, de.s ? fmt(de.s[0]) + ' ' + D.unit + ' avg' : 'not timed', 'num');
+        row(dt, de.name || de.op || de.id, de.s ? fmt(de.s[0]) + ' ' + D.unit + ' avg' : 'not timed', 'num');
       });
       panel.appendChild(dt);
     }
     if (views[other] && n.to) {
       panel.appendChild(el('h4', '', v === 0 && views.length > 1 ? 'Runs source operators' : 'Run by instructions'));
       panel.appendChild(n.to.length ? list(n.to.map(function (j) { return link(views[other].V.nodes[j].label + ' (' + views[other].V.nodes[j].id + ')', other, j); }))
-        : el('div', 'bad', 'none (' + n.link + ')'));
+        : el('div', 'bad', 'none (' + linkText(n) + ')'));
     }
     if (e && (e.mp || e.mt || e.fn)) {
       var mt = el('table');
@@ -226,7 +227,7 @@
     var o = views[cur];
     o.V.nodes.forEach(function (n, i) {
       var e = ent(n);
-      var hay = (n.label + ' ' + n.id + ' ' + (e ? (e.op || '') + ' ' + (e.name || '') : '')).toLowerCase();
+      var hay = (n.label + ' ' + n.id + ' ' + (e ? (e.op || '') + ' ' + (e.name || '') + ' ' + (e.mp || '') : '')).toLowerCase();
       if (hay.indexOf(q) >= 0) { hits.push(i); if (o.g[i]) o.g[i].classList.add('hit'); }
     });
     info.textContent = hits.length + (hits.length === 1 ? ' match' : ' matches');
@@ -273,7 +274,7 @@
       var g = nodeAt(ev.target);
       if (!g) { tip.hidden = true; return; }
       var n = V.nodes[+g.getAttribute('data-i')], v = V.metrics[metric].v[+g.getAttribute('data-i')];
-      tip.textContent = n.label + ' \u2014 ' + D.metrics[metric].name + ': ' + (v === null ? 'no value' : fmt(v) + ' ' + unitOf(metric)) + (n.unl ? ' \u2014 ' + n.link : '');
+      tip.textContent = n.label + ' \u2014 ' + D.metrics[metric].name + ': ' + (v === null ? 'no value' : fmt(v) + ' ' + unitOf(metric)) + (n.unl ? ' \u2014 ' + linkText(n) : '');
       tip.style.left = (ev.clientX + 14) + 'px'; tip.style.top = (ev.clientY + 12) + 'px';
       tip.hidden = false;
     });
@@ -342,10 +343,20 @@
     if (msel) msel.value = String(metric);
     colour(metric);
     setView(0);
+    /* Deep links: #view=1&metric=2&node=<id> */
+    var h = {};
+    location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+      var p = kv.split('=');
+      if (p.length === 2) h[p[0]] = decodeURIComponent(p[1]);
+    });
+    if (h.metric !== undefined && D.metrics[+h.metric]) { metric = +h.metric; if (msel) msel.value = h.metric; colour(metric); }
+    if (h.view !== undefined && views[+h.view]) setView(+h.view);
+    if (h.node !== undefined && views[cur].byId[h.node] !== undefined) go(cur, views[cur].byId[h.node]);
   }
   document.getElementById('etp-selftest').textContent = JSON.stringify({
     views: views.map(function (o) { return {graph: o.V.graph, nodes: o.V.nodes.length, drawn: o.g.filter(Boolean).length}; }),
-    metric: metric, tables: document.querySelectorAll('table.sortable').length, errors: errors
+    metric: metric, tables: document.querySelectorAll('table.sortable').length, errors: errors,
+    ms: {parsed: Math.round(t0), script: Math.round(performance.now() - t0)}
   });
   document.body.setAttribute('data-etprof-ready', errors.length ? 'error' : '1');
 })();
