@@ -244,7 +244,11 @@ static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, in
     const vt_layout *lay;
     if (hit->vt == vt && hit->d == d && hit->tmod8 == t % 8 && (int64_t)t - fb_i32(b, t) >= 0 &&
         (uint64_t)t + hit->max_end <= b->size) {
-        lay = hit; /* same vtable, same alignment, fits: the field checks hold */
+        /* Same vtable, same alignment, fits: the field checks hold. Copy
+         * the entry: verifying the fields below recurses and may replace
+         * this cache slot while its references are still being walked. */
+        fresh = *hit;
+        lay = &fresh;
     } else {
         etp_status s = table_layout(c, t, d, &fresh);
         if (s)
