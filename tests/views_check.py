@@ -301,6 +301,25 @@ def chromium(kind, work):
             fail("view %s: %d nodes, %d drawn" % (v["graph"], v["nodes"], v["drawn"]))
     if st["tables"] != 4:
         fail("expected 4 sortable tables, found %d" % st["tables"])
+    # Drive every control once (#exercise): metrics, selection and the
+    # details panel of each node kind, navigation, search, table sorting.
+    with tempfile.TemporaryDirectory() as prof:
+        p = subprocess.run(base + ["--user-data-dir=" + prof, "--enable-logging=stderr", "--v=0",
+                                   "--window-size=1600,1200", "--virtual-time-budget=10000",
+                                   "--dump-dom", url + "#exercise"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=HANG_GUARD)
+    dom, log = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    for line in log.splitlines():
+        if "Uncaught" in line or "ERROR:CONSOLE" in line or ":CONSOLE(" in line:
+            fail("console message while exercising the page: " + line)
+    if 'data-etprof-ready="1"' not in dom:
+        fail("exercising the page failed (data-etprof-ready is not 1)")
+    start = dom.find('id="etp-selftest"')
+    ex = json.loads(dom[dom.index(">", start) + 1:dom.index("</pre>", start)].replace("&quot;", '"')
+                    .replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))["exercised"]
+    if not ex or ex["metrics"] != 6 or not ex["selected"] or not ex["sorted"]:
+        fail("exercise incomplete: %r" % ex)
+    print("exercised: %s" % json.dumps(ex))
     shots = [("instructions", "")] + ([("source", "#view=1")] if len(st["views"]) > 1 else [])
     for name, frag in shots:
         png = os.path.join(work, "%s-%s.png" % (kind, name))

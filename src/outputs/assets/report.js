@@ -336,6 +336,31 @@
     });
   });
 
+  /* #exercise: drive every control once (tests run it in a headless
+   * browser; any script error turns the ready marker into "error"). */
+  var exercised = null;
+  function exercise() {
+    var done = {metrics: 0, selected: 0, sorted: 0, searched: 0};
+    for (var m = 0; m < D.metrics.length; m++) { msel.value = String(m); msel.dispatchEvent(new Event('change')); done.metrics++; }
+    views.forEach(function (o, v) {
+      setView(v);
+      o.V.nodes.forEach(function (n, i) { if (i < 200 || n.unl || i % 97 === 0) { select(v, i); done.selected++; } });
+      var first = o.V.nodes.findIndex(function (n) { return n.to && n.to.length; });
+      if (first >= 0) go(v, first);
+      search.value = o.V.nodes[0].label.slice(0, 4);
+      search.dispatchEvent(new Event('input'));
+      search.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter'}));
+      done.searched += hits.length;
+      search.value = ''; search.dispatchEvent(new Event('input'));
+    });
+    document.querySelectorAll('table.sortable thead th').forEach(function (th) { th.click(); th.click(); done.sorted++; });
+    var a = document.querySelector('#tables a[data-view]');
+    if (a) a.click();
+    fitb.click();
+    setView(0);
+    exercised = done;
+  }
+
   if (views.length) {
     /* Start on the first metric with values in the first view. */
     for (var m0 = 0; m0 < D.metrics.length; m0++) if (views[0].V.metrics[m0].min !== undefined) break;
@@ -347,15 +372,16 @@
     var h = {};
     location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
       var p = kv.split('=');
-      if (p.length === 2) h[p[0]] = decodeURIComponent(p[1]);
+      if (p[0]) h[p[0]] = p.length > 1 ? decodeURIComponent(p.slice(1).join('=')) : '';
     });
     if (h.metric !== undefined && D.metrics[+h.metric]) { metric = +h.metric; if (msel) msel.value = h.metric; colour(metric); }
     if (h.view !== undefined && views[+h.view]) setView(+h.view);
     if (h.node !== undefined && views[cur].byId[h.node] !== undefined) go(cur, views[cur].byId[h.node]);
+    if (h.exercise !== undefined) exercise();
   }
   document.getElementById('etp-selftest').textContent = JSON.stringify({
     views: views.map(function (o) { return {graph: o.V.graph, nodes: o.V.nodes.length, drawn: o.g.filter(Boolean).length}; }),
-    metric: metric, tables: document.querySelectorAll('table.sortable').length, errors: errors,
+    metric: metric, tables: document.querySelectorAll('table.sortable').length, errors: errors, exercised: exercised,
     ms: {parsed: Math.round(t0), script: Math.round(performance.now() - t0)}
   });
   document.body.setAttribute('data-etprof-ready', errors.length ? 'error' : '1');
