@@ -77,7 +77,15 @@ static void header(FILE *fp, const rp_report *r)
         fputs("<li class=\"sev-info\"><b>note</b> No program (.pte): the instruction graph is not "
               "shown.</li>\n",
               fp);
-    if (in->source && in->instructions) {
+    for (int k = 0; k < 2; k++) {
+        uint32_t n = k ? r->skipped_src : r->skipped_instr;
+        if (n)
+            fprintf(fp, "<li class=\"sev-info\"><b>note</b> The %s graph has %" PRIu32 " nodes, more "
+                        "than the %u this page draws: open graph.json in Model Explorer; the tables "
+                        "below cover everything.</li>\n",
+                    k ? "source" : "instruction", n, RP_MAX_DRAWN);
+    }
+    if (r->instr_view >= 0 && r->src_view >= 0) {
         uint32_t ui = 0;
         const rp_view *iv = &r->views[r->instr_view];
         for (uint32_t k = 0; k < iv->node_count; k++)

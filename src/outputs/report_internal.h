@@ -9,6 +9,10 @@
 #include "outputs/jsonw.h"
 #include "outputs/layout.h"
 
+/* Views with more nodes are not drawn (the page would grow past what a
+ * browser handles comfortably); graph.json has them for Model Explorer. */
+#define RP_MAX_DRAWN 15000u
+
 /* Metrics a view can be coloured by (the overlays' set). */
 typedef enum rp_metric { RP_AVG = 0, RP_P50, RP_MIN, RP_MAX, RP_KERNEL, RP_SHARE, RP_METRICS } rp_metric;
 
@@ -47,6 +51,7 @@ typedef struct rp_report {
     int view_count;
     int instr_view, src_view;    /* view indices, -1 when absent */
     double exec_avg;             /* Method::execute avg, 0 when unknown */
+    uint32_t skipped_instr, skipped_src; /* node counts of views too large to draw, else 0 */
     int64_t *chain0_node;        /* instruction index (chain 0) -> instruction-view node, or -1 */
     uint32_t chain0_count;
 } rp_report;

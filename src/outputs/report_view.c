@@ -232,7 +232,11 @@ etp_status rp_views_build(rp_report *r, etp_error *err)
     const etp_figure *ex = etp_analysis_figure(r->a, "method_execute");
     r->exec_avg = ex && ex->available ? ex->stats.avg : 0;
     etp_status s = ETP_OK;
-    if (r->in->instructions) {
+    if (r->in->instructions && r->in->instructions->node_count > RP_MAX_DRAWN)
+        r->skipped_instr = r->in->instructions->node_count;
+    if (r->in->source && r->in->source->operator_count + 1 > RP_MAX_DRAWN)
+        r->skipped_src = r->in->source->operator_count + 1;
+    if (r->in->instructions && !r->skipped_instr) {
         const etp_me_graph *g = r->in->instructions;
         for (uint32_t k = 0; k < g->node_count; k++)
             if (g->nodes[k].kind == ETP_ME_NODE_INSTRUCTION && g->nodes[k].chain == 0 &&
@@ -245,7 +249,7 @@ etp_status rp_views_build(rp_report *r, etp_error *err)
         r->instr_view = r->view_count++;
         s = build_instruction_view(r, &r->views[r->instr_view], err);
     }
-    if (!s && r->in->source) {
+    if (!s && r->in->source && !r->skipped_src) {
         r->src_view = r->view_count++;
         s = build_source_view(r, &r->views[r->src_view], err);
     }
