@@ -49,6 +49,7 @@ typedef enum etp_link_state {
     ETP_LINK_NO_INSTRUCTION,    /**< operator whose debug handle no instruction carries */
     ETP_LINK_NO_MAP_ENTRY,      /**< instruction absent from the debug handle map */
     ETP_LINK_UNRESOLVED,        /**< instruction whose debug handles match no operator */
+    ETP_LINK_NO_MAP,            /**< operator of a method the ETRecord has no debug handle map for */
     ETP_LINK_NOT_APPLICABLE     /**< graph inputs and outputs */
 } etp_link_state;
 

@@ -378,9 +378,10 @@ static etp_status build(builder *b, const etp_analysis *a)
         }
     for (uint32_t i = op_base; i < op_base + g->operator_count; i++) {
         etp_src_node *nd = &g->nodes[i];
-        nd->link = !nd->node->has_debug_handle ? ETP_LINK_NO_HANDLE
-                   : nd->link_count            ? ETP_LINK_LINKED
-                                               : ETP_LINK_NO_INSTRUCTION;
+        nd->link = !nd->node->has_debug_handle                 ? ETP_LINK_NO_HANDLE
+                   : nd->link_count                            ? ETP_LINK_LINKED
+                   : !maps || !maps->in_debug_handle_map       ? ETP_LINK_NO_MAP
+                                                               : ETP_LINK_NO_INSTRUCTION;
         g->unlinked_operators += nd->link != ETP_LINK_LINKED;
     }
 
@@ -489,6 +490,7 @@ const char *etp_link_state_name(etp_link_state s)
     case ETP_LINK_NO_INSTRUCTION: return "unlinked: no instruction carries its debug handle";
     case ETP_LINK_NO_MAP_ENTRY: return "unlinked: not in the debug handle map";
     case ETP_LINK_UNRESOLVED: return "unlinked: its debug handles match no operator";
+    case ETP_LINK_NO_MAP: return "unlinked: the ETRecord has no debug handle map for this method";
     case ETP_LINK_NOT_APPLICABLE: return "graph input/output";
     }
     return "?";
