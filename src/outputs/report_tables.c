@@ -207,7 +207,9 @@ static void type_table(FILE *fp, const rp_report *r)
                 worst = e->time.stats.avg > worst ? e->time.stats.avg : worst;
             }
         }
-        fprintf(fp, "<tr%s>", not_summed ? " class=\"partial\"" : "");
+        fprintf(fp, "<tr%s>", !not_summed          ? ""
+                              : not_summed < timed ? " class=\"partial\""
+                                                   : " class=\"nosum\"");
         td_text(fp, v[i]->op_type ? v[i]->op_type : "(unknown)");
         td_uint(fp, j - i);
         td_uint(fp, timed);
