@@ -129,6 +129,8 @@ typedef struct etp_analysis {
     const struct etp_etrecord *etrecord; /**< may be NULL */
     const struct etp_runner_log *runner_log; /**< may be NULL */
     const etp_plan *plan;             /**< selected method's plan, when a program was given */
+    char program_sha256[65];          /**< SHA-256 of the program bytes analysed ("" without one);
+                                           views re-check the file against it before drawing */
     const char *method;
     const char *method_basis;         /**< "given", "only method", "inferred from the program", ... */
     etp_time_unit source_unit, target_unit;

@@ -179,6 +179,44 @@ void etp_me_overlay_init(etp_me_overlay *ov);
 etp_status etp_me_write_overlay(const etp_me_overlay *ov, FILE *fp, int pretty, etp_error *err);
 
 /**
+ * Write several overlays of one metric, each on its own graph, as one
+ * node-data file {"<graph 1>": {...}, "<graph 2>": {...}} (the shape of
+ * etp_me_write_overlay per graph, in the order given). Each graph is
+ * coloured over its own values (or its own range).
+ * @return as etp_me_write_overlay; also ETP_E_USAGE for @p count 0 or a graph
+ *         id given twice
+ */
+etp_status etp_me_write_overlays(const etp_me_overlay *ovs, size_t count, FILE *fp, int pretty,
+                                 etp_error *err);
+
+/** One string value of a label overlay, optionally with an explicit colour. */
+typedef struct etp_me_label {
+    const char *node_id;
+    const char *value;        /**< e.g. "linked", "unlinked: no debug handle" */
+    const char *bg_color;     /**< "#rrggbb" or NULL (Model Explorer then paints nothing) */
+} etp_me_label;
+
+/** String values of one run on one graph (e.g. how each node is linked). */
+typedef struct etp_me_label_overlay {
+    const char *graph_id;
+    const char *metric;       /**< run name */
+    const etp_me_label *labels;
+    size_t label_count;
+} etp_me_label_overlay;
+
+/**
+ * Write string-valued overlays as one node-data file keyed by graph id:
+ * {"<graph>": {"name", "results": {"<node>": {"value", "bgColor"?,
+ * "textColor"?}}, "showExpandedSummaryOnGroupNode": true}}. The text colour
+ * follows from the background by Model Explorer's contrast rule.
+ * Deterministic; labels keep their order.
+ * @return ETP_OK; ETP_E_USAGE (no overlay, missing ids or values, a bad
+ *         colour, a duplicate node or graph id); ETP_E_IO
+ */
+etp_status etp_me_write_label_overlays(const etp_me_label_overlay *ovs, size_t count, FILE *fp,
+                                       int pretty, etp_error *err);
+
+/**
  * Colour of @p v on the gradient @p stops (NULL: the default one) over
  * [min, max], as Model Explorer computes it; writes "#rrggbb" into @p bg and
  * the contrasting text colour ("#ffffff" or "#1f1f1f") into @p text (each at

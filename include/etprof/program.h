@@ -183,6 +183,13 @@ void etp_program_free(etp_program *p);
 /** Plan named @p name, or NULL. */
 const etp_plan *etp_program_find_plan(const etp_program *p, const char *name);
 
+/**
+ * SHA-256 of the bytes @p p was decoded from (the whole file as loaded, a
+ * .bpte included), as 64 lowercase hex digits and a NUL in @p hex.
+ * Returns 0, or -1 if hashing fails.
+ */
+int etp_program_sha256(const etp_program *p, char hex[65]);
+
 /** Short name of an instruction kind: "KernelCall", "DelegateCall", ... */
 const char *etp_instr_kind_name(etp_instr_kind k);
 

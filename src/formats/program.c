@@ -7,6 +7,7 @@
 
 #include "formats/fb.h"
 #include "formats/schemas.h"
+#include "util/sha256.h"
 
 typedef struct prog_internal {
     etp_blob *blob;
@@ -525,6 +526,14 @@ const etp_plan *etp_program_find_plan(const etp_program *p, const char *name)
         if (p->plans[i].name && strcmp(p->plans[i].name, name) == 0)
             return &p->plans[i];
     return NULL;
+}
+
+int etp_program_sha256(const etp_program *p, char hex[65])
+{
+    const prog_internal *in = p->internal_;
+    if (!in || !in->blob)
+        return -1;
+    return etp_sha256_buf(in->blob->data, in->blob->size, hex);
 }
 
 const char *etp_instr_kind_name(etp_instr_kind k)

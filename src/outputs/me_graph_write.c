@@ -14,6 +14,7 @@
 
 #include "etprof/mexplorer.h"
 #include "outputs/jsonw.h"
+#include "outputs/me_write.h"
 #include "outputs/pystr.h"
 
 /* A growable string for attribute values. */
@@ -355,7 +356,8 @@ static void write_graph(etp_jw *w, const etp_me_graph *g, sbuf *b)
     etp_jw_obj_end(w);
 }
 
-etp_status etp_me_write(const etp_me_collection *c, FILE *fp, int flags, etp_error *err)
+etp_status etp_me_write_extended(const etp_me_collection *c, FILE *fp, int flags,
+                                 void (*extra)(etp_jw *w, void *ctx), void *ctx, etp_error *err)
 {
     etp_jw w;
     sbuf b = {0};
@@ -366,6 +368,8 @@ etp_status etp_me_write(const etp_me_collection *c, FILE *fp, int flags, etp_err
     etp_jw_arr_begin(&w);
     for (uint32_t i = 0; i < c->graph_count; i++)
         write_graph(&w, &c->graphs[i], &b);
+    if (extra)
+        extra(&w, ctx);
     if (!(flags & ETP_ME_NO_DELEGATE_GRAPHS))
         for (uint32_t i = 0; i < c->delegate_graph_count; i++)
             write_graph(&w, &c->delegate_graphs[i], &b);
@@ -377,4 +381,9 @@ etp_status etp_me_write(const etp_me_collection *c, FILE *fp, int flags, etp_err
         return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET,
                              "could not write the Model Explorer graph");
     return ETP_OK;
+}
+
+etp_status etp_me_write(const etp_me_collection *c, FILE *fp, int flags, etp_error *err)
+{
+    return etp_me_write_extended(c, fp, flags, NULL, NULL, err);
 }

@@ -183,11 +183,9 @@ static double shown(const etp_me_overlay *ov, double v)
     return strtod(b, NULL);
 }
 
-etp_status etp_me_write_overlay(const etp_me_overlay *ov, FILE *fp, int pretty, etp_error *err)
+/* One graph's GraphNodeData object (the value under its graph id). */
+static etp_status write_graph_data(etp_jw *w, const etp_me_overlay *ov, etp_error *err)
 {
-    etp_status s = check(ov, err);
-    if (s)
-        return s;
     const etp_me_stop *stops = ov->stops ? ov->stops : default_stops;
     size_t nstops = ov->stops ? ov->stop_count : sizeof default_stops / sizeof default_stops[0];
 
@@ -202,62 +200,174 @@ etp_status etp_me_write_overlay(const etp_me_overlay *ov, FILE *fp, int pretty, 
         }
     }
 
-    etp_jw w;
-    etp_jw_init_file(&w, fp, pretty);
-    etp_jw_obj_begin(&w);
-    etp_jw_key(&w, ov->graph_id);
-    etp_jw_obj_begin(&w);
+    etp_jw_key(w, ov->graph_id);
+    etp_jw_obj_begin(w);
 
     /* The unit goes into the run name: the UI shows nothing else about it. */
     char *name = malloc(strlen(ov->metric) + (ov->unit ? strlen(ov->unit) : 0) + 4);
-    if (!name) {
-        etp_jw_finish(&w);
+    if (!name)
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
-    }
     if (ov->unit && *ov->unit)
         sprintf(name, "%s (%s)", ov->metric, ov->unit);
     else
         strcpy(name, ov->metric);
-    etp_jw_kstr(&w, "name", name);
+    etp_jw_kstr(w, "name", name);
     free(name);
 
-    etp_jw_key(&w, "results");
-    etp_jw_obj_begin(&w);
+    etp_jw_key(w, "results");
+    etp_jw_obj_begin(w);
     for (size_t i = 0; i < ov->value_count; i++) {
         double v = shown(ov, ov->values[i].value);
         char bg[8], text[8];
         etp_me_color(stops, nstops, lo, hi, v, bg, text);
-        etp_jw_key(&w, ov->values[i].node_id);
-        etp_jw_obj_begin(&w);
-        etp_jw_kdouble(&w, "value", v);
-        etp_jw_kstr(&w, "bgColor", bg);
-        etp_jw_kstr(&w, "textColor", text);
-        etp_jw_obj_end(&w);
+        etp_jw_key(w, ov->values[i].node_id);
+        etp_jw_obj_begin(w);
+        etp_jw_kdouble(w, "value", v);
+        etp_jw_kstr(w, "bgColor", bg);
+        etp_jw_kstr(w, "textColor", text);
+        etp_jw_obj_end(w);
     }
-    etp_jw_obj_end(&w);
+    etp_jw_obj_end(w);
 
-    etp_jw_key(&w, "gradient");
-    etp_jw_arr_begin(&w);
+    etp_jw_key(w, "gradient");
+    etp_jw_arr_begin(w);
     for (size_t i = 0; i < nstops; i++) {
-        etp_jw_obj_begin(&w);
-        etp_jw_kdouble(&w, "stop", stops[i].stop);
-        etp_jw_kstr(&w, "bgColor", stops[i].bg_color);
-        etp_jw_obj_end(&w);
+        etp_jw_obj_begin(w);
+        etp_jw_kdouble(w, "stop", stops[i].stop);
+        etp_jw_kstr(w, "bgColor", stops[i].bg_color);
+        etp_jw_obj_end(w);
     }
-    etp_jw_arr_end(&w);
+    etp_jw_arr_end(w);
 
-    etp_jw_key(&w, "hideAggregatedStats");
-    etp_jw_arr_begin(&w);
+    etp_jw_key(w, "hideAggregatedStats");
+    etp_jw_arr_begin(w);
     static const char *const stat_names[] = {"min", "max", "sum", "avg"};
     for (int i = 0; i < 4; i++)
         if (ov->hide_stats & (1u << i))
-            etp_jw_str(&w, stat_names[i]);
-    etp_jw_arr_end(&w);
+            etp_jw_str(w, stat_names[i]);
+    etp_jw_arr_end(w);
 
+    etp_jw_obj_end(w);
+    return ETP_OK;
+}
+
+etp_status etp_me_write_overlays(const etp_me_overlay *ovs, size_t count, FILE *fp, int pretty,
+                                 etp_error *err)
+{
+    if (!count)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "no overlay to write");
+    for (size_t i = 0; i < count; i++) {
+        etp_status s = check(&ovs[i], err);
+        if (s)
+            return s;
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(ovs[k].graph_id, ovs[i].graph_id))
+                return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                     "overlay \"%s\": graph %s appears twice", ovs[i].metric,
+                                     ovs[i].graph_id);
+    }
+    etp_jw w;
+    etp_jw_init_file(&w, fp, pretty);
+    etp_jw_obj_begin(&w);
+    etp_status s = ETP_OK;
+    for (size_t i = 0; i < count && !s; i++)
+        s = write_graph_data(&w, &ovs[i], err);
     etp_jw_obj_end(&w);
+    if (etp_jw_finish(&w) && !s)
+        s = etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "could not write the overlay \"%s\"",
+                          ovs[0].metric);
+    return s;
+}
+
+etp_status etp_me_write_overlay(const etp_me_overlay *ov, FILE *fp, int pretty, etp_error *err)
+{
+    return etp_me_write_overlays(ov, 1, fp, pretty, err);
+}
+
+static int cmp_label_id(const void *a, const void *b)
+{
+    return strcmp((*(const etp_me_label *const *)a)->node_id, (*(const etp_me_label *const *)b)->node_id);
+}
+
+static etp_status label_duplicates(const etp_me_label_overlay *ov, etp_error *err)
+{
+    if (ov->label_count < 2)
+        return ETP_OK;
+    const etp_me_label **byid = malloc(ov->label_count * sizeof *byid);
+    if (!byid)
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < ov->label_count; i++)
+        byid[i] = &ov->labels[i];
+    qsort(byid, ov->label_count, sizeof *byid, cmp_label_id);
+    etp_status s = ETP_OK;
+    for (size_t i = 1; i < ov->label_count && !s; i++)
+        if (!strcmp(byid[i]->node_id, byid[i - 1]->node_id))
+            s = etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                              "overlay \"%s\": node %s has two values", ov->metric, byid[i]->node_id);
+    free(byid);
+    return s;
+}
+
+etp_status etp_me_write_label_overlays(const etp_me_label_overlay *ovs, size_t count, FILE *fp,
+                                       int pretty, etp_error *err)
+{
+    if (!count)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "no overlay to write");
+    for (size_t i = 0; i < count; i++) {
+        if (!ovs[i].graph_id || !ovs[i].metric || !*ovs[i].metric)
+            return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                 "overlay needs a graph id and a metric name");
+        for (size_t k = 0; k < ovs[i].label_count; k++) {
+            int rgb[3];
+            const etp_me_label *l = &ovs[i].labels[k];
+            if (!l->node_id || !l->value || (l->bg_color && !parse_hex(l->bg_color, rgb)))
+                return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                     "overlay \"%s\": label %zu needs a node id, a value and a "
+                                     "#rrggbb colour",
+                                     ovs[i].metric, k);
+        }
+        etp_status s = label_duplicates(&ovs[i], err);
+        if (s)
+            return s;
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(ovs[k].graph_id, ovs[i].graph_id))
+                return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                     "overlay \"%s\": graph %s appears twice", ovs[i].metric,
+                                     ovs[i].graph_id);
+    }
+    etp_jw w;
+    etp_jw_init_file(&w, fp, pretty);
+    etp_jw_obj_begin(&w);
+    for (size_t i = 0; i < count; i++) {
+        const etp_me_label_overlay *ov = &ovs[i];
+        etp_jw_key(&w, ov->graph_id);
+        etp_jw_obj_begin(&w);
+        etp_jw_kstr(&w, "name", ov->metric);
+        etp_jw_key(&w, "results");
+        etp_jw_obj_begin(&w);
+        for (size_t k = 0; k < ov->label_count; k++) {
+            const etp_me_label *l = &ov->labels[k];
+            etp_jw_key(&w, l->node_id);
+            etp_jw_obj_begin(&w);
+            etp_jw_kstr(&w, "value", l->value);
+            if (l->bg_color) {
+                int rgb[3];
+                parse_hex(l->bg_color, rgb);
+                double lum = 0.2126 * pow(rgb[0] / 255.0, 2.2) + 0.7152 * pow(rgb[1] / 255.0, 2.2) +
+                             0.0722 * pow(rgb[2] / 255.0, 2.2);
+                etp_jw_kstr(&w, "bgColor", l->bg_color);
+                etp_jw_kstr(&w, "textColor", lum < 0.38 ? "#ffffff" : "#1f1f1f");
+            }
+            etp_jw_obj_end(&w);
+        }
+        etp_jw_obj_end(&w);
+        /* Strings have no min/max/sum/avg; per-value counts on layers instead. */
+        etp_jw_kbool(&w, "showExpandedSummaryOnGroupNode", 1);
+        etp_jw_obj_end(&w);
+    }
     etp_jw_obj_end(&w);
     if (etp_jw_finish(&w))
-        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET,
-                             "could not write the overlay \"%s\"", ov->metric);
+        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "could not write the overlay \"%s\"",
+                             ovs[0].metric);
     return ETP_OK;
 }

@@ -1,0 +1,16 @@
+# Views of an analysis (model_explorer/ of a bundle): the graph collection
+# with the ETRecord source graph, overlays whose node ids exist in the graph
+# they target, the instruction <-> operator mapping, the standalone page
+# (self-contained, deterministic), and the page in headless Chromium (ready
+# marker, no console errors, non-trivial screenshots kept in
+# build/tests/views/chromium-*/ for people to look at). The gate (a .pte
+# changed after the analysis) is tested in unit/test_views.c.
+foreach(kind demo real big)
+  foreach(what bundle chromium)
+    add_test(NAME views.${what}.${kind}
+             COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/views_check.py ${what} ${kind}
+                     ${CMAKE_CURRENT_BINARY_DIR}/views/${what}-${kind})
+    set_tests_properties(views.${what}.${kind} PROPERTIES SKIP_RETURN_CODE 77
+                         ENVIRONMENT "${ETP_TEST_ENV}")
+  endforeach()
+endforeach()

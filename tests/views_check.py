@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""views_check.py - scenario tests of model_explorer/ in a published bundle.
+
+  views_check.py bundle KIND WORKDIR    graph, overlays, mapping, page, determinism
+  views_check.py chromium KIND WORKDIR  the page in headless Chromium (exit 77 if absent)
+
+KIND: demo (etprof gen demo), real (../shared/fixtures/real-runs/cm_et_arduino_kws_x10),
+big (etprof gen etdump --instructions 5000 --pte --etrecord). The etprof binary is $ETPROF;
+fixtures are under $ETP_FIXTURES. Screenshots stay in WORKDIR for people to look at.
+Standard library only.
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+ETPROF = os.environ.get("ETPROF", "etprof")
+FIXTURES = os.environ.get("ETP_FIXTURES", "")
+HANG_GUARD = 600  # seconds; a guard against a hung child, not a timing assertion
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(args, **kw):
+    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=HANG_GUARD, **kw)
+    if p.returncode != 0:
+        fail("%s exited %d\n%s%s" % (" ".join(args), p.returncode, p.stdout.decode(errors="replace"),
+                                     p.stderr.decode(errors="replace")))
+    return p
+
+
+def inputs(kind, work):
+    """(etrecord, etdump, pte) for KIND, generated into WORK when needed."""
+    if kind == "real":
+        base = os.path.join(FIXTURES, "real-runs", "cm_et_arduino_kws_x10")
+        if not os.path.isdir(FIXTURES):
+            print("SKIP: %s is absent; this test reads real files there" % FIXTURES)
+            sys.exit(77)
+        return base + ".etrecord", base + ".etdp", base + ".pte"
+    d = os.path.join(work, "in")
+    os.makedirs(d, exist_ok=True)
+    if kind == "demo":
+        run([ETPROF, "gen", "demo", "-o", d])
+        return os.path.join(d, "model.etrecord"), os.path.join(d, "run.etdp"), os.path.join(d, "model.pte")
+    if kind == "big":
+        run([ETPROF, "gen", "etdump", "--instructions", "5000", "--backend", "vulkan",
+             "--pte", os.path.join(d, "model.pte"), "--etrecord", os.path.join(d, "model.etrecord"),
+             "-o", os.path.join(d, "run.etdp")])
+        return os.path.join(d, "model.etrecord"), os.path.join(d, "run.etdp"), os.path.join(d, "model.pte")
+    fail("unknown kind " + kind)
+
+
+def analyze(kind, work, out):
+    etr, etd, pte = inputs(kind, work)
+    if os.path.exists(out):
+        shutil.rmtree(out)
+    run([ETPROF, "analyze", etr, "--etdump", etd, "--pte", pte, "-o", out, "--quiet"])
+    return out
+
+
+def load(path):
+    with open(path, "rb") as f:
+        return json.loads(f.read().decode("utf-8"))
+
+
+def check_graphs(me):
+    coll = load(os.path.join(me, "graph.json"))
+    if not isinstance(coll, dict) or not isinstance(coll.get("label"), str) or "graphs" not in coll:
+        fail("graph.json is not one GraphCollection object")
+    graphs = {}
+    for g in coll["graphs"]:
+        if g["id"] in graphs:
+            fail("graph id %s twice" % g["id"])
+        ids = [n["id"] for n in g["nodes"]]
+        if len(set(ids)) != len(ids) and g["id"].endswith(".source"):
+            fail("duplicate node ids in %s" % g["id"])
+        graphs[g["id"]] = set(ids)
+    for g in coll["graphs"]:
+        for n in g["nodes"]:
+            for k in ("id", "label", "namespace"):
+                if not isinstance(n.get(k), str):
+                    fail("%s/%s: %s is not a string" % (g["id"], n.get("id"), k))
+            for e in n.get("incomingEdges") or []:
+                if e["sourceNodeId"] not in graphs[g["id"]]:
+                    fail("%s: edge from missing node %s" % (g["id"], e["sourceNodeId"]))
+                for k in ("sourceNodeOutputId", "targetNodeInputId"):
+                    if not isinstance(e[k], str):
+                        fail("%s: edge port %s not a string" % (g["id"], k))
+            for a in n.get("attrs") or []:
+                v = a["value"]
+                if isinstance(v, dict):
+                    if v.get("type") != "node_ids" or not set(v["nodeIds"]) <= graphs[g["id"]]:
+                        fail("%s/%s: bad node_ids attribute %r" % (g["id"], n["id"], v))
+                elif not isinstance(v, str):
+                    fail("%s/%s: attribute %s is not a string" % (g["id"], n["id"], a["key"]))
+        for k, v in (g.get("groupNodeAttributes") or {}).items():
+            if not all(isinstance(x, str) for x in v.values()):
+                fail("%s: groupNodeAttributes[%s] has non-string values" % (g["id"], k))
+    return graphs
+
+
+def check_overlays(me, graphs):
+    n = 0
+    for name in sorted(os.listdir(me)):
+        if not name.endswith(".json") or name in ("graph.json", "mapping.json", "sync_navigation.json"):
+            continue
+        data = load(os.path.join(me, name))
+        for gid, gd in data.items():
+            if gid not in graphs:
+                fail("%s: overlay for unknown graph %s" % (name, gid))
+            if not isinstance(gd.get("name"), str) or not gd["results"]:
+                fail("%s: %s has no name or no results" % (name, gid))
+            missing = set(gd["results"]) - graphs[gid]
+            if missing:
+                fail("%s: node ids not in graph %s: %s" % (name, gid, sorted(missing)[:5]))
+            for k, r in gd["results"].items():
+                if name == "link-status.json":
+                    ok = isinstance(r["value"], str)
+                else:
+                    ok = isinstance(r["value"], (int, float)) and not isinstance(r["value"], bool)
+                if not ok:
+                    fail("%s: %s/%s has value %r" % (name, gid, k, r["value"]))
+            n += 1
+    return n
+
+
+def check_mapping(me, graphs):
+    m = load(os.path.join(me, "mapping.json"))
+    ig, sg = graphs[m["instruction_graph"]], graphs[m["source_graph"]]
+    for l in m["links"]:
+        if l["instruction"] not in ig:
+            fail("mapping: instruction %s not in %s" % (l["instruction"], m["instruction_graph"]))
+        if not set(l["sources"]) <= sg:
+            fail("mapping: sources %s not in %s" % (l["sources"], m["source_graph"]))
+        if l["kind"] not in ("kernel", "delegate", "delegate_event", "instruction"):
+            fail("mapping: kind %s" % l["kind"])
+    for u in m["unlinked_instructions"]:
+        if u["id"] not in ig:
+            fail("mapping: unlinked instruction %s not in the graph" % u["id"])
+    for u in m["unlinked_operators"]:
+        if u["id"] not in sg:
+            fail("mapping: unlinked operator %s not in the graph" % u["id"])
+    s = load(os.path.join(me, "sync_navigation.json"))
+    if s.get("type") != "sync_navigation":
+        fail("sync_navigation.json: type")
+    for e in s["mappingEntries"]:
+        if not set(e["leftNodeIds"]) <= ig or not set(e["rightNodeIds"]) <= sg:
+            fail("sync_navigation.json: ids not in the graphs: %r" % e)
+    return m
+
+
+def check_page(me):
+    with open(os.path.join(me, "index.html"), "rb") as f:
+        page = f.read().decode("utf-8")
+    for bad in ("<script src", "<link", "<img", "@import", "<iframe"):
+        if bad in page:
+            fail("index.html refers outside itself: %s" % bad)
+    rest = page.replace("http://www.w3.org/2000/svg", "").replace("http-equiv", "")
+    if "http" in rest:
+        fail("index.html names a URL")
+    if 'data-etprof-ready="0"' not in page:
+        fail("index.html: no ready marker")
+    return page
+
+
+def bundle(kind, work):
+    a = analyze(kind, work, os.path.join(work, "a"))
+    b = analyze(kind, work, os.path.join(work, "b"))
+    run([ETPROF, "verify", "--strict", a])  # the manifest covers every file
+    me = os.path.join(a, "model_explorer")
+    graphs = check_graphs(me)
+    runs = check_overlays(me, graphs)
+    m = check_mapping(me, graphs)
+    page = check_page(me)
+    # Deterministic: same inputs, same bytes (run ids and times live in
+    # run_metadata.json and the manifest only).
+    for root, _, files in os.walk(a):
+        for name in files:
+            rel = os.path.relpath(os.path.join(root, name), a)
+            if rel in ("run_metadata.json", "result_manifest.json"):
+                continue
+            with open(os.path.join(a, rel), "rb") as x, open(os.path.join(b, rel), "rb") as y:
+                if x.read() != y.read():
+                    fail("%s differs between two runs" % rel)
+    src = [g for g in graphs if g.endswith(".source")]
+    if len(src) != 1:
+        fail("expected one source graph, got %r" % src)
+    if kind == "demo":
+        if {u["id"] for u in m["unlinked_instructions"]} != {"forward_0_7"}:
+            fail("demo: unlinked instructions %r" % m["unlinked_instructions"])
+        if {u["id"] for u in m["unlinked_operators"]} != {"aten_view_copy_default", "aten__softmax_default"}:
+            fail("demo: unlinked operators %r" % m["unlinked_operators"])
+        if "VulkanBackend \u00b7 forward_0_3" not in page:
+            fail("demo: the Vulkan region is not outlined")
+    if kind == "big":
+        if len(graphs["forward"]) != 5002:
+            fail("big: %d instruction nodes" % len(graphs["forward"]))
+        if 'data-i="5001"' not in page:
+            fail("big: not every instruction is drawn")
+    print("ok: %s: %d graphs, %d overlay runs, %d links, page %d bytes" %
+          (kind, len(graphs), runs, len(m["links"]), len(page.encode())))
+
+
+# ---- headless Chromium -------------------------------------------------------------------
+
+def png_info(path):
+    """(width, height, distinct colours on a sample grid) of an 8-bit RGB/RGBA PNG."""
+    with open(path, "rb") as f:
+        b = f.read()
+    if b[:8] != b"\x89PNG\r\n\x1a\n":
+        fail("%s is not a PNG" % path)
+    pos, idat, hdr = 8, b"", None
+    while pos + 8 <= len(b):
+        n, = struct.unpack(">I", b[pos:pos + 4])
+        t, d = b[pos + 4:pos + 8], b[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if t == b"IHDR":
+            hdr = struct.unpack(">IIBBBBB", d)
+        elif t == b"IDAT":
+            idat += d
+    w, h, depth, ctype, _, _, interlace = hdr
+    if depth != 8 or ctype not in (2, 6) or interlace:
+        fail("%s: unexpected PNG format %r" % (path, hdr))
+    bpp = 3 if ctype == 2 else 4
+    raw, stride = zlib.decompress(idat), w * bpp
+    if len(raw) != h * (stride + 1):
+        fail("%s: image data has %d bytes, expected %d" % (path, len(raw), h * (stride + 1)))
+    prev, colours = bytearray(stride), set()
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if f == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif f == 2:
+            line = bytearray((x + u) & 255 for x, u in zip(line, prev))
+        elif f == 3:
+            for i in range(stride):
+                line[i] = (line[i] + ((line[i - bpp] if i >= bpp else 0) + prev[i]) // 2) & 255
+        elif f == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                c = prev[i - bpp] if i >= bpp else 0
+                u = prev[i]
+                p = a + u - c
+                pa, pb, pc = abs(p - a), abs(p - u), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else u if pb <= pc else c)) & 255
+        if y % 4 == 0:
+            for x in range(0, stride, bpp * 4):
+                colours.add(bytes(line[x:x + 3]))
+        prev = line
+    return w, h, len(colours)
+
+
+def chromium_binary():
+    for c in ("chromium", "/usr/bin/chromium", "chromium-browser"):
+        p = shutil.which(c)
+        if p:
+            return p
+    return None
+
+
+def chromium(kind, work):
+    exe = chromium_binary()
+    if not exe:
+        print("SKIP: chromium is not installed (apt-get install chromium fonts-dejavu-core, as the "
+              "README's setup does)")
+        sys.exit(77)
+    a = analyze(kind, work, os.path.join(work, "a"))
+    url = "file://" + os.path.abspath(os.path.join(a, "model_explorer", "index.html"))
+    base = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--hide-scrollbars"]
+    with tempfile.TemporaryDirectory() as prof:
+        p = subprocess.run(base + ["--user-data-dir=" + prof, "--enable-logging=stderr", "--v=0",
+                                   "--virtual-time-budget=10000", "--dump-dom", url],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=HANG_GUARD)
+    dom, log = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    with open(os.path.join(work, "console.log"), "w") as f:
+        f.write(log)
+    if p.returncode != 0:
+        fail("chromium --dump-dom exited %d\n%s" % (p.returncode, log[-3000:]))
+    for line in log.splitlines():
+        if "Uncaught" in line or "ERROR:CONSOLE" in line or ":CONSOLE(" in line:
+            fail("console message from the page: " + line)
+    if 'data-etprof-ready="1"' not in dom:
+        fail("the page did not reach its ready state (data-etprof-ready)")
+    start = dom.find('id="etp-selftest"')
+    text = dom[dom.index(">", start) + 1:dom.index("</pre>", start)]
+    st = json.loads(text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
+    if st["errors"]:
+        fail("script errors: %r" % st["errors"])
+    for v in st["views"]:
+        if v["nodes"] != v["drawn"] or not v["nodes"]:
+            fail("view %s: %d nodes, %d drawn" % (v["graph"], v["nodes"], v["drawn"]))
+    if st["tables"] != 4:
+        fail("expected 4 sortable tables, found %d" % st["tables"])
+    # Drive every control once (#exercise): metrics, selection and the
+    # details panel of each node kind, navigation, search, table sorting.
+    with tempfile.TemporaryDirectory() as prof:
+        p = subprocess.run(base + ["--user-data-dir=" + prof, "--enable-logging=stderr", "--v=0",
+                                   "--window-size=1600,1200", "--virtual-time-budget=10000",
+                                   "--dump-dom", url + "#exercise"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=HANG_GUARD)
+    dom, log = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    for line in log.splitlines():
+        if "Uncaught" in line or "ERROR:CONSOLE" in line or ":CONSOLE(" in line:
+            fail("console message while exercising the page: " + line)
+    if 'data-etprof-ready="1"' not in dom:
+        fail("exercising the page failed (data-etprof-ready is not 1)")
+    start = dom.find('id="etp-selftest"')
+    ex = json.loads(dom[dom.index(">", start) + 1:dom.index("</pre>", start)].replace("&quot;", '"')
+                    .replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))["exercised"]
+    if not ex or ex["metrics"] != 6 or not ex["selected"] or not ex["sorted"]:
+        fail("exercise incomplete: %r" % ex)
+    print("exercised: %s" % json.dumps(ex))
+    shots = [("instructions", "")] + ([("source", "#view=1")] if len(st["views"]) > 1 else [])
+    for name, frag in shots:
+        png = os.path.join(work, "%s-%s.png" % (kind, name))
+        if os.path.exists(png):
+            os.unlink(png)
+        with tempfile.TemporaryDirectory() as prof:
+            subprocess.run(base + ["--user-data-dir=" + prof, "--window-size=1600,1200",
+                                   "--virtual-time-budget=10000", "--screenshot=" + png, url + frag],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=HANG_GUARD)
+        if not os.path.exists(png):
+            fail("no screenshot written for " + url + frag)
+        w, h, colours = png_info(png)
+        if (w, h) != (1600, 1200) or colours < 50:
+            fail("%s: %dx%d with %d colours: not a drawing" % (png, w, h, colours))
+        print("screenshot %s: %dx%d, %d colours, %d bytes" % (png, w, h, colours, os.path.getsize(png)))
+    print("ok: %s in chromium: %s, script %s ms" % (kind, json.dumps(st["views"]), st["ms"]["script"]))
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[1] not in ("bundle", "chromium"):
+        print(__doc__)
+        return 2
+    what, kind, work = sys.argv[1:]
+    os.makedirs(work, exist_ok=True)
+    (bundle if what == "bundle" else chromium)(kind, work)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
