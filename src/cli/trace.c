@@ -3,17 +3,19 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "etprof/etrecord.h"
 #include "etprof/trace.h"
 
 static void help(void)
 {
-    printf("usage: etprof trace ETDUMP [--pte PROGRAM] [--method NAME]\n"
+    printf("usage: etprof trace ETDUMP [--pte PROGRAM] [--method NAME] [--etrecord R]\n"
            "                    [--source-unit ns|us|ms|s|cycles] [--no-debug-events] -o FILE\n\n"
            "Write the ETDump as Chrome Trace Event JSON for ui.perfetto.dev or chrome://tracing:\n"
            "one process per method, one track per load and per execution, events nested\n"
@@ -22,6 +24,8 @@ static void help(void)
            "  --pte PROGRAM      name instructions from the program (.pte or .bpte) and\n"
            "                     infer each block's method\n"
            "  --method NAME      use this method for every block (needs --pte)\n"
+           "  --etrecord R       add each event's debug handles (args.debug_handles) from the\n"
+           "                     ETRecord's maps; delegate events only through the delegate map\n"
            "  --source-unit U    unit of the ETDump's ticks (default ns; the file does not say);\n"
            "                     with cycles, ts/dur are cycles, not microseconds\n"
            "  --no-debug-events  leave out debug events (by default: instant events at the end\n"
@@ -89,6 +93,43 @@ static int write_file(const char *path, const etp_etdump *d, const etp_trace_opt
     return rc;
 }
 
+/* Debug handles of an event from the ETRecord: a delegate event's own ids
+ * through the delegate map when it has them, else the instruction's entry
+ * of the debug handle map. The method is the block's (or the only one). */
+typedef struct rec_ctx {
+    const etp_etrecord *r;
+    const char *method;       /* fallback when the block's method is unknown */
+} rec_ctx;
+
+static uint32_t etrecord_handles(void *ctx, const etp_trace_site *site, const int64_t **handles)
+{
+    const rec_ctx *rc = ctx;
+    const char *m = site->plan && site->plan->name ? site->plan->name : rc->method;
+    const etp_method_maps *mm = m ? etp_etrecord_maps(rc->r, m) : NULL;
+    if (!mm || site->chain_index != 0)
+        return 0;
+    if (site->is_delegated) {
+        const etp_instr_delegate *dm = etp_etrecord_instr_delegate(mm, site->instruction_id);
+        char idtext[24];
+        const char *id = site->delegate_id_str;
+        if (!id) {
+            snprintf(idtext, sizeof idtext, "%d", site->delegate_id_int);
+            id = idtext;
+        }
+        for (uint32_t k = 0; dm && k < dm->id_count; k++)
+            if (!strcmp(dm->ids[k].delegate_id, id)) {
+                *handles = dm->ids[k].handles.handles;
+                return dm->ids[k].handles.count;
+            }
+        return 0; /* never guess: an unmapped delegate event gets no handles */
+    }
+    const etp_handle_list *hl = etp_etrecord_instr_handles(mm, site->instruction_id);
+    if (!hl)
+        return 0;
+    *handles = hl->handles;
+    return hl->count;
+}
+
 int cmd_trace(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -96,13 +137,14 @@ int cmd_trace(int argc, char **argv)
         {"method", required_argument, NULL, 'm'},
         {"source-unit", required_argument, NULL, 's'},
         {"no-debug-events", no_argument, NULL, 'n'},
+        {"etrecord", required_argument, NULL, 'r'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     etp_trace_options opt;
     etp_trace_options_init(&opt);
-    const char *pte = NULL, *out = NULL;
+    const char *pte = NULL, *out = NULL, *rec = NULL;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
@@ -114,6 +156,7 @@ int cmd_trace(int argc, char **argv)
                 return cli_usage("trace", "unknown unit '%s' for --source-unit", optarg);
             break;
         case 'n': opt.debug_events = 0; break;
+        case 'r': rec = optarg; break;
         case 'o': out = optarg; break;
         case 'h': help(); return EXIT_OK;
         default: return cli_usage("trace", "bad option");
@@ -138,6 +181,19 @@ int cmd_trace(int argc, char **argv)
         return cli_fail(&err);
     }
     opt.program = p;
+    etp_etrecord *r = NULL;
+    rec_ctx rctx = {NULL, NULL};
+    if (rec) {
+        if (etp_etrecord_open(rec, &r, &err)) {
+            etp_program_free(p);
+            etp_etdump_free(d);
+            return cli_fail(&err);
+        }
+        rctx.r = r;
+        rctx.method = opt.method ? opt.method : r->method_count == 1 ? r->methods[0].method : NULL;
+        opt.resolve_handles = etrecord_handles;
+        opt.resolve_ctx = &rctx;
+    }
     const char *slash = strrchr(dump_path, '/');
     etp_trace_counts counts;
     memset(&counts, 0, sizeof counts);
@@ -147,6 +203,7 @@ int cmd_trace(int argc, char **argv)
                 "etprof: warning: %llu event(s) overlap others too often to be placed and were "
                 "left out (counted in otherData.dropped_events)\n",
                 (unsigned long long)counts.dropped);
+    etp_etrecord_free(r);
     etp_program_free(p);
     etp_etdump_free(d);
     return rc;
