@@ -47,6 +47,8 @@ typedef struct etp_analysis_options {
     double cpu_hz;                /**< > 0: cycles -> time */
     const char *method;           /**< NULL: infer */
     const struct etp_runner_log *runner_log; /**< optional: the runner's own report */
+    int hash_program;             /**< record the program's SHA-256 (for publishing: the
+                                       companion-program gate compares it later) */
 } etp_analysis_options;
 
 void etp_analysis_options_init(etp_analysis_options *o);

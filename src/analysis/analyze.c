@@ -546,7 +546,7 @@ etp_status etp_analyze(const etp_etdump *d, const etp_program *p, const etp_etre
     a->program = p;
     a->etrecord = r;
     a->runner_log = opt->runner_log;
-    if (p && etp_program_sha256(p, a->program_sha256)) {
+    if (p && opt->hash_program && etp_program_sha256(p, a->program_sha256)) {
         free(a);
         return etp_error_set(err, ETP_E_INTERNAL, p->path, ETP_NO_OFFSET,
                              "could not hash the program's bytes");

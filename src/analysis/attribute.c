@@ -150,6 +150,18 @@ static etp_status collect(attr *t)
     uint8_t *covered = calloc(t->ep->node_count + 1, 1);
     if (!covered)
         return oom(t);
+    /* Delegate-event entities by instruction: looked up once per delegate
+     * call instead of scanning every entity. */
+    etp_hm by_instr;
+    etp_hm_init(&by_instr);
+    for (size_t k = 0; k < b->ents.n; k++)
+        if (b->ents.v[k].kind == ETP_ENTITY_DELEGATE_EVENT && b->ents.v[k].time.executions &&
+            etp_hm_put(&by_instr, etp_instr_key(b->ents.v[k].chain, b->ents.v[k].instruction),
+                       (uint32_t)k)) {
+            etp_hm_free(&by_instr);
+            free(covered);
+            return oom(t);
+        }
     etp_status st = ETP_OK;
     for (size_t i = 0; i < b->ents.n && !st; i++) {
         etp_entity *e = &b->ents.v[i];
@@ -185,12 +197,14 @@ static etp_status collect(attr *t)
         /* A delegate call: detailed events first, the enclosing interval as fallback. */
         const etp_instr_delegate *dm = etp_etrecord_instr_delegate(t->maps, e->instruction);
         memset(covered, 0, t->ep->node_count + 1);
-        int any_detail = 0;
-        for (size_t k = 0; k < b->ents.n && !st; k++) {
+        int any_detail = 0, any_events = 0;
+        size_t cur = 0;
+        uint32_t k;
+        while (!st && etp_hm_next(&by_instr, etp_instr_key(e->chain, e->instruction), &cur, &k)) {
             etp_entity *de = &b->ents.v[k];
-            if (de->kind != ETP_ENTITY_DELEGATE_EVENT || de->chain != e->chain ||
-                de->instruction != e->instruction || !de->time.executions)
+            if (de->chain != e->chain || de->instruction != e->instruction)
                 continue;
+            any_events = 1;
             const etp_handle_list *dh = NULL;
             for (uint32_t q = 0; dm && q < dm->id_count && !dh; q++)
                 if (!strcmp(dm->ids[q].delegate_id, de->op_type))
@@ -222,19 +236,13 @@ static etp_status collect(attr *t)
         }
         if (st)
             break;
-        if (dm == NULL && t->maps->in_delegate_map) {
+        if (dm == NULL && t->maps->in_delegate_map && any_events) {
             /* Delegate events but the delegate map does not know this call. */
-            for (size_t k = 0; k < b->ents.n; k++)
-                if (b->ents.v[k].kind == ETP_ENTITY_DELEGATE_EVENT &&
-                    b->ents.v[k].instruction == e->instruction && b->ents.v[k].time.executions) {
-                    st = etp_error_set(b->err, ETP_E_MISMATCH, dpath, ETP_NO_OFFSET,
-                                       "delegate events at instruction %d of %s, but the "
-                                       "delegate_map of %s has no delegate there",
-                                       e->instruction, a->method, t->r->path);
-                    break;
-                }
-            if (st)
-                break;
+            st = etp_error_set(b->err, ETP_E_MISMATCH, dpath, ETP_NO_OFFSET,
+                               "delegate events at instruction %d of %s, but the delegate_map of %s "
+                               "has no delegate there",
+                               e->instruction, a->method, t->r->path);
+            break;
         }
         contribution c = {(int64_t)i, NULL, 0, NULL, 0, ETP_SRC_DELEGATE_FALLBACK, 0, (int64_t)i};
         if (resolve(t, hl, &c, covered)) {
@@ -253,6 +261,7 @@ static etp_status collect(attr *t)
             st = oom(t);
     }
     free(covered);
+    etp_hm_free(&by_instr);
     return st;
 }
 

@@ -297,6 +297,7 @@ int cmd_analyze(int argc, char **argv)
         goto done;
     }
     opt.runner_log = lg;
+    opt.hash_program = outdir != NULL;
     etp_status s = etp_analyze(d, p, r, &opt, &a, &err);
     if (s) {
         rc = cli_fail(&err);

@@ -52,6 +52,7 @@ static void demo_open(demo *t, int with_program)
     etp_analysis_options o;
     etp_analysis_options_init(&o);
     o.method = "forward";
+    o.hash_program = 1;
     if (etp_analyze(t->d, t->p, t->r, &o, &t->a, &err))
         fail_msg("analyze: %s", err.message);
 }
