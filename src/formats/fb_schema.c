@@ -2,6 +2,7 @@
 #include "formats/fb_schema.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -51,7 +52,11 @@ typedef struct vctx {
     int64_t base;
     etp_error *err;
     struct vt_layout *cache;
+    int parallel;          /* may split the root's table vector across threads */
 } vctx;
+
+/* Below this size a second thread costs more than it saves. */
+#define PARALLEL_MIN_BYTES ((uint32_t)8 << 20)
 
 static etp_status vfail(vctx *c, etp_status code, uint64_t pos, const char *fmt, const char *what,
                         const char *field)
@@ -92,6 +97,11 @@ static etp_status v_string(vctx *c, uint32_t s, const char *tname, const char *f
     return ETP_OK;
 }
 
+static etp_status v_elements(vctx *c, uint32_t v, uint32_t from, uint32_t to, const fb_field *f,
+                             const char *tname, int depth);
+static etp_status v_tables_parallel(vctx *c, uint32_t v, uint32_t n, const fb_field *f,
+                                    const char *tname, int depth);
+
 static etp_status v_vector(vctx *c, uint32_t v, const fb_field *f, const char *tname, int depth)
 {
     if (v % 4)
@@ -108,7 +118,16 @@ static etp_status v_vector(vctx *c, uint32_t v, const fb_field *f, const char *t
         return ETP_OK;
     if (f->elem != FB_STR && f->elem != FB_TABLE)
         return vfail(c, ETP_E_INTERNAL, v, "unsupported vector element in %s.%s", tname, f->name);
-    for (uint32_t i = 0; i < n; i++) {
+    if (f->elem == FB_TABLE && depth == 0 && n >= 2 && c->b->size >= PARALLEL_MIN_BYTES && c->parallel)
+        return v_tables_parallel(c, v, (uint32_t)n, f, tname, depth);
+    return v_elements(c, v, 0, (uint32_t)n, f, tname, depth);
+}
+
+/* Elements [from, to) of a vector of strings or tables. */
+static etp_status v_elements(vctx *c, uint32_t v, uint32_t from, uint32_t to, const fb_field *f,
+                             const char *tname, int depth)
+{
+    for (uint32_t i = from; i < to; i++) {
         uint32_t ep = v + 4 + 4 * i, target = 0;
         etp_status s = v_deref(c, ep, &target, tname, f->name);
         if (s)
@@ -274,13 +293,65 @@ static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, in
     return ETP_OK;
 }
 
+/* The root's vector of tables (an ETDump's runs, a program's plans) is split
+ * between this thread and one helper: subtrees are independent, so each half
+ * is verified with its own cache and budget. A failure in the first half is
+ * reported before one in the second, so errors do not depend on timing. */
+typedef struct half {
+    vctx c;
+    etp_error err;
+    uint32_t v, from, to;
+    const fb_field *f;
+    const char *tname;
+    int depth;
+    etp_status status;
+} half;
+
+static void *verify_half(void *arg)
+{
+    half *h = arg;
+    h->status = v_elements(&h->c, h->v, h->from, h->to, h->f, h->tname, h->depth);
+    return NULL;
+}
+
+static etp_status v_tables_parallel(vctx *c, uint32_t v, uint32_t n, const fb_field *f,
+                                    const char *tname, int depth)
+{
+    half h;
+    memset(&h, 0, sizeof h);
+    h.c = *c;
+    h.c.err = &h.err;
+    h.c.visits = 0;
+    h.c.parallel = 0;
+    h.c.cache = calloc(VT_CACHE, sizeof *h.c.cache);
+    h.v = v;
+    h.from = n / 2;
+    h.to = n;
+    h.f = f;
+    h.tname = tname;
+    h.depth = depth;
+    pthread_t th;
+    if (!h.c.cache || pthread_create(&th, NULL, verify_half, &h) != 0) {
+        free(h.c.cache);
+        return v_elements(c, v, 0, n, f, tname, depth);
+    }
+    etp_status first = v_elements(c, v, 0, n / 2, f, tname, depth);
+    pthread_join(th, NULL);
+    free(h.c.cache);
+    if (first)
+        return first;
+    if (h.status && c->err)
+        *c->err = h.err;
+    return h.status;
+}
+
 etp_status fb_verify(const fb_buf *b, uint32_t root_pos, const fb_table *root, fb_limits lim,
                      const char *file, int64_t base_offset, uint32_t *root_table, etp_error *err)
 {
     vt_layout *cache = calloc(VT_CACHE, sizeof *cache);
     if (!cache)
         return etp_error_set(err, ETP_E_NOMEM, file, ETP_NO_OFFSET, "out of memory");
-    vctx c = {b, lim, 0, file, base_offset, err, cache};
+    vctx c = {b, lim, 0, file, base_offset, err, cache, 1};
     etp_status s;
     uint32_t t = 0;
     if ((uint64_t)root_pos + 8 > b->size)

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "etprof/etdump.h"
+#include "etprof/gen.h"
 #include "etprof/program.h"
 #include "testutil.h"
 
@@ -300,6 +301,51 @@ static void oversized_vector(void **state)
     free(data);
 }
 
+/* Large ETDumps are verified by two threads (runs split in halves); the
+ * error reported must not depend on which thread finishes first: the first
+ * bad run wins. */
+static void parallel_verification(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/big.etdp", dir);
+    etp_gen_etdump_opts o;
+    etp_gen_etdump_defaults(&o);
+    o.etdump_path = path;
+    o.executions = 8;
+    o.instructions = 10000;
+    etp_error err;
+    assert_int_equal(etp_gen_etdump(&o, NULL, &err), ETP_OK);
+    size_t n;
+    uint8_t *data = tu_read_file(path, &n);
+    assert_true(n >= (8u << 20));
+    assert_int_equal(decode_any(data, n, 1, &err), ETP_OK);
+    /* Break the root offsets of the second and the last run. */
+    etp_etdump *d;
+    assert_int_equal(etp_etdump_open(path, &d, &err), ETP_OK);
+    etp_run r1, rlast;
+    etp_etdump_run(d, 2, &r1);
+    etp_etdump_run(d, etp_etdump_run_count(d) - 1, &rlast);
+    etp_etdump_free(d);
+    uint8_t *bad = malloc(n);
+    memcpy(bad, data, n);
+    memset(bad + rlast.offset, 0xff, 4); /* its vtable offset: out of the buffer */
+    assert_int_not_equal(decode_any(bad, n, 1, &err), ETP_OK);
+    int64_t last_off = err.offset;
+    memset(bad + r1.offset, 0xff, 4);
+    for (int rep = 0; rep < 5; rep++) {
+        etp_error_clear(&err);
+        assert_int_not_equal(decode_any(bad, n, 1, &err), ETP_OK);
+        assert_int_equal(err.offset, r1.offset); /* the earlier run, every time */
+    }
+    assert_true(last_off != r1.offset);
+    free(bad);
+    free(data);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 int main(void)
 {
     TU_REQUIRE_FIXTURES();
@@ -308,6 +354,7 @@ int main(void)
         cmocka_unit_test(program_operators),     cmocka_unit_test(bundled_program),
         cmocka_unit_test(truncation_every_byte), cmocka_unit_test(random_byte_flips),
         cmocka_unit_test(wrong_identifier),      cmocka_unit_test(oversized_vector),
+        cmocka_unit_test(parallel_verification),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
