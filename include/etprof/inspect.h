@@ -36,6 +36,8 @@ typedef struct etp_inspect_options {
     const char *method;         /**< optional: method for every Execute block */
     int lenient_methods;        /**< ambiguous blocks keep every candidate (plan NULL)
                                      instead of failing */
+    int skip_row_stats;         /**< leave each row's `stats` zeroed (callers that only need
+                                     the samples, such as the analysis, save the work) */
 } etp_inspect_options;
 
 /** Defaults: ns -> ms, no program. */

@@ -570,6 +570,7 @@ etp_status etp_analyze(const etp_etdump *d, const etp_program *p, const etp_etre
     io.cpu_hz = opt->cpu_hz;
     io.program = p;
     io.lenient_methods = 1;
+    io.skip_row_stats = 1; /* entities get their own per-execution statistics */
     etp_status s = etp_inspect_run(d, &io, &a->inspect, err);
     if (!s) {
         a->divisor = a->inspect->divisor;

@@ -300,7 +300,7 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
 }
 
 /* Move builder groups into the public result (rows, stats). */
-static etp_status publish(builder *b, etp_inspect *res, etp_error *err)
+static etp_status publish(builder *b, etp_inspect *res, int row_stats, etp_error *err)
 {
     const etp_etdump *d = b->d;
     res->block_count = (uint32_t)b->groups.n;
@@ -405,6 +405,8 @@ static etp_status publish(builder *b, etp_inspect *res, etp_error *err)
                     row->max_per_run = row->per_run[x];
             }
             off += row->sample_count;
+            if (!row_stats)
+                continue;
             if (row->sample_count > scratch_cap) {
                 free(scratch);
                 scratch_cap = row->sample_count;
@@ -464,7 +466,7 @@ etp_status etp_inspect_run(const etp_etdump *d, const etp_inspect_options *opt, 
     etp_hm_init(&b.group_map);
     etp_status s = build_groups(&b, res, err);
     if (!s)
-        s = publish(&b, res, err);
+        s = publish(&b, res, !opt->skip_row_stats, err);
     free_builder(&b);
     for (uint32_t i = 0; !s && i < res->block_count; i++)
         s = etp_inspect_summarize(res, &res->blocks[i], err);
