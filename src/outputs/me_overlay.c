@@ -123,10 +123,32 @@ int etp_me_overlay_filename(char *buf, size_t size, const char *metric, const ch
     return snprintf(buf, size, "%s.json", tmp);
 }
 
-static int cmp_by_node_id(const void *a, const void *b)
+static int cmp_str_ptr(const void *a, const void *b)
 {
-    const etp_me_value *x = *(const etp_me_value *const *)a, *y = *(const etp_me_value *const *)b;
-    return strcmp(x->node_id, y->node_id);
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Refuse a node id given twice. @p first points at the node_id member of
+ * the first of @p n records laid out @p stride bytes apart (values and labels
+ * share this check). */
+static etp_status no_duplicate_ids(const char *metric, const char *const *first, size_t n,
+                                   size_t stride, etp_error *err)
+{
+    if (n < 2)
+        return ETP_OK;
+    const char **ids = malloc(n * sizeof *ids);
+    if (!ids)
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        ids[i] = *(const char *const *)((const char *)first + i * stride);
+    qsort(ids, n, sizeof *ids, cmp_str_ptr);
+    etp_status s = ETP_OK;
+    for (size_t i = 1; i < n && !s; i++)
+        if (!strcmp(ids[i], ids[i - 1]))
+            s = etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                              "overlay \"%s\": node %s has two values", metric, ids[i]);
+    free(ids);
+    return s;
 }
 
 static etp_status check(const etp_me_overlay *ov, etp_error *err)
@@ -155,22 +177,10 @@ static etp_status check(const etp_me_overlay *ov, etp_error *err)
                                  "overlay \"%s\": node %s has a non-finite value", ov->metric,
                                  ov->values[i].node_id);
     }
-    if (ov->value_count < 2)
+    if (!ov->value_count)
         return ETP_OK;
-    const etp_me_value **byid = malloc(ov->value_count * sizeof *byid);
-    if (!byid)
-        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
-    for (size_t i = 0; i < ov->value_count; i++)
-        byid[i] = &ov->values[i];
-    qsort(byid, ov->value_count, sizeof *byid, cmp_by_node_id);
-    etp_status s = ETP_OK;
-    for (size_t i = 1; i < ov->value_count && !s; i++)
-        if (!strcmp(byid[i]->node_id, byid[i - 1]->node_id))
-            s = etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
-                              "overlay \"%s\": node %s has two values", ov->metric,
-                              byid[i]->node_id);
-    free(byid);
-    return s;
+    return no_duplicate_ids(ov->metric, &ov->values[0].node_id, ov->value_count,
+                            sizeof ov->values[0], err);
 }
 
 /* The value as written: rounded to the requested significant digits. */
@@ -284,28 +294,12 @@ etp_status etp_me_write_overlay(const etp_me_overlay *ov, FILE *fp, int pretty, 
     return etp_me_write_overlays(ov, 1, fp, pretty, err);
 }
 
-static int cmp_label_id(const void *a, const void *b)
-{
-    return strcmp((*(const etp_me_label *const *)a)->node_id, (*(const etp_me_label *const *)b)->node_id);
-}
-
 static etp_status label_duplicates(const etp_me_label_overlay *ov, etp_error *err)
 {
-    if (ov->label_count < 2)
+    if (!ov->label_count)
         return ETP_OK;
-    const etp_me_label **byid = malloc(ov->label_count * sizeof *byid);
-    if (!byid)
-        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
-    for (size_t i = 0; i < ov->label_count; i++)
-        byid[i] = &ov->labels[i];
-    qsort(byid, ov->label_count, sizeof *byid, cmp_label_id);
-    etp_status s = ETP_OK;
-    for (size_t i = 1; i < ov->label_count && !s; i++)
-        if (!strcmp(byid[i]->node_id, byid[i - 1]->node_id))
-            s = etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
-                              "overlay \"%s\": node %s has two values", ov->metric, byid[i]->node_id);
-    free(byid);
-    return s;
+    return no_duplicate_ids(ov->metric, &ov->labels[0].node_id, ov->label_count,
+                            sizeof ov->labels[0], err);
 }
 
 etp_status etp_me_write_label_overlays(const etp_me_label_overlay *ovs, size_t count, FILE *fp,
