@@ -46,5 +46,8 @@ int cli_units_option(const char *cmd, cli_units *u, const char *opt, const char 
 int cli_units_check(const char *cmd, const cli_units *u);
 /* Parse a non-negative integer option value; -1 on error. */
 long long cli_parse_count(const char *s);
+/* Re-execute once with glibc's huge-page tunable when that helps (see
+ * hugepages.c); returns only if it did not re-execute. */
+void cli_prefer_huge_pages(char **argv);
 
 #endif

@@ -11,14 +11,15 @@ static const struct {
     const char *name;
     int (*fn)(int, char **);
     const char *summary;
+    int heavy; /* builds large tables from its inputs: worth huge pages */
 } commands[] = {
-    {"dump", cmd_dump, "decode an ETDump, .pte or .bpte (outline, or --json like flatc)"},
-    {"inspect", cmd_inspect, "per-event timing table of an ETDump (the Inspector, done right)"},
-    {"analyze", cmd_analyze, "attribute measured time to instructions and source operators"},
-    {"verify", cmd_verify, "check a result bundle's manifest, sizes and SHA-256 digests"},
-    {"graph", cmd_graph, "write a program's Model Explorer graph"},
-    {"trace", cmd_trace, "write a Chrome/Perfetto trace of an ETDump"},
-    {"gen", cmd_gen, "generate synthetic inputs (large ETDumps, a demo triple)"},
+    {"dump", cmd_dump, "decode an ETDump, .pte or .bpte (outline, or --json like flatc)", 1},
+    {"inspect", cmd_inspect, "per-event timing table of an ETDump (the Inspector, done right)", 1},
+    {"analyze", cmd_analyze, "attribute measured time to instructions and source operators", 1},
+    {"verify", cmd_verify, "check a result bundle's manifest, sizes and SHA-256 digests", 0},
+    {"graph", cmd_graph, "write a program's Model Explorer graph", 1},
+    {"trace", cmd_trace, "write a Chrome/Perfetto trace of an ETDump", 1},
+    {"gen", cmd_gen, "generate synthetic inputs (large ETDumps, a demo triple)", 0},
 };
 
 static void usage(FILE *fp)
@@ -120,8 +121,11 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(cmd, commands[i].name))
+        if (!strcmp(cmd, commands[i].name)) {
+            if (commands[i].heavy)
+                cli_prefer_huge_pages(argv);
             return commands[i].fn(argc - 1, argv + 1);
+        }
     fprintf(stderr, "etprof: unknown command '%s'\n", cmd);
     usage(stderr);
     return EXIT_USAGE;
