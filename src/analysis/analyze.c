@@ -31,15 +31,23 @@ char *etp_strdup(const char *s)
 
 char *etp_strprintf(const char *fmt, ...)
 {
+    /* One formatting pass for the usual short ids; a second only when the
+     * text does not fit the stack buffer (entity ids are made per
+     * instruction, so this is on the hot path). */
+    char buf[128];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (n < 0)
         return NULL;
     char *s = malloc((size_t)n + 1);
     if (!s)
         return NULL;
+    if ((size_t)n < sizeof buf) {
+        memcpy(s, buf, (size_t)n + 1);
+        return s;
+    }
     va_start(ap, fmt);
     vsnprintf(s, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -325,7 +333,7 @@ static int64_t add_instruction(etp_abuild *b, int32_t chain, int32_t instr)
         } else
             e->op_type = etp_strdup(etp_instr_kind_name(in->kind));
     }
-    e->name = etp_strprintf("%s", e->op_type ? e->op_type : e->id);
+    e->name = etp_strdup(e->op_type ? e->op_type : e->id);
     e->additive = 1; /* instructions run one after another: their times never overlap */
     return id;
 }

@@ -313,6 +313,17 @@ static etp_status build_operators(attr *t)
         }
         ent_of_node[i] = (int64_t)b->ents.n - 1;
     }
+    /* only[e]: the entity whose series operator e copied when exactly one
+     * contribution reached it (its statistics are then already known);
+     * -1 for none yet, -2 for several. Instruction and delegate series are
+     * finished before attribution starts. */
+    int64_t *only = malloc((b->ents.n ? b->ents.n : 1) * sizeof *only);
+    if (!only) {
+        free(ent_of_node);
+        return oom(t);
+    }
+    for (size_t i = 0; i < b->ents.n; i++)
+        only[i] = -1;
     etp_status st = ETP_OK;
     for (size_t ci = 0; ci < t->contribs.n && !st; ci++) {
         contribution *c = &t->contribs.v[ci];
@@ -323,6 +334,7 @@ static etp_status build_operators(attr *t)
                 continue;
             etp_entity *e = &b->ents.v[ei];
             etp_series_merge(&e->time, &b->ents.v[c->timed_entity].time, b->nexec);
+            only[ei] = only[ei] == -1 ? c->timed_entity : -2;
             e->source = e->source == ETP_SRC_NONE || e->source == c->source ? c->source : ETP_SRC_MIXED;
             if (!exclusive) {
                 e->additive = 0;
@@ -370,12 +382,25 @@ static etp_status build_operators(attr *t)
         }
     }
     free(ent_of_node);
-    if (st)
+    if (st) {
+        free(only);
         return st;
-    for (size_t i = 0; i < b->ents.n; i++)
-        if (b->ents.v[i].kind == ETP_ENTITY_OPERATOR &&
-            etp_series_finish(&b->ents.v[i].time, b->nexec, b->a->divisor))
+    }
+    for (size_t i = 0; i < b->ents.n; i++) {
+        etp_entity *e = &b->ents.v[i];
+        if (e->kind != ETP_ENTITY_OPERATOR)
+            continue;
+        if (only[i] >= 0) {
+            /* Its one contribution's series, unchanged: same statistics. */
+            const etp_series *src = &b->ents.v[only[i]].time;
+            e->time.executions = src->executions;
+            e->time.stats = src->stats;
+        } else if (etp_series_finish(&e->time, b->nexec, b->a->divisor)) {
+            free(only);
             return oom(t);
+        }
+    }
+    free(only);
     return ETP_OK;
 }
 
