@@ -1,0 +1,166 @@
+/* test_stats.c - sample statistics against a plain reference: full qsort
+ * plus numpy's "linear" percentile written out here. Covers both internal
+ * paths (sorting for small series, selection for large ones) on random,
+ * constant, sorted, reversed and duplicate-heavy samples, and the integer
+ * total's overflow to long double. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "etprof/stats.h"
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* numpy.percentile(method="linear"): virtual index (n-1)q, interpolated
+ * by numpy's _lerp (computed from the upper end when the weight >= 0.5). */
+static double ref_pct(const double *s, size_t n, double q)
+{
+    double h = q / 100.0 * (double)(n - 1);
+    size_t i = (size_t)h;
+    if (i >= n - 1)
+        return s[n - 1];
+    double t = h - (double)i, a = s[i], b = s[i + 1];
+    return t >= 0.5 ? b - (b - a) * (1.0 - t) : a + (b - a) * t;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static void fill(uint64_t *v, size_t n, int pattern)
+{
+    for (size_t i = 0; i < n; i++) {
+        switch (pattern) {
+        case 0: v[i] = 100000 + rnd() % 5000; break;       /* timing-like */
+        case 1: v[i] = 42; break;                           /* constant */
+        case 2: v[i] = i * 3; break;                        /* ascending */
+        case 3: v[i] = (n - i) * 7; break;                  /* descending */
+        case 4: v[i] = rnd() % 3; break;                    /* few distinct values */
+        default: v[i] = UINT64_MAX - rnd() % 1000; break;   /* total overflows 64 bits */
+        }
+    }
+}
+
+static void check_ticks(const uint64_t *v, size_t n, double divisor)
+{
+    uint64_t *work = malloc(n * sizeof *work), *sorted = malloc(n * sizeof *sorted);
+    double *d = malloc(n * sizeof *d);
+    assert_non_null(work);
+    assert_non_null(sorted);
+    assert_non_null(d);
+    memcpy(work, v, n * sizeof *v);
+    memcpy(sorted, v, n * sizeof *v);
+    qsort(sorted, n, sizeof *sorted, cmp_u64);
+    long double total = 0;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = (double)sorted[i] / divisor;
+        total += (long double)sorted[i];
+    }
+    etp_stats st;
+    etp_stats_from_ticks(work, n, divisor, &st);
+    assert_int_equal(st.n, n);
+    assert_true(st.min == d[0]);
+    assert_true(st.max == d[n - 1]);
+    assert_true(st.p10 == ref_pct(d, n, 10));
+    assert_true(st.p50 == ref_pct(d, n, 50));
+    assert_true(st.p90 == ref_pct(d, n, 90));
+    assert_true(st.avg == (double)(total / (long double)n / (long double)divisor));
+    /* The samples are reordered, never lost. */
+    qsort(work, n, sizeof *work, cmp_u64);
+    assert_memory_equal(work, sorted, n * sizeof *work);
+    free(work);
+    free(sorted);
+    free(d);
+}
+
+static void test_ticks_all_sizes(void **state)
+{
+    (void)state;
+    uint64_t v[300];
+    for (int pattern = 0; pattern < 6; pattern++)
+        for (size_t n = 1; n <= 300; n++) {
+            fill(v, n, pattern);
+            check_ticks(v, n, pattern == 5 ? 1.0 : 1e6);
+        }
+}
+
+static void test_ticks_large(void **state)
+{
+    (void)state;
+    size_t n = 100000;
+    uint64_t *v = malloc(n * sizeof *v);
+    assert_non_null(v);
+    fill(v, n, 0);
+    check_ticks(v, n, 1e6);
+    fill(v, n, 4);
+    check_ticks(v, n, 1.0);
+    free(v);
+}
+
+static void test_signed(void **state)
+{
+    (void)state;
+    int64_t v[300], work[300];
+    double d[300];
+    for (size_t n = 1; n <= 300; n++) {
+        for (size_t i = 0; i < n; i++)
+            v[i] = (int64_t)(rnd() % 20001) - 10000;
+        memcpy(work, v, n * sizeof *v);
+        qsort(v, n, sizeof *v, cmp_i64);
+        long double total = 0;
+        for (size_t i = 0; i < n; i++) {
+            d[i] = (double)v[i] / 1e3;
+            total += (long double)v[i];
+        }
+        etp_stats st;
+        etp_stats_from_signed(work, n, 1e3, &st);
+        assert_int_equal(st.n, n);
+        assert_true(st.min == d[0]);
+        assert_true(st.max == d[n - 1]);
+        assert_true(st.p10 == ref_pct(d, n, 10));
+        assert_true(st.p50 == ref_pct(d, n, 50));
+        assert_true(st.p90 == ref_pct(d, n, 90));
+        assert_true(st.avg == (double)(total / (long double)n / 1e3L));
+    }
+}
+
+static void test_empty(void **state)
+{
+    (void)state;
+    etp_stats st;
+    memset(&st, 0xff, sizeof st);
+    etp_stats_from_ticks(NULL, 0, 1.0, &st);
+    assert_int_equal(st.n, 0);
+    assert_true(st.avg == 0.0 && st.p50 == 0.0 && st.max == 0.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ticks_all_sizes),
+        cmocka_unit_test(test_ticks_large),
+        cmocka_unit_test(test_signed),
+        cmocka_unit_test(test_empty),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
