@@ -38,6 +38,9 @@ typedef struct etp_inspect_options {
                                      instead of failing */
     int skip_row_stats;         /**< leave each row's `stats` zeroed (callers that only need
                                      the samples, such as the analysis, save the work) */
+    int threads;                /**< decoding threads: 0 automatic (two for large dumps),
+                                     1 one, 2 two whenever there are two blocks; the
+                                     result is the same either way */
 } etp_inspect_options;
 
 /** Defaults: ns -> ms, no program. */

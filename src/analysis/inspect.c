@@ -3,6 +3,7 @@
  * Python Inspector). One pass over the events; no per-event allocation. */
 #include "etprof/inspect.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,15 +65,29 @@ typedef struct group {
 
 typedef VEC(uint32_t) u32vec;
 
-typedef struct builder {
+/* Turns runs into signature ids and durations. Each decoding thread has its
+ * own, with its own signature table. */
+typedef struct decoder {
     const etp_etdump *d;
     VEC(sig) sigs;
     etp_hm sig_map;
+    /* The run just decoded, and the one before (its ids are the hints). */
+    u32vec seq, prev_seq;
+    VEC(uint64_t) dur;
+} decoder;
+
+/* Per-run tallies of the events that carry no timing. */
+typedef struct run_tally {
+    uint64_t dbg, outs, allocs, abytes, empty, wrapped;
+} run_tally;
+
+typedef struct builder {
+    decoder dc; /* its signature table is the result's */
     VEC(group) groups;
     etp_hm group_map;
-    /* Per-run scratch. */
-    u32vec seq, prev_seq, distinct;
-    VEC(uint64_t) dur;
+    u32vec distinct;
+    int64_t prev_group;
+    int threads; /* etp_inspect_options.threads */
 } builder;
 
 static uint64_t sig_hash(const etp_profile_event *pe)
@@ -102,7 +117,7 @@ static int sig_equal(const sig *s, const etp_profile_event *pe)
 }
 
 /* Find or add the signature of @p pe; -1 on OOM. @p hint is a likely id. */
-static int64_t intern_sig(builder *b, const etp_profile_event *pe, int64_t hint, int64_t offset)
+static int64_t intern_sig(decoder *b, const etp_profile_event *pe, int64_t hint, int64_t offset)
 {
     if (hint >= 0 && sig_equal(&b->sigs.v[hint], pe))
         return hint;
@@ -160,6 +175,15 @@ static int64_t find_group(builder *b, const char *name, int32_t bidx, int64_t hi
     return (int64_t)(b->groups.n - 1);
 }
 
+static void free_decoder(decoder *dc)
+{
+    VEC_FREE(dc->sigs);
+    etp_hm_free(&dc->sig_map);
+    VEC_FREE(dc->seq);
+    VEC_FREE(dc->prev_seq);
+    VEC_FREE(dc->dur);
+}
+
 static void free_builder(builder *b)
 {
     for (size_t i = 0; i < b->groups.n; i++) {
@@ -171,13 +195,9 @@ static void free_builder(builder *b)
         VEC_FREE(g->runs);
     }
     VEC_FREE(b->groups);
-    VEC_FREE(b->sigs);
-    etp_hm_free(&b->sig_map);
     etp_hm_free(&b->group_map);
-    VEC_FREE(b->seq);
-    VEC_FREE(b->prev_seq);
     VEC_FREE(b->distinct);
-    VEC_FREE(b->dur);
+    free_decoder(&b->dc);
 }
 
 static etp_status oom(etp_error *err, const etp_etdump *d)
@@ -185,23 +205,241 @@ static etp_status oom(etp_error *err, const etp_etdump *d)
     return etp_error_set(err, ETP_E_NOMEM, etp_etdump_path(d), ETP_NO_OFFSET, "out of memory");
 }
 
+/* Decode run @p ri into dc->seq (signature ids) and dc->dur (ticks), after
+ * keeping the previous run's ids as hints. */
+static etp_status decode_run(decoder *dc, uint32_t ri, const etp_run *run, run_tally *t,
+                             etp_error *err)
+{
+    const etp_etdump *d = dc->d;
+    u32vec tmp = dc->seq;
+    dc->seq = dc->prev_seq;
+    dc->prev_seq = tmp;
+    dc->seq.n = dc->dur.n = 0;
+    memset(t, 0, sizeof *t);
+    for (uint32_t j = 0; j < run->event_count; j++) {
+        etp_event e;
+        etp_etdump_event(d, run, j, &e);
+        if (!e.kinds)
+            t->empty++;
+        if (e.kinds & ETP_EV_ALLOCATION) {
+            t->allocs++;
+            t->abytes += e.allocation.allocation_size;
+        }
+        if (e.kinds & ETP_EV_DEBUG) {
+            t->dbg++;
+            t->outs += e.debug.is_output != 0;
+        }
+        if (!(e.kinds & ETP_EV_PROFILE))
+            continue;
+        const etp_profile_event *pe = &e.profile;
+        uint64_t ticks;
+        int w = etp_event_duration(pe->start_time, pe->end_time, &ticks);
+        if (w < 0)
+            return etp_error_set(err, ETP_E_FORMAT, etp_etdump_path(d), e.offset,
+                                 "event %u of block %u ends before it starts (start %llu, end "
+                                 "%llu) and the values do not fit a 32-bit counter",
+                                 j, ri, (unsigned long long)pe->start_time,
+                                 (unsigned long long)pe->end_time);
+        t->wrapped += (uint64_t)w;
+        size_t k = dc->seq.n;
+        int64_t hint = k < dc->prev_seq.n ? (int64_t)dc->prev_seq.v[k] : -1;
+        int64_t id = intern_sig(dc, pe, hint, e.offset);
+        if (id < 0 || VEC_PUSH(dc->seq, (uint32_t)id) || VEC_PUSH(dc->dur, ticks))
+            return oom(err, d);
+    }
+    return ETP_OK;
+}
+
+/* Assign decoded run @p ri (signature ids @p seq in b's table, @p m events)
+ * to its group and append its samples. @p left: events of this run and all
+ * later ones (a new group reserves room for them up front). */
+static etp_status place_run(builder *b, uint32_t ri, const etp_run *run, const uint32_t *seq,
+                            const uint64_t *dur, size_t m, const run_tally *t, uint64_t left,
+                            etp_error *err)
+{
+    const etp_etdump *d = b->dc.d;
+    sig *sv = b->dc.sigs.v;
+    /* Distinct signatures in first-occurrence order define the group. */
+    b->distinct.n = 0;
+    for (size_t k = 0; k < m; k++) {
+        sig *s = &sv[seq[k]];
+        if (s->stamp == ri + 1)
+            continue;
+        s->stamp = ri + 1;
+        s->pos = (uint32_t)b->distinct.n;
+        if (VEC_PUSH(b->distinct, seq[k]))
+            return oom(err, d);
+    }
+    int64_t gi = find_group(b, run->name, run->bundled_input_index, b->prev_group);
+    if (gi < 0)
+        return oom(err, d);
+    b->prev_group = gi;
+    group *g = &b->groups.v[gi];
+    size_t base = g->ev_ticks.n;
+    /* The reservation is address space only (pages are touched when
+     * written), and it spares the big slabs from repeated realloc copies. */
+    if (g->ev_ticks.cap == 0 && b->groups.n <= 16 && left <= ((uint64_t)1 << 28) &&
+        VEC_RESERVE(g->ev_ticks, left))
+        return oom(err, d);
+    if (VEC_PUSH(g->runs, ri) || VEC_RESERVE(g->ev_ticks, base + m))
+        return oom(err, d);
+    memcpy(g->ev_ticks.v + base, dur, m * sizeof *dur);
+    g->ev_ticks.n = base + m;
+    /* A canonical run holds each signature once, in the group's order, so
+     * an event's row is its index in the run: no need to store it. */
+    if (!g->irregular && m != g->nsigs) {
+        g->irregular = 1;
+        if (VEC_RESERVE(g->ev_rows, base + m))
+            return oom(err, d);
+        for (size_t x = 0, k = 0; x < g->run_end.n; x++)
+            for (size_t first = k; k < g->run_end.v[x]; k++)
+                g->ev_rows.v[k] = (uint32_t)(k - first);
+    }
+    if (g->irregular) {
+        if (VEC_RESERVE(g->ev_rows, base + m))
+            return oom(err, d);
+        for (size_t k = 0; k < m; k++)
+            g->ev_rows.v[base + k] = sv[seq[k]].pos;
+        g->ev_rows.n = base + m;
+    }
+    if (VEC_PUSH(g->run_end, base + m))
+        return oom(err, d);
+    g->debug_events += t->dbg;
+    g->outputs += t->outs;
+    g->alloc_events += t->allocs;
+    g->alloc_bytes += t->abytes;
+    g->empty_events += t->empty;
+    g->wrapped += t->wrapped;
+    return ETP_OK;
+}
+
+/* The later runs [r0, r1), decoded on a second thread into its own
+ * signature table; placed in run order afterwards. */
+typedef struct half {
+    decoder dc;
+    uint32_t r0, r1;
+    u32vec ids;               /* local signature ids, runs back to back */
+    VEC(uint64_t) ticks;
+    VEC(size_t) end;          /* per run: end of its events in ids/ticks */
+    VEC(run_tally) tally;
+    etp_status status;
+    etp_error err;
+} half;
+
+static void *decode_half(void *arg)
+{
+    half *h = arg;
+    for (uint32_t ri = h->r0; ri < h->r1 && !h->status; ri++) {
+        etp_run run;
+        etp_etdump_run(h->dc.d, ri, &run);
+        run_tally t = {0};
+        if (run.events_pos_ && (h->status = decode_run(&h->dc, ri, &run, &t, &h->err)))
+            break;
+        size_t m = run.events_pos_ ? h->dc.seq.n : 0;
+        if (VEC_RESERVE(h->ids, h->ids.n + m) || VEC_RESERVE(h->ticks, h->ticks.n + m) ||
+            VEC_PUSH(h->tally, t)) {
+            h->status = oom(&h->err, h->dc.d);
+            break;
+        }
+        if (m) {
+            memcpy(h->ids.v + h->ids.n, h->dc.seq.v, m * sizeof *h->ids.v);
+            memcpy(h->ticks.v + h->ticks.n, h->dc.dur.v, m * sizeof *h->ticks.v);
+        }
+        h->ids.n += m;
+        h->ticks.n += m;
+        if (VEC_PUSH(h->end, h->ids.n))
+            h->status = oom(&h->err, h->dc.d);
+    }
+    return NULL;
+}
+
+static void free_half(half *h)
+{
+    free_decoder(&h->dc);
+    VEC_FREE(h->ids);
+    VEC_FREE(h->ticks);
+    VEC_FREE(h->end);
+    VEC_FREE(h->tally);
+}
+
+static int sig_same(const sig *a, const sig *b)
+{
+    return a->chain == b->chain && a->instr == b->instr && a->did_int == b->did_int &&
+           (a->name == NULL) == (b->name == NULL) && a->name_len == b->name_len &&
+           (!a->name || !memcmp(a->name, b->name, a->name_len)) &&
+           (a->did_str == NULL) == (b->did_str == NULL) &&
+           (!a->did_str || (a->did_len == b->did_len && !memcmp(a->did_str, b->did_str, a->did_len)));
+}
+
+/* Global id of a signature from the second thread's table (added if new:
+ * its first occurrence is then in the later runs, so its offset holds). */
+static int64_t adopt_sig(decoder *dc, const sig *s)
+{
+    size_t cur = 0;
+    uint32_t id;
+    while (etp_hm_next(&dc->sig_map, s->hash, &cur, &id))
+        if (sig_same(&dc->sigs.v[id], s))
+            return id;
+    sig c = *s;
+    c.stamp = c.pos = 0;
+    if (VEC_PUSH(dc->sigs, c) || etp_hm_put(&dc->sig_map, c.hash, (uint32_t)(dc->sigs.n - 1)))
+        return -1;
+    return (int64_t)(dc->sigs.n - 1);
+}
+
+/* Split point for two decoding threads: about half the events each; 0 when
+ * one thread should do everything. */
+#define PARALLEL_MIN_EVENTS 200000u
+
+static uint32_t split_runs(const etp_etdump *d, int threads, uint64_t total)
+{
+    uint32_t nruns = etp_etdump_run_count(d);
+    if (threads == 1 || nruns < 2 || (threads == 0 && total < PARALLEL_MIN_EVENTS))
+        return 0;
+    uint64_t acc = 0;
+    for (uint32_t ri = 0; ri < nruns; ri++) {
+        etp_run run;
+        etp_etdump_run(d, ri, &run);
+        acc += run.event_count;
+        if (acc * 2 >= total)
+            return ri + 1 < nruns ? ri + 1 : 0;
+    }
+    return 0;
+}
+
 /* One pass over every run: intern signatures, assign runs to groups, append
- * samples. */
+ * samples. Large dumps decode their later runs on a second thread; the
+ * result is the same as one thread's, errors included (the first bad event
+ * in file order is reported). */
 static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
 {
-    const etp_etdump *d = b->d;
+    const etp_etdump *d = b->dc.d;
     uint32_t nruns = etp_etdump_run_count(d);
-    int64_t prev_group = -1;
-    /* Events not yet processed: a new group reserves room for all of them up
-     * front. The reservation is address space only (pages are touched when
-     * written), and it spares the big slabs from repeated realloc copies. */
+    b->prev_group = -1;
     uint64_t remaining = 0;
     for (uint32_t ri = 0; ri < nruns; ri++) {
         etp_run run;
         etp_etdump_run(d, ri, &run);
         remaining += run.event_count;
     }
-    for (uint32_t ri = 0; ri < nruns; ri++) {
+    uint32_t split = split_runs(d, b->threads, remaining);
+    half h;
+    memset(&h, 0, sizeof h);
+    pthread_t th;
+    int threaded = 0;
+    if (split) {
+        h.dc.d = d;
+        etp_hm_init(&h.dc.sig_map);
+        h.r0 = split;
+        h.r1 = nruns;
+        etp_error_clear(&h.err);
+        threaded = pthread_create(&th, NULL, decode_half, &h) == 0;
+        if (!threaded)
+            split = 0;
+    }
+    uint32_t own = split ? split : nruns;
+    etp_status st = ETP_OK;
+    for (uint32_t ri = 0; ri < own && !st; ri++) {
         etp_run run;
         etp_etdump_run(d, ri, &run);
         uint64_t left = remaining;
@@ -210,99 +448,55 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
             res->runs_without_events++;
             continue;
         }
-        b->seq.n = b->dur.n = b->distinct.n = 0;
-        uint64_t dbg = 0, outs = 0, allocs = 0, abytes = 0, empty = 0, wrapped = 0;
-        for (uint32_t j = 0; j < run.event_count; j++) {
-            etp_event e;
-            etp_etdump_event(d, &run, j, &e);
-            if (!e.kinds)
-                empty++;
-            if (e.kinds & ETP_EV_ALLOCATION) {
-                allocs++;
-                abytes += e.allocation.allocation_size;
-            }
-            if (e.kinds & ETP_EV_DEBUG) {
-                dbg++;
-                outs += e.debug.is_output != 0;
-            }
-            if (!(e.kinds & ETP_EV_PROFILE))
-                continue;
-            const etp_profile_event *pe = &e.profile;
-            uint64_t ticks;
-            int w = etp_event_duration(pe->start_time, pe->end_time, &ticks);
-            if (w < 0)
-                return etp_error_set(err, ETP_E_FORMAT, etp_etdump_path(d), e.offset,
-                                     "event %u of block %u ends before it starts (start %llu, end "
-                                     "%llu) and the values do not fit a 32-bit counter",
-                                     j, ri, (unsigned long long)pe->start_time,
-                                     (unsigned long long)pe->end_time);
-            wrapped += (uint64_t)w;
-            size_t k = b->seq.n;
-            int64_t hint = k < b->prev_seq.n ? (int64_t)b->prev_seq.v[k] : -1;
-            int64_t id = intern_sig(b, pe, hint, e.offset);
-            if (id < 0 || VEC_PUSH(b->seq, (uint32_t)id) || VEC_PUSH(b->dur, ticks))
-                return oom(err, d);
-        }
-        /* Distinct signatures in first-occurrence order define the group. */
-        for (size_t k = 0; k < b->seq.n; k++) {
-            sig *s = &b->sigs.v[b->seq.v[k]];
-            if (s->stamp == ri + 1)
-                continue;
-            s->stamp = ri + 1;
-            s->pos = (uint32_t)b->distinct.n;
-            if (VEC_PUSH(b->distinct, b->seq.v[k]))
-                return oom(err, d);
-        }
-        int64_t gi = find_group(b, run.name, run.bundled_input_index, prev_group);
-        if (gi < 0)
-            return oom(err, d);
-        prev_group = gi;
-        group *g = &b->groups.v[gi];
-        size_t m = b->seq.n, base = g->ev_ticks.n;
-        if (g->ev_ticks.cap == 0 && b->groups.n <= 16 && left <= ((uint64_t)1 << 28) &&
-            VEC_RESERVE(g->ev_ticks, left))
-            return oom(err, d);
-        if (VEC_PUSH(g->runs, ri) || VEC_RESERVE(g->ev_ticks, base + m))
-            return oom(err, d);
-        memcpy(g->ev_ticks.v + base, b->dur.v, m * sizeof *b->dur.v);
-        g->ev_ticks.n = base + m;
-        /* A canonical run holds each signature once, in the group's order, so
-         * an event's row is its index in the run: no need to store it. */
-        if (!g->irregular && m != g->nsigs) {
-            g->irregular = 1;
-            if (VEC_RESERVE(g->ev_rows, base + m))
-                return oom(err, d);
-            for (size_t x = 0, k = 0; x < g->run_end.n; x++)
-                for (size_t first = k; k < g->run_end.v[x]; k++)
-                    g->ev_rows.v[k] = (uint32_t)(k - first);
-        }
-        if (g->irregular) {
-            if (VEC_RESERVE(g->ev_rows, base + m))
-                return oom(err, d);
-            for (size_t k = 0; k < m; k++)
-                g->ev_rows.v[base + k] = b->sigs.v[b->seq.v[k]].pos;
-            g->ev_rows.n = base + m;
-        }
-        if (VEC_PUSH(g->run_end, base + m))
-            return oom(err, d);
-        g->debug_events += dbg;
-        g->outputs += outs;
-        g->alloc_events += allocs;
-        g->alloc_bytes += abytes;
-        g->empty_events += empty;
-        g->wrapped += wrapped;
-        /* Keep this run's sequence as the next run's hints. */
-        u32vec tmp = b->seq;
-        b->seq = b->prev_seq;
-        b->prev_seq = tmp;
+        run_tally t;
+        st = decode_run(&b->dc, ri, &run, &t, err);
+        if (!st)
+            st = place_run(b, ri, &run, b->dc.seq.v, b->dc.dur.v, b->dc.seq.n, &t, left, err);
     }
-    return ETP_OK;
+    if (threaded)
+        pthread_join(th, NULL);
+    if (!st && split && h.status) {
+        *err = h.err;
+        st = h.status;
+    }
+    if (!st && split) {
+        /* Local ids of the second table -> ids of ours, then place in order. */
+        uint32_t *map = malloc((h.dc.sigs.n ? h.dc.sigs.n : 1) * sizeof *map);
+        if (!map)
+            st = oom(err, d);
+        for (size_t i = 0; !st && i < h.dc.sigs.n; i++) {
+            int64_t id = adopt_sig(&b->dc, &h.dc.sigs.v[i]);
+            if (id < 0)
+                st = oom(err, d);
+            else
+                map[i] = (uint32_t)id;
+        }
+        for (size_t k = 0; !st && k < h.ids.n; k++)
+            h.ids.v[k] = map[h.ids.v[k]];
+        free(map);
+        size_t from = 0;
+        for (uint32_t ri = split; ri < nruns && !st; ri++) {
+            etp_run run;
+            etp_etdump_run(d, ri, &run);
+            uint64_t left = remaining;
+            remaining -= run.event_count;
+            size_t to = h.end.v[ri - split];
+            if (!run.events_pos_)
+                res->runs_without_events++;
+            else
+                st = place_run(b, ri, &run, h.ids.v + from, h.ticks.v + from, to - from,
+                               &h.tally.v[ri - split], left, err);
+            from = to;
+        }
+    }
+    free_half(&h);
+    return st;
 }
 
 /* Move builder groups into the public result (rows, stats). */
 static etp_status publish(builder *b, etp_inspect *res, int row_stats, etp_error *err)
 {
-    const etp_etdump *d = b->d;
+    const etp_etdump *d = b->dc.d;
     res->block_count = (uint32_t)b->groups.n;
     res->blocks = calloc(b->groups.n ? b->groups.n : 1, sizeof *res->blocks);
     if (!res->blocks)
@@ -387,7 +581,7 @@ static etp_status publish(builder *b, etp_inspect *res, int row_stats, etp_error
         VEC_FREE(g->ev_rows);
         size_t off = 0;
         for (uint32_t r = 0; r < ns; r++) {
-            const sig *s = &b->sigs.v[g->sigs[r]];
+            const sig *s = &b->dc.sigs.v[g->sigs[r]];
             etp_inspect_row *row = &blk->rows[r];
             row->event_name = s->name;
             row->chain_index = s->chain;
@@ -461,8 +655,9 @@ etp_status etp_inspect_run(const etp_etdump *d, const etp_inspect_options *opt, 
 
     builder b;
     memset(&b, 0, sizeof b);
-    b.d = d;
-    etp_hm_init(&b.sig_map);
+    b.dc.d = d;
+    b.threads = opt->threads;
+    etp_hm_init(&b.dc.sig_map);
     etp_hm_init(&b.group_map);
     etp_status s = build_groups(&b, res, err);
     if (!s)

@@ -1,0 +1,251 @@
+/* test_inspect_threads.c - decoding an ETDump on two threads gives exactly
+ * the one-thread result: every block, row, sample, count and offset, on
+ * every real ETDump fixture and on generated ones; and the same first error
+ * when events in either half are bad. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "etprof/blob.h"
+#include "etprof/etdump.h"
+#include "etprof/gen.h"
+#include "etprof/inspect.h"
+#include "testutil.h"
+
+static int same_str(const char *a, const char *b)
+{
+    return (a == NULL && b == NULL) || (a && b && !strcmp(a, b));
+}
+
+static void same_stats(const etp_stats *a, const etp_stats *b)
+{
+    assert_int_equal(a->n, b->n);
+    assert_memory_equal(a, b, sizeof *a);
+}
+
+static void same_inspect(const etp_inspect *a, const etp_inspect *b)
+{
+    assert_int_equal(a->block_count, b->block_count);
+    assert_int_equal(a->runs_without_events, b->runs_without_events);
+    for (uint32_t i = 0; i < a->block_count; i++) {
+        const etp_inspect_block *x = &a->blocks[i], *y = &b->blocks[i];
+        assert_true(same_str(x->name, y->name));
+        assert_int_equal(x->bundled_input_index, y->bundled_input_index);
+        assert_int_equal(x->run_count, y->run_count);
+        assert_memory_equal(x->runs, y->runs, x->run_count * sizeof *x->runs);
+        assert_int_equal(x->debug_events, y->debug_events);
+        assert_int_equal(x->program_outputs, y->program_outputs);
+        assert_int_equal(x->allocation_events, y->allocation_events);
+        assert_int_equal(x->allocation_bytes, y->allocation_bytes);
+        assert_int_equal(x->empty_events, y->empty_events);
+        assert_int_equal(x->wrapped_intervals, y->wrapped_intervals);
+        assert_int_equal(x->row_count, y->row_count);
+        for (uint32_t r = 0; r < x->row_count; r++) {
+            const etp_inspect_row *p = &x->rows[r], *q = &y->rows[r];
+            assert_true(same_str(p->name, q->name));
+            assert_true(same_str(p->event_name, q->event_name));
+            assert_true(same_str(p->delegate_id_str, q->delegate_id_str));
+            assert_int_equal(p->chain_index, q->chain_index);
+            assert_int_equal(p->instruction_id, q->instruction_id);
+            assert_int_equal(p->delegate_id_int, q->delegate_id_int);
+            assert_int_equal(p->first_offset, q->first_offset);
+            assert_int_equal(p->sample_count, q->sample_count);
+            assert_int_equal(p->max_per_run, q->max_per_run);
+            assert_memory_equal(p->ticks, q->ticks, p->sample_count * sizeof *p->ticks);
+            assert_memory_equal(p->per_run, q->per_run, x->run_count * sizeof *p->per_run);
+            same_stats(&p->stats, &q->stats);
+        }
+    }
+}
+
+static etp_inspect *run_inspect(const etp_etdump *d, int threads, etp_error *err)
+{
+    etp_inspect_options o;
+    etp_inspect_options_init(&o);
+    o.threads = threads;
+    etp_inspect *in = NULL;
+    etp_error_clear(err);
+    if (etp_inspect_run(d, &o, &in, err))
+        return NULL;
+    return in;
+}
+
+static void check_file(const char *path)
+{
+    etp_etdump *d = NULL;
+    etp_error err;
+    assert_int_equal(etp_etdump_open(path, &d, &err), ETP_OK);
+    etp_inspect *one = run_inspect(d, 1, &err);
+    assert_non_null(one);
+    etp_inspect *two = run_inspect(d, 2, &err);
+    assert_non_null(two);
+    same_inspect(one, two);
+    etp_inspect_free(one);
+    etp_inspect_free(two);
+    etp_etdump_free(d);
+}
+
+static void test_real_fixtures(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "real-runs/cm_et_arduino_kws_x10.etdp",
+        "real-runs/et_add_x1.etdp",
+        "real-runs/et_add_x10.etdp",
+        "real-runs/et_bundled_program_debug_intermediate.etdp",
+        "real-runs/np_const_methods_get_tensor_x3.etdp",
+        "real-runs/np_dtypes_x10.etdp",
+        "real-runs/np_multi_forward_x10.etdp",
+        "real-runs/xnn_np_add_x10.etdp",
+        "executorch/tutorial.etdp",
+        "executorch/synthetic_multi_run.etdp",
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        const char *p = tu_fixture(files[i]);
+        assert_non_null(p);
+        check_file(p);
+    }
+}
+
+static char *generate(const char *dir, uint32_t executions, uint32_t instructions)
+{
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/g.etdp", dir);
+    etp_gen_etdump_opts o;
+    etp_gen_etdump_defaults(&o);
+    o.etdump_path = path;
+    o.executions = executions;
+    o.instructions = instructions;
+    o.delegate_every = 7;
+    o.seed = 11;
+    etp_error err;
+    assert_int_equal(etp_gen_etdump(&o, NULL, &err), ETP_OK);
+    return path;
+}
+
+static void test_generated(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    assert_non_null(dir);
+    check_file(generate(dir, 9, 40));
+    check_file(generate(dir, 1, 5)); /* a load block and one execution */
+    /* Large enough for the automatic choice to use two threads. */
+    const char *big = generate(dir, 30, 7000);
+    check_file(big);
+    etp_etdump *d = NULL;
+    etp_error err;
+    assert_int_equal(etp_etdump_open(big, &d, &err), ETP_OK);
+    etp_inspect *one = run_inspect(d, 1, &err), *aut = run_inspect(d, 0, &err);
+    assert_non_null(one);
+    assert_non_null(aut);
+    same_inspect(one, aut);
+    etp_inspect_free(one);
+    etp_inspect_free(aut);
+    etp_etdump_free(d);
+    tu_rmrf(dir);
+    free(dir);
+}
+
+/* Make profile event @p j of run @p ri end before it starts, beyond what a
+ * 32-bit counter wraparound explains: its start_time bytes (found by value,
+ * which must be unique in the file) become 2^40. */
+static void break_event(uint8_t *bytes, size_t size, const etp_etdump *d, uint32_t ri, uint32_t j)
+{
+    etp_run run;
+    etp_etdump_run(d, ri, &run);
+    etp_event e;
+    etp_etdump_event(d, &run, j, &e);
+    assert_true(e.kinds & ETP_EV_PROFILE);
+    uint64_t start = e.profile.start_time, bad = (uint64_t)1 << 40;
+    assert_true(e.profile.end_time < bad);
+    size_t hits = 0, at = 0;
+    for (size_t o = 0; o + 8 <= size; o += 4) {
+        uint64_t v;
+        memcpy(&v, bytes + o, 8);
+        if (v == start) {
+            hits++;
+            at = o;
+        }
+    }
+    assert_int_equal(hits, 1);
+    memcpy(bytes + at, &bad, 8);
+}
+
+static void error_both_ways(const uint8_t *bytes, size_t size, char *msg_out, size_t cap)
+{
+    etp_blob *blob = NULL;
+    etp_error err;
+    assert_int_equal(etp_blob_from_memory(bytes, size, "broken.etdp", &blob, &err), ETP_OK);
+    etp_etdump *d = NULL;
+    assert_int_equal(etp_etdump_from_blob(blob, &d, &err), ETP_OK);
+    etp_error e1, e2;
+    assert_null(run_inspect(d, 1, &e1));
+    assert_null(run_inspect(d, 2, &e2));
+    assert_int_equal(e1.code, e2.code);
+    assert_int_equal(e1.offset, e2.offset);
+    assert_string_equal(e1.message, e2.message);
+    snprintf(msg_out, cap, "%s", e1.message);
+    etp_etdump_free(d);
+}
+
+static void test_first_error(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    assert_non_null(dir);
+    const char *path = generate(dir, 8, 30);
+    size_t size = 0;
+    uint8_t *orig = tu_read_file(path, &size);
+    assert_non_null(orig);
+    etp_etdump *d = NULL;
+    etp_error err;
+    assert_int_equal(etp_etdump_open(path, &d, &err), ETP_OK);
+    uint32_t nruns = etp_etdump_run_count(d);
+    assert_true(nruns >= 6);
+    uint8_t *bytes = malloc(size);
+    assert_non_null(bytes);
+    char msg[600];
+
+    /* A bad event in the last run only (the second thread's half). */
+    memcpy(bytes, orig, size);
+    break_event(bytes, size, d, nruns - 1, 3);
+    error_both_ways(bytes, size, msg, sizeof msg);
+    char expect[64];
+    snprintf(expect, sizeof expect, "of block %u ends before it starts", nruns - 1);
+    assert_non_null(strstr(msg, expect));
+
+    /* Bad events in both halves: the earlier one is reported. */
+    break_event(bytes, size, d, 1, 2);
+    error_both_ways(bytes, size, msg, sizeof msg);
+    assert_non_null(strstr(msg, "event 2 of block 1 ends before it starts"));
+
+    free(bytes);
+    free(orig);
+    etp_etdump_free(d);
+    tu_rmrf(dir);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest gen_tests[] = {
+        cmocka_unit_test(test_generated),
+        cmocka_unit_test(test_first_error),
+    };
+    int rc = cmocka_run_group_tests_name("generated", gen_tests, NULL, NULL);
+    if (!tu_have_fixtures()) {
+        printf("SKIP (fixture part): ../shared/fixtures is absent\n");
+        return rc;
+    }
+    const struct CMUnitTest fixture_tests[] = {
+        cmocka_unit_test(test_real_fixtures),
+    };
+    return rc | cmocka_run_group_tests_name("fixtures", fixture_tests, NULL, NULL);
+}
