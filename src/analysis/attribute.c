@@ -11,6 +11,7 @@
 
 #include "analysis/analysis_internal.h"
 #include "analysis/series.h"
+#include "util/parallel.h"
 #include "etprof/etrecord.h"
 
 typedef struct contribution {
@@ -265,6 +266,32 @@ static etp_status collect(attr *t)
     return st;
 }
 
+typedef struct finish_job {
+    etp_abuild *b;
+    const int64_t *only;
+} finish_job;
+
+/* Statistics of the operator entities among [lo, hi). */
+static int finish_operators(void *ctx, size_t lo, size_t hi)
+{
+    finish_job *j = ctx;
+    etp_abuild *b = j->b;
+    for (size_t i = lo; i < hi; i++) {
+        etp_entity *e = &b->ents.v[i];
+        if (e->kind != ETP_ENTITY_OPERATOR)
+            continue;
+        if (j->only[i] >= 0) {
+            /* Its one contribution's series, unchanged: same statistics. */
+            const etp_series *src = &b->ents.v[j->only[i]].time;
+            e->time.executions = src->executions;
+            e->time.stats = src->stats;
+        } else if (etp_series_finish(&e->time, b->nexec, b->a->divisor)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Turn contributions into operator entities. */
 static etp_status build_operators(attr *t)
 {
@@ -386,22 +413,10 @@ static etp_status build_operators(attr *t)
         free(only);
         return st;
     }
-    for (size_t i = 0; i < b->ents.n; i++) {
-        etp_entity *e = &b->ents.v[i];
-        if (e->kind != ETP_ENTITY_OPERATOR)
-            continue;
-        if (only[i] >= 0) {
-            /* Its one contribution's series, unchanged: same statistics. */
-            const etp_series *src = &b->ents.v[only[i]].time;
-            e->time.executions = src->executions;
-            e->time.stats = src->stats;
-        } else if (etp_series_finish(&e->time, b->nexec, b->a->divisor)) {
-            free(only);
-            return oom(t);
-        }
-    }
+    finish_job job = {b, only};
+    int rc = etp_parallel_range(b->ents.n, 4096, finish_operators, &job);
     free(only);
-    return ETP_OK;
+    return rc ? oom(t) : ETP_OK;
 }
 
 static int cmp_i64(const void *x, const void *y)

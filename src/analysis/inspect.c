@@ -4,6 +4,7 @@
 #include "etprof/inspect.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,6 +330,20 @@ typedef struct half {
 static void *decode_half(void *arg)
 {
     half *h = arg;
+    /* Exact sizes up front: growing these by doubling cost more (copies and
+     * fresh pages) than the decoding saved. */
+    uint64_t total = 0;
+    for (uint32_t ri = h->r0; ri < h->r1; ri++) {
+        etp_run run;
+        etp_etdump_run(h->dc.d, ri, &run);
+        total += run.event_count;
+    }
+    if (total > SIZE_MAX / sizeof(uint64_t) || VEC_RESERVE(h->ids, (size_t)total) ||
+        VEC_RESERVE(h->ticks, (size_t)total) || VEC_RESERVE(h->end, h->r1 - h->r0) ||
+        VEC_RESERVE(h->tally, h->r1 - h->r0)) {
+        h->status = oom(&h->err, h->dc.d);
+        return NULL;
+    }
     for (uint32_t ri = h->r0; ri < h->r1 && !h->status; ri++) {
         etp_run run;
         etp_etdump_run(h->dc.d, ri, &run);

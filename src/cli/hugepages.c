@@ -30,6 +30,12 @@
 #endif
 #endif
 
+#if defined(__linux__) && defined(__GLIBC__) && !defined(ETP_SANITIZED_ALLOCATOR) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#define ETP_TRY_HUGE_PAGES 1
+#endif
+
+#ifdef ETP_TRY_HUGE_PAGES
 static int thp_on_request(void)
 {
     FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
@@ -40,11 +46,11 @@ static int thp_on_request(void)
     fclose(f);
     return ok;
 }
+#endif
 
 void cli_prefer_huge_pages(char **argv)
 {
-#if defined(__linux__) && defined(__GLIBC__) && !defined(ETP_SANITIZED_ALLOCATOR) && \
-    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#ifdef ETP_TRY_HUGE_PAGES
     const char *off = getenv("ETPROF_NO_HUGEPAGES");
     if (off && *off && strcmp(off, "0"))
         return;

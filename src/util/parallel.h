@@ -1,0 +1,19 @@
+/* parallel.h - split an index range over two threads.
+ *
+ * For loops whose iterations are independent and cost about the same
+ * (per-entity statistics): the main thread takes the first half, one
+ * helper thread the second. Below @p min_items, or when a thread cannot be
+ * started, everything runs on the caller's thread; results never depend on
+ * the split. */
+#ifndef ETP_PARALLEL_H
+#define ETP_PARALLEL_H
+
+#include <stddef.h>
+
+/* Work on items [lo, hi); return 0, or non-zero to report failure. */
+typedef int (*etp_range_fn)(void *ctx, size_t lo, size_t hi);
+
+/* Run @p fn over [0, n); returns 0 when every call returned 0. */
+int etp_parallel_range(size_t n, size_t min_items, etp_range_fn fn, void *ctx);
+
+#endif
