@@ -3,7 +3,9 @@
  *   etrecord_mem.c      arena + growable vectors (everything the record owns)
  *   etrecord_zip.c      libzip container, entry classification, layout guess
  *   etrecord_squeeze.c  streaming copy of JSON text that drops huge strings
- *   etrecord_program.c  exported-program JSON -> nodes
+ *   etrecord_program.c  exported-program JSON -> nodes (through jansson)
+ *   etrecord_fastgraph.c  the same from the JSON text in one pass, no DOM
+ *   etrecord_diff.c     field-by-field comparison of two decoded programs
  *   etrecord_maps.c     debug_handle_map, delegate_map, num_outs, graph id
  *   etrecord.c          open/free/lookups, tying the above together
  */
@@ -114,6 +116,11 @@ void etr_guess_layout(const etp_zip_entry_info *entries, uint32_t n, const char 
 
 /* ---- JSON parsing ---------------------------------------------------- */
 
+/* Caps of the exported-program decoders (both paths must agree on them). */
+#define ETR_MAX_NODES (16u << 20)
+#define ETR_MAX_NAMES_PER_NODE (1u << 20)
+#define ETR_MAX_ARG_DEPTH 8
+
 /* Parse squeezed text with jansson; errors name @p entry and the raw byte
  * offset inside it. */
 etp_status etr_json_load(const etr_squeeze *sq, const char *file, const char *entry,
@@ -131,6 +138,30 @@ const char *etr_op_type(etr_arena *a, const char *target, int *is_delegate_call)
 /* Parse nn_module_stack text into frames (outer to inner). */
 etp_status etr_parse_module_stack(etr_arena *a, const char *text, etp_module_frame **frames,
                                   uint32_t *count);
+
+/* Fast path for etr_program_decode: one scan of the (squeezed, pruned)
+ * JSON text, no jansson DOM. OK means the text is JSON jansson accepts and
+ * @p p got exactly what etr_json_load + etr_program_decode would produce
+ * (schema_version, nodes, inputs, outputs, handle index; the caller sets
+ * the rest). DECLINE means "not sure": anything malformed, unusual or that
+ * would be an error; @p p is left untouched (the arena may hold leftovers)
+ * and the caller runs the jansson path, which reports the proper error.
+ * @p text[len] must be readable and '\0' (a finished squeeze buffer is). */
+typedef enum etr_fast_status {
+    ETR_FAST_OK = 0,
+    ETR_FAST_DECLINE,
+    ETR_FAST_NOMEM
+} etr_fast_status;
+
+etr_fast_status etr_program_decode_fast(const char *text, size_t len, etp_exported_program *p,
+                                        etr_arena *a);
+
+/* NULL when the decoded parts of @p x and @p y (schema_version, nodes with
+ * every field, inputs, outputs, handle index) are equal; else a
+ * description of the first difference, written to @p buf. For the tests
+ * and the fuzzer that hold the fast path to its promise. */
+const char *etr_program_diff(const etp_exported_program *x, const etp_exported_program *y,
+                             char *buf, size_t size);
 
 /* Builder for the per-method maps. */
 typedef struct etr_maps {
