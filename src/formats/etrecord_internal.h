@@ -23,6 +23,7 @@
 typedef struct etr_chunk etr_chunk;
 typedef struct etr_arena {
     etr_chunk *head;
+    size_t next_cap; /* size of the next shared chunk (0: the smallest) */
 } etr_arena;
 
 /* Zeroed, 16-byte aligned memory for @p n bytes; NULL on failure or overflow. */
@@ -33,6 +34,10 @@ void *etr_alloc_array(etr_arena *a, size_t count, size_t size);
 char *etr_strdup(etr_arena *a, const char *s);
 char *etr_strndup(etr_arena *a, const char *s, size_t n);
 void etr_arena_free(etr_arena *a);
+/* Ask the kernel for transparent huge pages on [p, p + n) where it can
+ * (a hint; nothing happens elsewhere). Large buffers written once pay a page
+ * fault per 4 KiB otherwise, which dominates on some virtual machines. */
+void etr_hint_huge_pages(void *p, size_t n);
 
 /* A growable list of borrowed pointers (strings), copied into the arena at
  * the end with etr_ptrvec_commit. */
@@ -75,6 +80,9 @@ typedef struct etr_squeeze {
 } etr_squeeze;
 
 void etr_squeeze_init(etr_squeeze *s, size_t threshold, size_t max_len);
+/* Before the first feed: about @p size raw bytes will come (an entry's
+ * declared size); reserve room for them in one go (capped; optional). */
+void etr_squeeze_expect(etr_squeeze *s, uint64_t size);
 /* Feed @p n bytes; 0 on success, -1 if s->failed got set. */
 int etr_squeeze_feed(etr_squeeze *s, const char *data, size_t n);
 /* NUL-terminate; 0 on success. */
