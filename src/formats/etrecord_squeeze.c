@@ -56,6 +56,29 @@ static int sq_reserve(etr_squeeze *s, size_t extra)
     return 0;
 }
 
+/* Most text reserved up front from an entry's declared size; beyond it the
+ * buffer grows by doubling as usual. */
+#define SQ_EXPECT_MAX ((size_t)256 << 20)
+
+void etr_squeeze_expect(etr_squeeze *s, uint64_t size)
+{
+    if (s->failed || s->cap || size < 64 * 1024)
+        return;
+    size_t want = size > SQ_EXPECT_MAX ? SQ_EXPECT_MAX : (size_t)size;
+    if (want > s->max_len)
+        want = s->max_len;
+    char *nb = malloc(want + 1);
+    if (!nb)
+        return; /* not an error: sq_reserve grows the buffer as needed */
+    s->buf = nb;
+    s->cap = want + 1;
+    /* One allocation written front to back, never reallocated while the
+     * declared size holds: huge pages save most of its page faults. (Not
+     * done on realloc'd buffers: the hint splits the mapping, and glibc
+     * can then no longer grow it in place.) */
+    etr_hint_huge_pages(nb, want + 1);
+}
+
 static int sq_put(etr_squeeze *s, const char *p, size_t n)
 {
     if (n == 0)
