@@ -247,6 +247,38 @@ static const prune_rule prune_rules[] = {
 #define PRUNE_KEY 32
 #define PRUNE_MAX_CUTS 64
 
+/* 8 bytes of @p w: is any of them equal to @p b? (Exact: the classic
+ * "has zero byte" test on w ^ b repeated.) */
+static int has_byte(uint64_t w, unsigned char b)
+{
+    uint64_t x = w ^ (0x0101010101010101ull * b);
+    return ((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull) != 0;
+}
+
+/* Index of the quote closing the string whose body starts at buf[i], or
+ * @p len if it does not close. A backslash takes the next byte with it,
+ * whatever it is. String bodies are most of the text: skip 8 bytes at a
+ * time while none of them is a quote or a backslash. */
+static size_t string_close(const char *buf, size_t len, size_t i)
+{
+    for (;;) {
+        uint64_t w;
+        while (i + 8 <= len) {
+            memcpy(&w, buf + i, 8);
+            if (has_byte(w, '"') || has_byte(w, '\\'))
+                break;
+            i += 8;
+        }
+        while (i < len && buf[i] != '"' && buf[i] != '\\')
+            i++;
+        if (i >= len || buf[i] == '"')
+            return i;
+        i += 2; /* the escape and the byte it takes */
+        if (i >= len)
+            return len;
+    }
+}
+
 /* Skip the JSON object or array starting at buf[i] (after whitespace);
  * return the index just past it, or 0 if it is not one or does not end. */
 static size_t value_end(const char *buf, size_t len, size_t i)
@@ -256,23 +288,15 @@ static size_t value_end(const char *buf, size_t len, size_t i)
     if (i >= len || (buf[i] != '{' && buf[i] != '['))
         return 0;
     size_t depth = 0;
-    int in_str = 0, esc = 0;
     for (; i < len; i++) {
         char c = buf[i];
-        if (in_str) {
-            if (esc)
-                esc = 0;
-            else if (c == '\\')
-                esc = 1;
-            else if (c == '"')
-                in_str = 0;
-            continue;
-        }
-        if (c == '"')
-            in_str = 1;
-        else if (c == '{' || c == '[')
+        if (c == '"') {
+            i = string_close(buf, len, i + 1);
+            if (i >= len)
+                return 0;
+        } else if (c == '{' || c == '[') {
             depth++;
-        else if (c == '}' || c == ']') {
+        } else if (c == '}' || c == ']') {
             if (depth == 0)
                 return 0;
             if (--depth == 0)
@@ -291,32 +315,25 @@ static size_t find_cuts(const char *buf, size_t len, cut *cuts)
 {
     char keys[PRUNE_DEPTH + 1][PRUNE_KEY];
     char last[PRUNE_KEY] = "";
-    int depth = 0, in_str = 0, esc = 0, last_ok = 0;
-    size_t str_from = 0, n = 0;
+    int depth = 0, last_ok = 0;
+    size_t n = 0;
     memset(keys, 0, sizeof keys);
     for (size_t i = 0; i < len && n < PRUNE_MAX_CUTS; i++) {
         char c = buf[i];
-        if (in_str) {
-            if (esc)
-                esc = 0;
-            else if (c == '\\')
-                esc = 1;
-            else if (c == '"') {
-                in_str = 0;
-                size_t l = i - str_from;
-                last_ok = l < PRUNE_KEY;
-                if (last_ok) {
-                    memcpy(last, buf + str_from, l);
-                    last[l] = '\0';
-                }
-            }
-            continue;
-        }
         switch (c) {
-        case '"':
-            in_str = 1;
-            str_from = i + 1;
+        case '"': {
+            size_t end = string_close(buf, len, i + 1);
+            if (end >= len)
+                return n;
+            size_t l = end - (i + 1);
+            last_ok = l < PRUNE_KEY;
+            if (last_ok) {
+                memcpy(last, buf + i + 1, l);
+                last[l] = '\0';
+            }
+            i = end;
             break;
+        }
         case '{':
         case '[':
             depth++;
