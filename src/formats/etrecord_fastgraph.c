@@ -145,6 +145,17 @@ static size_t utf8_seq(const unsigned char *s, size_t left)
     return n;
 }
 
+/* Does any of the 8 bytes of @p w need a closer look (quote, backslash,
+ * control byte, >= 0x80)? Exact "has byte" tests, so plain runs of a
+ * string (stack traces are long) go 8 bytes per step. */
+static int special8(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    uint64_t any = ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w) | w;
+    return (any & highs) != 0;
+}
+
 /* Cursor on '"': check the string token, leave the cursor after it. */
 static int scan_string(fg *f, fg_str *out)
 {
@@ -152,6 +163,13 @@ static int scan_string(fg *f, fg_str *out)
     size_t i = f->i + 1;
     int esc = 0;
     for (;;) {
+        uint64_t w;
+        while (i + 8 <= f->n) {
+            memcpy(&w, s + i, 8);
+            if (special8(w))
+                break;
+            i += 8;
+        }
         while (plain[s[i]])
             i++;
         unsigned char c = s[i];
