@@ -19,8 +19,9 @@ for target in "$work"/build/fuzz_*; do
       -size -1M -exec cp {} "$corpus/" \;
   fi
   if [ "$name" = fuzz_fastgraph ] && [ -d "$fixtures" ] && command -v python3 >/dev/null; then
-    # JSON program entries of the real ETRecords, behind the target's mode byte (1: prune)
-    find "$fixtures" -type f \( -name '*.etrecord' -o -name '*.bin' \) -size -1M -print0 |
+    # JSON program entries of the real ETRecords, behind the target's mode byte (1: prune).
+    # (-size -1024k: find rounds sizes up to whole units, so -1M would only match empty files.)
+    find "$fixtures" -type f \( -name '*.etrecord' -o -name '*.bin' \) -size -1024k -print0 |
       xargs -0 -r python3 -c '
 import sys, zipfile
 out = sys.argv[1]
