@@ -3,6 +3,10 @@
  *
  *   bench_etrecord gen PATH MB [deflate]   write the archive (streamed)
  *   bench_etrecord open PATH               open it, print time and peak RSS
+ *   bench_etrecord phases PATH [REPEAT]    per program entry: time to read
+ *                                          and squeeze, prune, decode with
+ *                                          the fast path, with jansson (min
+ *                                          of REPEAT decodes, default 5)
  *
  * The generator and the reader run as separate processes so the reader's
  * peak RSS is its own. */
@@ -15,6 +19,8 @@
 #include <zip.h>
 
 #include "etprof/etrecord.h"
+#include "formats/etrecord_internal.h"
+#include "util/json_arena.h"
 
 static const char head[] =
     "{\"graph_module\": {\"graph\": {\"inputs\": [{\"as_tensor\": {\"name\": \"x\"}}],"
@@ -135,12 +141,99 @@ static int cmd_open(const char *path)
     return 0;
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Seconds for one decode of @p sq: fast path (1) or jansson (0); -1 if it
+ * failed or declined. */
+static double time_decode(const etr_squeeze *sq, int fast)
+{
+    etp_exported_program p;
+    memset(&p, 0, sizeof p);
+    p.entry = "bench";
+    etr_arena a = {0};
+    double t0 = now_s();
+    int ok;
+    if (fast) {
+        ok = etr_program_decode_fast(sq->buf, sq->len, &p, &a) == ETR_FAST_OK;
+    } else {
+        etp_error err;
+        json_t *doc = NULL;
+        etp_json_arena ja;
+        etp_json_arena_begin(&ja);
+        ok = etr_json_load(sq, "bench", "bench", &doc, &err) == ETP_OK &&
+             etr_program_decode(doc, &p, &a, "bench", &err) == ETP_OK;
+        json_decref(doc);
+        etp_json_arena_end(&ja);
+    }
+    double t = now_s() - t0;
+    etr_arena_free(&a);
+    return ok ? t : -1.0;
+}
+
+static double min_decode(const etr_squeeze *sq, int fast, int repeat)
+{
+    double best = -1.0;
+    for (int k = 0; k < repeat; k++) {
+        double t = time_decode(sq, fast);
+        if (t < 0)
+            return -1.0;
+        if (best < 0 || t < best)
+            best = t;
+    }
+    return best;
+}
+
+static int cmd_phases(const char *path, int repeat)
+{
+    etp_error err;
+    etr_zip *z;
+    uint64_t size, budget = ETP_ETRECORD_MAX_TOTAL_SIZE;
+    if (etr_zip_open_path(path, &size, &z, &err))
+        return fprintf(stderr, "%s\n", err.message), 1;
+    for (uint32_t i = 0; i < etr_zip_count(z); i++) {
+        etp_zip_entry_info e;
+        const char *method;
+        if (etr_zip_stat(z, i, &e, path, &err))
+            return fprintf(stderr, "%s\n", err.message), 1;
+        etp_etrecord_role k = etr_classify(e.name, &method);
+        if (k != ETP_ETR_EDGE_PROGRAM && k != ETP_ETR_EXPORTED_PROGRAM &&
+            k != ETP_ETR_GRAPH_MAP_PROGRAM)
+            continue;
+        etr_squeeze sq;
+        etr_squeeze_init(&sq, ETP_ETRECORD_HUGE_STRING, (size_t)ETP_ETRECORD_MAX_ENTRY_TEXT);
+        double t0 = now_s();
+        if (etr_zip_read(z, i, e.name, &sq, ETP_ETRECORD_MAX_ENTRY_SIZE, &budget, path, &err) ||
+            etr_squeeze_finish(&sq))
+            return fprintf(stderr, "%s\n", err.message), 1;
+        double t1 = now_s();
+        size_t before = sq.len;
+        etr_squeeze_prune(&sq);
+        double t2 = now_s();
+        double fast = min_decode(&sq, 1, repeat), slow = min_decode(&sq, 0, repeat);
+        printf("%s: %llu raw bytes, %zu after squeeze, %zu after prune\n"
+               "  read+squeeze %.1f ms, prune %.1f ms, decode: fast %s%.1f ms, jansson %.1f ms\n",
+               e.name, (unsigned long long)e.size, before, sq.len, (t1 - t0) * 1e3,
+               (t2 - t1) * 1e3, fast < 0 ? "DECLINED " : "", fast < 0 ? 0.0 : fast * 1e3,
+               slow * 1e3);
+        etr_squeeze_free(&sq);
+    }
+    etr_zip_close(z);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "gen") == 0)
         return cmd_gen(argv[2], strtoull(argv[3], NULL, 10), argc > 4 && !strcmp(argv[4], "deflate"));
     if (argc == 3 && strcmp(argv[1], "open") == 0)
         return cmd_open(argv[2]);
-    fprintf(stderr, "usage: bench_etrecord gen PATH MB [deflate] | open PATH\n");
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "phases") == 0)
+        return cmd_phases(argv[2], argc == 4 ? atoi(argv[3]) : 5);
+    fprintf(stderr, "usage: bench_etrecord gen PATH MB [deflate] | open PATH | phases PATH [REPEAT]\n");
     return 2;
 }

@@ -18,6 +18,26 @@ for target in "$work"/build/fuzz_*; do
     find "$fixtures" -type f \( -name '*.etdp' -o -name '*.pte' -o -name '*.bpte' -o -name '*.etrecord' -o -name '*.bin' -o -name '*.log' \) \
       -size -1M -exec cp {} "$corpus/" \;
   fi
+  if [ "$name" = fuzz_fastgraph ] && [ -d "$fixtures" ] && command -v python3 >/dev/null; then
+    # JSON program entries of the real ETRecords, behind the target's mode byte (1: prune).
+    # (-size -1024k: find rounds sizes up to whole units, so -1M would only match empty files.)
+    find "$fixtures" -type f \( -name '*.etrecord' -o -name '*.bin' \) -size -1024k -print0 |
+      xargs -0 -r python3 -c '
+import sys, zipfile
+out = sys.argv[1]
+for i, path in enumerate(sys.argv[2:]):
+    if not zipfile.is_zipfile(path):
+        continue
+    with zipfile.ZipFile(path) as z:
+        for k, n in enumerate(z.namelist()):
+            if "program" in n or "_output/" in n:
+                data = z.read(n)
+                if data[:1] == b"{" and len(data) < 1 << 20:
+                    open(f"{out}/seed-{i}-{k}", "wb").write(b"\x01" + data)
+' "$corpus"
+  fi
+  dict=()
+  if [ -f "$src/fuzz/$name.dict" ]; then dict=(-dict="$src/fuzz/$name.dict"); fi
   echo "== $name ($seconds s)"
-  "$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 "$corpus" 2>&1 | tail -2
+  "$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 "${dict[@]}" "$corpus" 2>&1 | tail -2
 done

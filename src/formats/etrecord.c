@@ -67,10 +67,10 @@ static int is_map(etp_etrecord_role k)
            k == ETP_ETR_NUM_OUTS_MAP || k == ETP_ETR_EXPORT_GRAPH_ID;
 }
 
-/* Stream entry @p i through the huge-string filter and parse it. */
-static etp_status load_entry(etr_zip *z, uint32_t i, const char *entry, const char *file,
-                             uint64_t *budget, int prune, etr_squeeze *sq, json_t **doc,
-                             etp_error *err)
+/* Stream entry @p i through the huge-string filter (and, for programs, the
+ * pruning of members never read) into @p sq. */
+static etp_status squeeze_entry(etr_zip *z, uint32_t i, const char *entry, const char *file,
+                                uint64_t *budget, int prune, etr_squeeze *sq, etp_error *err)
 {
     etr_squeeze_init(sq, ETP_ETRECORD_HUGE_STRING, (size_t)ETP_ETRECORD_MAX_ENTRY_TEXT);
     etp_status st =
@@ -82,7 +82,55 @@ static etp_status load_entry(etr_zip *z, uint32_t i, const char *entry, const ch
                              entry);
     if (prune)
         etr_squeeze_prune(sq);
-    return etr_json_load(sq, file, entry, doc, err);
+    return ETP_OK;
+}
+
+/* Stream entry @p i through the huge-string filter and parse it. */
+static etp_status load_entry(etr_zip *z, uint32_t i, const char *entry, const char *file,
+                             uint64_t *budget, int prune, etr_squeeze *sq, json_t **doc,
+                             etp_error *err)
+{
+    etp_status st = squeeze_entry(z, i, entry, file, budget, prune, sq, err);
+    return st ? st : etr_json_load(sq, file, entry, doc, err);
+}
+
+/* ETPROF_NO_FAST_JSON=1 forces the jansson path (to compare the two). */
+static int fast_json_enabled(void)
+{
+    const char *e = getenv("ETPROF_NO_FAST_JSON");
+    return !e || !*e || strcmp(e, "0") == 0;
+}
+
+/* Decode squeezed program text: the fast scanner first; when it declines,
+ * jansson, which also words the error if the text is bad. */
+static etp_status decode_program(const etr_squeeze *sq, etp_exported_program *p, etr_arena *a,
+                                 const char *file, etp_error *err)
+{
+    etr_fast_status fs =
+        fast_json_enabled() ? etr_program_decode_fast(sq->buf, sq->len, p, a) : ETR_FAST_DECLINE;
+    if (fs == ETR_FAST_OK)
+        return ETP_OK;
+    if (fs == ETR_FAST_NOMEM)
+        return etp_error_set(err, ETP_E_NOMEM, file, ETP_NO_OFFSET, "entry '%s': out of memory",
+                             p->entry);
+    /* The fast path leaves p alone when it declines; start clean anyway. */
+    p->schema_version = NULL;
+    p->node_count = p->input_count = p->output_count = 0;
+    p->nodes = NULL;
+    p->inputs = p->outputs = NULL;
+    p->handle_index_count_ = 0;
+    p->handle_index_ = NULL;
+    json_t *doc = NULL;
+    etp_json_arena ja;
+    etp_json_arena_begin(&ja);
+    etp_status st = etr_json_load(sq, file, p->entry, &doc, err);
+    if (!st)
+        st = etr_program_decode(doc, p, a, file, err);
+    json_decref(doc);
+    if (etp_json_arena_end(&ja) && !st)
+        st = etp_error_set(err, ETP_E_NOMEM, file, ETP_NO_OFFSET, "entry '%s': out of memory",
+                           p->entry);
+    return st;
 }
 
 static etp_status read_programs(etp_etrecord *r, etr_zip *z, etr_arena *a, uint64_t *budget,
@@ -113,19 +161,12 @@ static etp_status read_programs(etp_etrecord *r, etr_zip *z, etr_arena *a, uint6
             if (!p->method)
                 return etp_error_set(err, ETP_E_NOMEM, r->path, ETP_NO_OFFSET, "out of memory");
             etr_squeeze sq;
-            json_t *doc = NULL;
-            etp_json_arena ja;
-            etp_json_arena_begin(&ja);
-            etp_status st = load_entry(z, i, e->name, r->path, budget, 1, &sq, &doc, err);
+            etp_status st = squeeze_entry(z, i, e->name, r->path, budget, 1, &sq, err);
             p->skipped_strings = sq.skipped_strings;
             p->skipped_bytes = sq.skipped_bytes;
-            etr_squeeze_free(&sq);
             if (!st)
-                st = etr_program_decode(doc, p, a, r->path, err);
-            json_decref(doc);
-            if (etp_json_arena_end(&ja) && !st)
-                st = etp_error_set(err, ETP_E_NOMEM, r->path, ETP_NO_OFFSET,
-                                   "entry '%s': out of memory", e->name);
+                st = decode_program(&sq, p, a, r->path, err);
+            etr_squeeze_free(&sq);
             if (st)
                 return st;
             e->parsed = 1;

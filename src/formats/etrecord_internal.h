@@ -3,7 +3,9 @@
  *   etrecord_mem.c      arena + growable vectors (everything the record owns)
  *   etrecord_zip.c      libzip container, entry classification, layout guess
  *   etrecord_squeeze.c  streaming copy of JSON text that drops huge strings
- *   etrecord_program.c  exported-program JSON -> nodes
+ *   etrecord_program.c  exported-program JSON -> nodes (through jansson)
+ *   etrecord_fastgraph.c  the same from the JSON text in one pass, no DOM
+ *   etrecord_diff.c     field-by-field comparison of two decoded programs
  *   etrecord_maps.c     debug_handle_map, delegate_map, num_outs, graph id
  *   etrecord.c          open/free/lookups, tying the above together
  */
@@ -21,6 +23,7 @@
 typedef struct etr_chunk etr_chunk;
 typedef struct etr_arena {
     etr_chunk *head;
+    size_t next_cap; /* size of the next shared chunk (0: the smallest) */
 } etr_arena;
 
 /* Zeroed, 16-byte aligned memory for @p n bytes; NULL on failure or overflow. */
@@ -31,6 +34,10 @@ void *etr_alloc_array(etr_arena *a, size_t count, size_t size);
 char *etr_strdup(etr_arena *a, const char *s);
 char *etr_strndup(etr_arena *a, const char *s, size_t n);
 void etr_arena_free(etr_arena *a);
+/* Ask the kernel for transparent huge pages on [p, p + n) where it can
+ * (a hint; nothing happens elsewhere). Large buffers written once pay a page
+ * fault per 4 KiB otherwise, which dominates on some virtual machines. */
+void etr_hint_huge_pages(void *p, size_t n);
 
 /* A growable list of borrowed pointers (strings), copied into the arena at
  * the end with etr_ptrvec_commit. */
@@ -73,6 +80,9 @@ typedef struct etr_squeeze {
 } etr_squeeze;
 
 void etr_squeeze_init(etr_squeeze *s, size_t threshold, size_t max_len);
+/* Before the first feed: about @p size raw bytes will come (an entry's
+ * declared size); reserve room for them in one go (capped; optional). */
+void etr_squeeze_expect(etr_squeeze *s, uint64_t size);
 /* Feed @p n bytes; 0 on success, -1 if s->failed got set. */
 int etr_squeeze_feed(etr_squeeze *s, const char *data, size_t n);
 /* NUL-terminate; 0 on success. */
@@ -114,6 +124,11 @@ void etr_guess_layout(const etp_zip_entry_info *entries, uint32_t n, const char 
 
 /* ---- JSON parsing ---------------------------------------------------- */
 
+/* Caps of the exported-program decoders (both paths must agree on them). */
+#define ETR_MAX_NODES (16u << 20)
+#define ETR_MAX_NAMES_PER_NODE (1u << 20)
+#define ETR_MAX_ARG_DEPTH 8
+
 /* Parse squeezed text with jansson; errors name @p entry and the raw byte
  * offset inside it. */
 etp_status etr_json_load(const etr_squeeze *sq, const char *file, const char *entry,
@@ -131,6 +146,30 @@ const char *etr_op_type(etr_arena *a, const char *target, int *is_delegate_call)
 /* Parse nn_module_stack text into frames (outer to inner). */
 etp_status etr_parse_module_stack(etr_arena *a, const char *text, etp_module_frame **frames,
                                   uint32_t *count);
+
+/* Fast path for etr_program_decode: one scan of the (squeezed, pruned)
+ * JSON text, no jansson DOM. OK means the text is JSON jansson accepts and
+ * @p p got exactly what etr_json_load + etr_program_decode would produce
+ * (schema_version, nodes, inputs, outputs, handle index; the caller sets
+ * the rest). DECLINE means "not sure": anything malformed, unusual or that
+ * would be an error; @p p is left untouched (the arena may hold leftovers)
+ * and the caller runs the jansson path, which reports the proper error.
+ * @p text[len] must be readable and '\0' (a finished squeeze buffer is). */
+typedef enum etr_fast_status {
+    ETR_FAST_OK = 0,
+    ETR_FAST_DECLINE,
+    ETR_FAST_NOMEM
+} etr_fast_status;
+
+etr_fast_status etr_program_decode_fast(const char *text, size_t len, etp_exported_program *p,
+                                        etr_arena *a);
+
+/* NULL when the decoded parts of @p x and @p y (schema_version, nodes with
+ * every field, inputs, outputs, handle index) are equal; else a
+ * description of the first difference, written to @p buf. For the tests
+ * and the fuzzer that hold the fast path to its promise. */
+const char *etr_program_diff(const etp_exported_program *x, const etp_exported_program *y,
+                             char *buf, size_t size);
 
 /* Builder for the per-method maps. */
 typedef struct etr_maps {

@@ -2,20 +2,57 @@
  * so freeing a record is one walk, and small growable pointer lists. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "formats/etrecord_internal.h"
 
-/* Chunks are linked newest first; a request larger than the default chunk
- * gets a chunk of its own. */
+/* Chunks are linked newest first; a request larger than the next shared
+ * chunk gets a chunk of its own. Shared chunks double from 64 KiB to 4 MiB,
+ * so a small record stays small and a big one (a 10k-node program holds
+ * several MB of strings) needs few chunks, the big ones on huge pages. */
 struct etr_chunk {
     etr_chunk *next;
     size_t used, cap;
     _Alignas(16) unsigned char data[];
 };
 
-#define ETR_CHUNK_DEFAULT (64u * 1024u)
+#define ETR_CHUNK_MIN (64u * 1024u)
+#define ETR_CHUNK_MAX (4u * 1024u * 1024u)
+#define ETR_HUGE_PAGE (2u * 1024u * 1024u)
 
-void *etr_alloc(etr_arena *a, size_t n)
+void etr_hint_huge_pages(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+    /* only whole huge pages inside the range can be backed by one */
+    uintptr_t from = ((uintptr_t)p + ETR_HUGE_PAGE - 1) & ~(uintptr_t)(ETR_HUGE_PAGE - 1);
+    uintptr_t to = ((uintptr_t)p + n) & ~(uintptr_t)(ETR_HUGE_PAGE - 1);
+    if (to > from)
+        (void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+static etr_chunk *new_chunk(size_t cap)
+{
+    etr_chunk *c;
+    if (cap >= ETR_HUGE_PAGE) {
+        void *m = NULL;
+        if (posix_memalign(&m, ETR_HUGE_PAGE, sizeof *c + cap))
+            return NULL;
+        c = m;
+        etr_hint_huge_pages(c, sizeof *c + cap);
+    } else if (!(c = malloc(sizeof *c + cap))) {
+        return NULL;
+    }
+    c->used = 0;
+    c->cap = cap;
+    return c;
+}
+
+/* @p n bytes, 16-byte aligned, not zeroed. */
+static void *arena_take(etr_arena *a, size_t n)
 {
     if (n > SIZE_MAX - 15 - sizeof(etr_chunk))
         return NULL;
@@ -24,26 +61,33 @@ void *etr_alloc(etr_arena *a, size_t n)
         need = 16;
     etr_chunk *c = a->head;
     if (!c || c->cap - c->used < need) {
-        size_t cap = need > ETR_CHUNK_DEFAULT ? need : ETR_CHUNK_DEFAULT;
-        etr_chunk *nc = malloc(sizeof *nc + cap);
+        size_t shared = a->next_cap ? a->next_cap : ETR_CHUNK_MIN;
+        int own = need > shared;
+        etr_chunk *nc = new_chunk(own ? need : shared);
         if (!nc)
             return NULL;
-        nc->used = 0;
-        nc->cap = cap;
         /* A dedicated big chunk goes behind the current one so the current
          * chunk's free space stays usable. */
-        if (c && need > ETR_CHUNK_DEFAULT) {
+        if (c && own) {
             nc->next = c->next;
             c->next = nc;
         } else {
             nc->next = c;
             a->head = nc;
+            a->next_cap = shared < ETR_CHUNK_MAX ? shared * 2 : ETR_CHUNK_MAX;
         }
         c = nc;
     }
     void *p = c->data + c->used;
     c->used += need;
-    memset(p, 0, need);
+    return p;
+}
+
+void *etr_alloc(etr_arena *a, size_t n)
+{
+    void *p = arena_take(a, n);
+    if (p)
+        memset(p, 0, n);
     return p;
 }
 
@@ -58,9 +102,12 @@ char *etr_strndup(etr_arena *a, const char *s, size_t n)
 {
     if (n == SIZE_MAX)
         return NULL;
-    char *d = etr_alloc(a, n + 1);
-    if (d && n)
-        memcpy(d, s, n);
+    char *d = arena_take(a, n + 1); /* every byte is written: no zeroing */
+    if (d) {
+        if (n)
+            memcpy(d, s, n);
+        d[n] = '\0';
+    }
     return d;
 }
 
@@ -78,6 +125,7 @@ void etr_arena_free(etr_arena *a)
         c = next;
     }
     a->head = NULL;
+    a->next_cap = 0;
 }
 
 int etr_ptrvec_push(etr_ptrvec *pv, const void *p, uint32_t max)

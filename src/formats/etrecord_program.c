@@ -9,9 +9,6 @@
 
 #include "formats/etrecord_internal.h"
 
-#define ETR_MAX_NODES (16u << 20)
-#define ETR_MAX_NAMES_PER_NODE (1u << 20)
-#define ETR_MAX_ARG_DEPTH 8
 #define ETR_MAX_MODULE_FRAMES 4096u
 
 typedef struct decode_ctx {

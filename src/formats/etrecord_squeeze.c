@@ -17,6 +17,63 @@
 
 #include "formats/etrecord_internal.h"
 
+/* ---- scanning ---------------------------------------------------------- */
+
+/* 8 bytes of @p w: is any of them equal to @p b? (Exact: the classic
+ * "has zero byte" test on w ^ b repeated.) */
+static int has_byte(uint64_t w, unsigned char b)
+{
+    uint64_t x = w ^ (0x0101010101010101ull * b);
+    return ((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull) != 0;
+}
+
+/* Index of the first @p b in p[0, n), or n. JSON tokens are short, so an
+ * inline word-at-a-time search beats a memchr call per token. */
+static size_t find_byte(const char *p, size_t n, unsigned char b)
+{
+    size_t i = 0;
+    uint64_t w;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, p + i, 8);
+        if (has_byte(w, b))
+            break;
+    }
+    while (i < n && (unsigned char)p[i] != b)
+        i++;
+    return i;
+}
+
+/* Index of the first quote or backslash in p[0, n), or n: the end of a
+ * string body's plain run. */
+static size_t find_quote_or_backslash(const char *p, size_t n)
+{
+    size_t i = 0;
+    uint64_t w;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, p + i, 8);
+        if (has_byte(w, '"') || has_byte(w, '\\'))
+            break;
+    }
+    while (i < n && p[i] != '"' && p[i] != '\\')
+        i++;
+    return i;
+}
+
+/* Index of the quote closing the string whose body starts at buf[i], or
+ * @p len if it does not close. A backslash takes the next byte with it,
+ * whatever it is. */
+static size_t string_close(const char *buf, size_t len, size_t i)
+{
+    for (;;) {
+        i += find_quote_or_backslash(buf + i, len - i);
+        if (i >= len || buf[i] == '"')
+            return i;
+        i += 2; /* the escape and the byte it takes */
+        if (i >= len)
+            return len;
+    }
+}
+
 void etr_squeeze_init(etr_squeeze *s, size_t threshold, size_t max_len)
 {
     memset(s, 0, sizeof *s);
@@ -54,6 +111,29 @@ static int sq_reserve(etr_squeeze *s, size_t extra)
     s->buf = nb;
     s->cap = cap;
     return 0;
+}
+
+/* Most text reserved up front from an entry's declared size; beyond it the
+ * buffer grows by doubling as usual. */
+#define SQ_EXPECT_MAX ((size_t)256 << 20)
+
+void etr_squeeze_expect(etr_squeeze *s, uint64_t size)
+{
+    if (s->failed || s->cap || size < 64 * 1024)
+        return;
+    size_t want = size > SQ_EXPECT_MAX ? SQ_EXPECT_MAX : (size_t)size;
+    if (want > s->max_len)
+        want = s->max_len;
+    char *nb = malloc(want + 1);
+    if (!nb)
+        return; /* not an error: sq_reserve grows the buffer as needed */
+    s->buf = nb;
+    s->cap = want + 1;
+    /* One allocation written front to back, never reallocated while the
+     * declared size holds: huge pages save most of its page faults. (Not
+     * done on realloc'd buffers: the hint splits the mapping, and glibc
+     * can then no longer grow it in place.) */
+    etr_hint_huge_pages(nb, want + 1);
 }
 
 static int sq_put(etr_squeeze *s, const char *p, size_t n)
@@ -98,76 +178,80 @@ static int sq_close_skipped(etr_squeeze *s)
     return 0;
 }
 
-/* Account for @p n string-body bytes at @p p: keep them, or switch to
- * skipping when the string crosses the threshold. */
-static int sq_string_bytes(etr_squeeze *s, const char *p, size_t n)
+/* The string being read grew past the threshold: keep the bytes of the
+ * pending run @p *run that precede its opening quote, forget the rest. */
+static int sq_start_skipping(etr_squeeze *s, const char **run)
 {
-    s->str_raw_len += n;
-    if (s->skipping)
-        return 0;
-    if (s->str_raw_len > s->threshold) {
-        s->skipping = 1;
-        s->len = s->str_start; /* forget the part kept so far */
-        return 0;
-    }
-    return sq_put(s, p, n);
+    if (s->str_start >= s->len && sq_put(s, *run, s->str_start - s->len))
+        return -1;
+    s->len = s->str_start;
+    s->skipping = 1;
+    *run = NULL;
+    return 0;
 }
 
+/* Switch to skipping once the current string is over the threshold. */
+static int sq_check_length(etr_squeeze *s, const char **run)
+{
+    if (s->skipping || s->str_raw_len <= s->threshold)
+        return 0;
+    return sq_start_skipping(s, run);
+}
+
+/* Bytes are not copied one token at a time: [run, p) is the pending run of
+ * input that is kept, copied in one go when it ends (at a string that turns
+ * out to be huge, or at the end of the chunk). */
 int etr_squeeze_feed(etr_squeeze *s, const char *data, size_t n)
 {
     if (s->failed)
         return -1;
     const char *p = data, *end = data + n;
+    const char *run = s->skipping ? NULL : data;
     s->raw_pos += n;
     while (p < end) {
         if (!s->in_string) {
-            const char *q = memchr(p, '"', (size_t)(end - p));
-            if (!q)
-                return sq_put(s, p, (size_t)(end - p));
-            if (sq_put(s, p, (size_t)(q - p) + 1))
-                return -1;
+            const char *q = p + find_byte(p, (size_t)(end - p), '"');
+            if (q == end)
+                break;
             s->in_string = 1;
-            s->str_start = s->len - 1;
+            s->str_start = s->len + (size_t)(q - run); /* where the quote will be */
             s->str_raw_len = 0;
             s->skipping = 0;
             s->escape = 0;
             p = q + 1;
             continue;
         }
-        if (s->escape) { /* the byte after a backslash, whatever it is */
-            s->escape = 0;
-            if (sq_string_bytes(s, p, 1))
-                return -1;
-            p++;
-            continue;
-        }
-        const char *q = memchr(p, '"', (size_t)(end - p));
-        const char *lim = q ? q : end;
-        const char *b = memchr(p, '\\', (size_t)(lim - p));
-        const char *stop = b ? b : lim;
-        if (sq_string_bytes(s, p, (size_t)(stop - p)))
+        /* string body: the byte a backslash takes, whatever it is, or the
+         * plain run up to the next quote or backslash */
+        size_t k = s->escape ? 1 : find_quote_or_backslash(p, (size_t)(end - p));
+        int quote_or_backslash = !s->escape;
+        s->escape = 0;
+        s->str_raw_len += k;
+        p += k;
+        /* judged before the closing quote: the body may be complete */
+        if (sq_check_length(s, &run))
             return -1;
-        p = stop;
-        if (p == end)
-            break;
+        if (!quote_or_backslash || p == end)
+            continue;
         if (*p == '\\') {
             s->escape = 1;
-            if (sq_string_bytes(s, p, 1))
-                return -1;
+            s->str_raw_len++;
             p++;
+            if (sq_check_length(s, &run))
+                return -1;
             continue;
         }
-        /* closing quote */
-        if (s->skipping) {
+        if (s->skipping) { /* the closing quote */
             if (sq_close_skipped(s))
                 return -1;
-        } else if (sq_put(s, p, 1)) {
-            return -1;
+            run = p + 1;
         }
         s->in_string = 0;
         s->skipping = 0;
         p++;
     }
+    if (run && sq_put(s, run, (size_t)(end - run)))
+        return -1;
     return s->failed ? -1 : 0;
 }
 
@@ -233,23 +317,15 @@ static size_t value_end(const char *buf, size_t len, size_t i)
     if (i >= len || (buf[i] != '{' && buf[i] != '['))
         return 0;
     size_t depth = 0;
-    int in_str = 0, esc = 0;
     for (; i < len; i++) {
         char c = buf[i];
-        if (in_str) {
-            if (esc)
-                esc = 0;
-            else if (c == '\\')
-                esc = 1;
-            else if (c == '"')
-                in_str = 0;
-            continue;
-        }
-        if (c == '"')
-            in_str = 1;
-        else if (c == '{' || c == '[')
+        if (c == '"') {
+            i = string_close(buf, len, i + 1);
+            if (i >= len)
+                return 0;
+        } else if (c == '{' || c == '[') {
             depth++;
-        else if (c == '}' || c == ']') {
+        } else if (c == '}' || c == ']') {
             if (depth == 0)
                 return 0;
             if (--depth == 0)
@@ -268,32 +344,25 @@ static size_t find_cuts(const char *buf, size_t len, cut *cuts)
 {
     char keys[PRUNE_DEPTH + 1][PRUNE_KEY];
     char last[PRUNE_KEY] = "";
-    int depth = 0, in_str = 0, esc = 0, last_ok = 0;
-    size_t str_from = 0, n = 0;
+    int depth = 0, last_ok = 0;
+    size_t n = 0;
     memset(keys, 0, sizeof keys);
     for (size_t i = 0; i < len && n < PRUNE_MAX_CUTS; i++) {
         char c = buf[i];
-        if (in_str) {
-            if (esc)
-                esc = 0;
-            else if (c == '\\')
-                esc = 1;
-            else if (c == '"') {
-                in_str = 0;
-                size_t l = i - str_from;
-                last_ok = l < PRUNE_KEY;
-                if (last_ok) {
-                    memcpy(last, buf + str_from, l);
-                    last[l] = '\0';
-                }
-            }
-            continue;
-        }
         switch (c) {
-        case '"':
-            in_str = 1;
-            str_from = i + 1;
+        case '"': {
+            size_t end = string_close(buf, len, i + 1);
+            if (end >= len)
+                return n;
+            size_t l = end - (i + 1);
+            last_ok = l < PRUNE_KEY;
+            if (last_ok) {
+                memcpy(last, buf + i + 1, l);
+                last[l] = '\0';
+            }
+            i = end;
             break;
+        }
         case '{':
         case '[':
             depth++;

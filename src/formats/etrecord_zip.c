@@ -172,6 +172,7 @@ etp_status etr_zip_read(etr_zip *z, uint32_t i, const char *entry_name, etr_sque
     if ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE)
         return etp_error_set(err, ETP_E_FORMAT, file, ETP_NO_OFFSET, "entry '%s' is encrypted",
                              entry_name);
+    etr_squeeze_expect(sq, declared);
     zip_file_t *zf = zip_fopen_index(z->za, i, 0);
     if (!zf)
         return etp_error_set(err, ETP_E_FORMAT, file, ETP_NO_OFFSET, "entry '%s': cannot open: %s",

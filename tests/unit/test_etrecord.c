@@ -937,6 +937,20 @@ static void squeeze_boundaries(void **state)
         assert_int_equal(etr_squeeze_raw_offset(&s, (uint64_t)(e_out - out)), (uint64_t)(e_in - in));
         etr_squeeze_free(&s);
     }
+    /* room reserved up front from a declared size changes nothing */
+    for (size_t chunk = 1; chunk <= sizeof in; chunk += 7) {
+        etr_squeeze s;
+        etr_squeeze_init(&s, 8, 1 << 20);
+        etr_squeeze_expect(&s, 1 << 21);
+        assert_true(s.cap > 1 << 19);
+        for (size_t i = 0; i < sizeof in - 1; i += chunk) {
+            size_t n = sizeof in - 1 - i < chunk ? sizeof in - 1 - i : chunk;
+            assert_int_equal(etr_squeeze_feed(&s, in + i, n), 0);
+        }
+        assert_int_equal(etr_squeeze_finish(&s), 0);
+        assert_string_equal(s.buf, want);
+        etr_squeeze_free(&s);
+    }
     /* the kept-text cap */
     etr_squeeze s;
     etr_squeeze_init(&s, 8, 10);

@@ -1,0 +1,71 @@
+/* fuzz_fastgraph.c - differential target for the one-pass exported-program
+ * decoder: any bytes, squeezed (and by the first byte's choice pruned, or
+ * squeezed with a tiny huge-string threshold) as the reader does, go to
+ * etr_program_decode_fast and to json_loadb + etr_program_decode. The
+ * process aborts if the fast path says OK where jansson fails, if the two
+ * programs differ, or if a declining fast path touched the program.
+ * Seeds: program entries of real ETRecords (fuzz_smoke.sh extracts them)
+ * and fuzz/fuzz_fastgraph.dict. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/etrecord_internal.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check(const etr_squeeze *sq)
+{
+    etp_exported_program fast, slow;
+    memset(&fast, 0, sizeof fast);
+    memset(&slow, 0, sizeof slow);
+    fast.entry = slow.entry = "fuzz";
+    etr_arena fa = {0}, sa = {0};
+    etr_fast_status fs = etr_program_decode_fast(sq->buf, sq->len, &fast, &fa);
+
+    json_t *doc = NULL;
+    etp_error err;
+    etp_error_clear(&err);
+    etp_status st = etr_json_load(sq, "fuzz", "fuzz", &doc, &err);
+    if (!st)
+        st = etr_program_decode(doc, &slow, &sa, "fuzz", &err);
+    json_decref(doc);
+
+    if (fs == ETR_FAST_OK) {
+        if (st) {
+            fprintf(stderr, "fast path OK, jansson path failed: %s\n", err.message);
+            abort();
+        }
+        char buf[256];
+        const char *d = etr_program_diff(&fast, &slow, buf, sizeof buf);
+        if (d) {
+            fprintf(stderr, "fast and jansson results differ: %s\n", d);
+            abort();
+        }
+    } else if (fs != ETR_FAST_DECLINE || fast.nodes || fast.node_count || fast.inputs ||
+               fast.outputs || fast.schema_version || fast.handle_index_) {
+        fprintf(stderr, "fast path: status %d, or it declined but changed the program\n", (int)fs);
+        abort();
+    }
+    etr_arena_free(&fa);
+    etr_arena_free(&sa);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1 || size > (1u << 20))
+        return 0;
+    /* bit 0: prune as for program entries; bit 1: drop strings over 24 bytes */
+    etr_squeeze sq;
+    etr_squeeze_init(&sq, (data[0] & 2) ? 24 : ETP_ETRECORD_HUGE_STRING, 1u << 22);
+    if (etr_squeeze_feed(&sq, (const char *)data + 1, size - 1) == 0 &&
+        etr_squeeze_finish(&sq) == 0) {
+        if (data[0] & 1)
+            etr_squeeze_prune(&sq);
+        check(&sq);
+    }
+    etr_squeeze_free(&sq);
+    return 0;
+}

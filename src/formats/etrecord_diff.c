@@ -1,0 +1,139 @@
+/* etrecord_diff.c - compare two decoded exported programs field by field.
+ * The fast decoder (etrecord_fastgraph.c) promises to produce exactly what
+ * the jansson decoder produces; the tests and the fuzzer check that with
+ * this. */
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/etrecord_internal.h"
+
+/* Both NULL, or equal strings. */
+static int same_str(const char *x, const char *y)
+{
+    return x == y || (x && y && strcmp(x, y) == 0);
+}
+
+static const char *differ(char *buf, size_t size, const char *what, const char *x, const char *y)
+{
+    snprintf(buf, size, "%s: \"%.80s\" vs \"%.80s\"", what, x ? x : "(null)", y ? y : "(null)");
+    return buf;
+}
+
+static const char *diff_names(const char *what, const char **x, uint32_t nx, const char **y,
+                              uint32_t ny, char *buf, size_t size)
+{
+    if (nx != ny) {
+        snprintf(buf, size, "%s: %u vs %u names", what, nx, ny);
+        return buf;
+    }
+    for (uint32_t i = 0; i < nx; i++)
+        if (!same_str(x[i], y[i])) {
+            char w[96];
+            snprintf(w, sizeof w, "%s[%u]", what, i);
+            return differ(buf, size, w, x[i], y[i]);
+        }
+    return NULL;
+}
+
+static const char *diff_modules(const etp_graph_node *x, const etp_graph_node *y, const char *w,
+                                char *buf, size_t size)
+{
+    if (x->module_depth != y->module_depth) {
+        snprintf(buf, size, "%s.module_depth: %u vs %u", w, x->module_depth, y->module_depth);
+        return buf;
+    }
+    for (uint32_t k = 0; k < x->module_depth; k++) {
+        const etp_module_frame *a = &x->modules[k], *b = &y->modules[k];
+        if (!same_str(a->key, b->key) || !same_str(a->path, b->path) ||
+            !same_str(a->type, b->type)) {
+            snprintf(buf, size, "%s.modules[%u] differ", w, k);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+static const char *diff_node(const etp_graph_node *x, const etp_graph_node *y, uint32_t j,
+                             char *buf, size_t size)
+{
+    char w[64], f[96];
+    snprintf(w, sizeof w, "nodes[%u]", j);
+    static const struct {
+        const char *name;
+        size_t off;
+    } strs[] = {
+        {"name", offsetof(etp_graph_node, name)},
+        {"target", offsetof(etp_graph_node, target)},
+        {"op_type", offsetof(etp_graph_node, op_type)},
+        {"stack_trace", offsetof(etp_graph_node, stack_trace)},
+        {"nn_module_stack", offsetof(etp_graph_node, nn_module_stack)},
+        {"source_fn_stack", offsetof(etp_graph_node, source_fn_stack)},
+    };
+    for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++) {
+        const char *a, *b;
+        memcpy(&a, (const char *)x + strs[k].off, sizeof a);
+        memcpy(&b, (const char *)y + strs[k].off, sizeof b);
+        if (!same_str(a, b)) {
+            snprintf(f, sizeof f, "%s.%s", w, strs[k].name);
+            return differ(buf, size, f, a, b);
+        }
+    }
+    if (x->name_source != y->name_source || x->is_delegate_call != y->is_delegate_call ||
+        x->has_debug_handle != y->has_debug_handle || x->debug_handle != y->debug_handle) {
+        snprintf(buf, size, "%s: name source, delegate flag or debug handle differ", w);
+        return buf;
+    }
+    const char *d = diff_modules(x, y, w, buf, size);
+    if (d)
+        return d;
+    snprintf(f, sizeof f, "%s.inputs", w);
+    if ((d = diff_names(f, x->inputs, x->input_count, y->inputs, y->input_count, buf, size)))
+        return d;
+    snprintf(f, sizeof f, "%s.outputs", w);
+    return diff_names(f, x->outputs, x->output_count, y->outputs, y->output_count, buf, size);
+}
+
+/* The handle index through the public lookup: same node lists per handle. */
+static const char *diff_index(const etp_exported_program *x, const etp_exported_program *y,
+                              char *buf, size_t size)
+{
+    if (x->handle_index_count_ != y->handle_index_count_) {
+        snprintf(buf, size, "handle index: %u vs %u pairs", x->handle_index_count_,
+                 y->handle_index_count_);
+        return buf;
+    }
+    for (uint32_t j = 0; j < x->node_count; j++) {
+        if (!x->nodes[j].has_debug_handle)
+            continue;
+        int64_t h = x->nodes[j].debug_handle;
+        const uint32_t *a, *b;
+        uint32_t na = etp_exported_program_nodes_with_handle(x, h, &a);
+        uint32_t nb = etp_exported_program_nodes_with_handle(y, h, &b);
+        if (na != nb || (na && memcmp(a, b, na * sizeof *a) != 0)) {
+            snprintf(buf, size, "handle index differs for handle %lld", (long long)h);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+const char *etr_program_diff(const etp_exported_program *x, const etp_exported_program *y,
+                             char *buf, size_t size)
+{
+    if (!same_str(x->schema_version, y->schema_version))
+        return differ(buf, size, "schema_version", x->schema_version, y->schema_version);
+    if (x->node_count != y->node_count) {
+        snprintf(buf, size, "node_count: %u vs %u", x->node_count, y->node_count);
+        return buf;
+    }
+    const char *d;
+    if ((d = diff_names("inputs", x->inputs, x->input_count, y->inputs, y->input_count, buf,
+                        size)) ||
+        (d = diff_names("outputs", x->outputs, x->output_count, y->outputs, y->output_count, buf,
+                        size)))
+        return d;
+    for (uint32_t j = 0; j < x->node_count; j++)
+        if ((d = diff_node(&x->nodes[j], &y->nodes[j], j, buf, size)))
+            return d;
+    return diff_index(x, y, buf, size);
+}
