@@ -16,7 +16,7 @@ for target in "$work"/build/fuzz_*; do
   corpus="$work/corpus-$name"; mkdir -p "$corpus"
   if [ -d "$fixtures" ]; then
     find "$fixtures" -type f \( -name '*.etdp' -o -name '*.pte' -o -name '*.bpte' -o -name '*.etrecord' -o -name '*.bin' -o -name '*.log' \) \
-      -size -1M -exec cp {} "$corpus/" \;
+      -size -1024k -exec cp {} "$corpus/" \;
   fi
   if [ "$name" = fuzz_fastgraph ] && [ -d "$fixtures" ] && command -v python3 >/dev/null; then
     # JSON program entries of the real ETRecords, behind the target's mode byte (1: prune).
