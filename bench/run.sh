@@ -12,3 +12,21 @@ trap 'rm -rf "$out"' EXIT
 "$build/etprof_bench" "$out/run.etdp" --pte "$out/model.pte" --etrecord "$out/model.etrecord" --repeat 3
 /usr/bin/time -v "$build/etprof" inspect "$out/run.etdp" > /dev/null 2> "$out/time.txt" || true
 grep -E "Elapsed|Maximum resident" "$out/time.txt" | sed 's/^/etprof inspect: /'
+
+# End to end, as a user runs it: process start to exit, best and median of
+# 7 runs of `etprof analyze` (program only, then program + ETRecord).
+e2e() {
+  local label=$1; shift
+  local times=()
+  for _ in 1 2 3 4 5 6 7; do
+    local s e
+    s=$(date +%s%N)
+    "$build/etprof" analyze "$@" --quiet
+    e=$(date +%s%N)
+    times+=($(( (e - s) / 1000 )))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk -v l="$label" \
+    '{v[NR]=$1} END {printf "etprof analyze %-22s best %6.1f ms  median %6.1f ms\n", l, v[1]/1000, v[4]/1000}'
+}
+e2e "--pte" --etdump "$out/run.etdp" --pte "$out/model.pte"
+e2e "ETRECORD --pte" "$out/model.etrecord" --etdump "$out/run.etdp" --pte "$out/model.pte"

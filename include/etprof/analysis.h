@@ -158,6 +158,23 @@ typedef struct etp_analysis {
 etp_status etp_analyze(const etp_etdump *d, const etp_program *p, const struct etp_etrecord *r,
                        const etp_analysis_options *opt, etp_analysis **out, etp_error *err);
 
+/**
+ * The part of etp_analyze() that needs only the ETDump: decoding and grouping
+ * its events (with @p opt's units). Callers that load the program and the
+ * ETRecord meanwhile pass the result to etp_analyze_prepared(). Release an
+ * unused result with etp_inspect_free().
+ */
+etp_status etp_analyze_prepare(const etp_etdump *d, const etp_analysis_options *opt,
+                               etp_inspect **out, etp_error *err);
+
+/**
+ * etp_analyze() from a grouping made by etp_analyze_prepare() with the same
+ * units. @p in is consumed, on failure too (a successful analysis owns it).
+ */
+etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_program *p,
+                                const struct etp_etrecord *r, const etp_analysis_options *opt,
+                                etp_analysis **out, etp_error *err);
+
 void etp_analysis_free(etp_analysis *a);
 
 /** Figure named @p name, or NULL. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis_internal.h"
+#include "analysis/inspect_internal.h"
 #include "util/parallel.h"
 #include "analysis/series.h"
 #include "etprof/etrecord.h"
@@ -413,6 +414,14 @@ static etp_status build_instruction_entities(etp_abuild *b)
 {
     etp_analysis *a = b->a;
     const etp_plan *pl = a->plan;
+    /* Every instruction of the plan, plus delegate-event entities (rows). */
+    size_t want = 0;
+    for (uint32_t c = 0; pl && c < pl->chain_count; c++)
+        want += pl->chains[c].instruction_count;
+    for (uint32_t bi = 0; bi < a->inspect->block_count; bi++)
+        want += a->inspect->blocks[bi].row_count / 4;
+    if (VEC_RESERVE(b->ents, want))
+        return oom(b);
     if (pl)
         for (uint32_t c = 0; c < pl->chain_count; c++)
             for (uint32_t i = 0; i < pl->chains[c].instruction_count; i++)
@@ -544,8 +553,46 @@ static etp_status note_inputs(etp_abuild *b)
     return bad ? oom(b) : ETP_OK;
 }
 
+static void inspect_options_for(const etp_analysis_options *opt, etp_inspect_options *io)
+{
+    etp_inspect_options_init(io);
+    io->source_unit = opt->source_unit;
+    io->target_unit = opt->target_unit;
+    io->cpu_hz = opt->cpu_hz;
+    io->lenient_methods = 1;
+    io->skip_row_stats = 1; /* entities get their own per-execution statistics */
+}
+
+etp_status etp_analyze_prepare(const etp_etdump *d, const etp_analysis_options *opt,
+                               etp_inspect **out, etp_error *err)
+{
+    etp_analysis_options defaults;
+    if (!opt) {
+        etp_analysis_options_init(&defaults);
+        opt = &defaults;
+    }
+    etp_inspect_options io;
+    inspect_options_for(opt, &io);
+    return etp_inspect_run(d, &io, out, err);
+}
+
 etp_status etp_analyze(const etp_etdump *d, const etp_program *p, const etp_etrecord *r,
                        const etp_analysis_options *opt, etp_analysis **out, etp_error *err)
+{
+    *out = NULL;
+    if (!p && !r)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                             "analysis needs a program (.pte) or an ETRecord, or both");
+    etp_inspect *in = NULL;
+    etp_status s = etp_analyze_prepare(d, opt, &in, err);
+    if (s)
+        return s;
+    return etp_analyze_prepared(d, in, p, r, opt, out, err);
+}
+
+etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_program *p,
+                                const etp_etrecord *r, const etp_analysis_options *opt,
+                                etp_analysis **out, etp_error *err)
 {
     *out = NULL;
     etp_analysis_options defaults;
@@ -553,18 +600,29 @@ etp_status etp_analyze(const etp_etdump *d, const etp_program *p, const etp_etre
         etp_analysis_options_init(&defaults);
         opt = &defaults;
     }
-    if (!p && !r)
+    if (!p && !r) {
+        etp_inspect_free(in);
         return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
                              "analysis needs a program (.pte) or an ETRecord, or both");
+    }
+    if (in->source_unit != opt->source_unit || in->target_unit != opt->target_unit ||
+        in->cpu_hz != opt->cpu_hz) {
+        etp_inspect_free(in);
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                             "the prepared grouping used other units than these options");
+    }
     etp_analysis *a = calloc(1, sizeof *a);
-    if (!a)
+    if (!a) {
+        etp_inspect_free(in);
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    }
+    a->inspect = in; /* owned from here on: freed with the analysis */
     a->etdump = d;
     a->program = p;
     a->etrecord = r;
     a->runner_log = opt->runner_log;
     if (p && opt->hash_program && etp_program_sha256(p, a->program_sha256)) {
-        free(a);
+        etp_analysis_free(a);
         return etp_error_set(err, ETP_E_INTERNAL, p->path, ETP_NO_OFFSET,
                              "could not hash the program's bytes");
     }
@@ -580,15 +638,8 @@ etp_status etp_analyze(const etp_etdump *d, const etp_program *p, const etp_etre
     etp_hm_init(&b.instr_map);
     etp_hm_init(&b.deleg_map);
 
-    etp_inspect_options io;
-    etp_inspect_options_init(&io);
-    io.source_unit = opt->source_unit;
-    io.target_unit = opt->target_unit;
-    io.cpu_hz = opt->cpu_hz;
-    io.program = p;
-    io.lenient_methods = 1;
-    io.skip_row_stats = 1; /* entities get their own per-execution statistics */
-    etp_status s = etp_inspect_run(d, &io, &a->inspect, err);
+    /* The program names each block's method and each row's operator. */
+    etp_status s = etp_inspect_attach_program(a->inspect, d, p, NULL, 1, err);
     if (!s) {
         a->divisor = a->inspect->divisor;
         s = select_method(&b, p, r);

@@ -299,8 +299,11 @@ static etp_status build_operators(attr *t)
     const etp_exported_program *ep = t->ep;
     uint32_t n = ep->node_count;
     int64_t *ent_of_node = malloc((n + 1) * sizeof *ent_of_node);
-    if (!ent_of_node)
+    /* One entity per node at most: grow the table once, not by doubling. */
+    if (!ent_of_node || VEC_RESERVE(b->ents, b->ents.n + n)) {
+        free(ent_of_node);
         return oom(t);
+    }
     for (uint32_t i = 0; i < n; i++) {
         ent_of_node[i] = -1;
         const etp_graph_node *nd = &ep->nodes[i];

@@ -322,20 +322,33 @@ int cmd_analyze(int argc, char **argv)
     if (!threaded)
         open_side_inputs(&side);
     etp_status ds = etp_etdump_open(etdump, &d, &err);
+    /* Decoding and grouping the events needs neither of the other inputs:
+     * do it while they load. */
+    etp_inspect *in = NULL;
+    etp_error perr;
+    etp_error_clear(&perr);
+    etp_status ps = ds ? ETP_OK : etp_analyze_prepare(d, &opt, &in, &perr);
     if (threaded)
         pthread_join(th, NULL);
     p = side.p;
     r = side.r;
     lg = side.lg;
+    /* Report failures in input order: the ETDump, the other inputs, then
+     * what grouping the events found. */
     if (!ds && side.status)
-        err = side.err; /* the ETDump's own error comes first, as before */
-    if (ds || side.status) {
+        err = side.err;
+    else if (!ds && ps)
+        err = perr;
+    if (ds || side.status || ps) {
+        etp_inspect_free(in);
         rc = cli_fail(&err);
+        if (!ds && !side.status && ps == ETP_E_USAGE)
+            rc = EXIT_USAGE;
         goto done;
     }
     opt.runner_log = lg;
     opt.hash_program = outdir != NULL;
-    etp_status s = etp_analyze(d, p, r, &opt, &a, &err);
+    etp_status s = etp_analyze_prepared(d, in, p, r, &opt, &a, &err);
     if (s) {
         rc = cli_fail(&err);
         if (s == ETP_E_USAGE)
