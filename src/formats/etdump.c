@@ -11,7 +11,41 @@ struct etp_etdump {
     fb_buf b;         /* the whole file, so alignment is file-relative */
     uint32_t root;    /* ETDump table */
     uint32_t runs;    /* run_data vector or 0 */
+    uint64_t gen;     /* unique per opened dump: keys the vtable caches */
 };
+
+static _Atomic uint64_t next_gen = 1;
+
+/* Field offsets of the last vtable seen, per reading thread. A million
+ * events share a handful of vtables; every table was verified at open, so
+ * a vtable's offsets hold for every table that uses it and need not be
+ * looked up field by field again. Keyed by the dump's generation, never by
+ * address: a later dump may be mapped where a freed one was. */
+#define VT_FIELDS 8
+typedef struct vt_cache {
+    uint64_t gen;
+    uint32_t vt;
+    uint16_t off[VT_FIELDS];
+} vt_cache;
+
+static _Thread_local vt_cache event_vt, profile_vt;
+
+/* Offsets of fields 0..VT_FIELDS-1 of the (verified) table at @p t. */
+static inline const uint16_t *vt_offsets(const etp_etdump *d, vt_cache *c, uint32_t t)
+{
+    const fb_buf *b = &d->b;
+    uint32_t vt = (uint32_t)((int64_t)t - fb_i32(b, t));
+    if (c->gen != d->gen || c->vt != vt) {
+        uint16_t vtlen = fb_u16(b, vt);
+        for (unsigned id = 0; id < VT_FIELDS; id++) {
+            unsigned slot = 4u + 2u * id;
+            c->off[id] = slot + 2u <= vtlen ? fb_u16(b, vt + slot) : 0;
+        }
+        c->gen = d->gen;
+        c->vt = vt;
+    }
+    return c->off;
+}
 
 etp_status etp_etdump_from_blob(etp_blob *blob, etp_etdump **out, etp_error *err)
 {
@@ -46,6 +80,7 @@ etp_status etp_etdump_from_blob(etp_blob *blob, etp_etdump **out, etp_error *err
         return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory");
     }
     d->blob = blob;
+    d->gen = next_gen++;
     d->b.p = p;
     d->b.size = prefix + 4;
     etp_status st = fb_verify(&d->b, 4, &etp_schema_etdump, fb_default_limits(d->b.size), path, 0,
@@ -104,22 +139,6 @@ const char *etp_etdump_allocator_name(const etp_etdump *d, const etp_run *run, u
     return fb_str(&d->b, fb_ref(&d->b, t, 0), NULL);
 }
 
-static void read_profile(const fb_buf *b, uint32_t t, etp_profile_event *pe)
-{
-    fb_tv v = fb_tv_of(b, t);
-    pe->name = fb_str(b, fb_tv_ref(b, &v, ETD_PE_NAME), &pe->name_len);
-    pe->chain_index = fb_tv_i32(b, &v, ETD_PE_CHAIN, 0);
-    pe->instruction_id = fb_tv_i32(b, &v, ETD_PE_INSTR, -1);
-    pe->delegate_id_int = fb_tv_i32(b, &v, ETD_PE_DID_INT, -1);
-    pe->delegate_id_str = fb_str(b, fb_tv_ref(b, &v, ETD_PE_DID_STR), &pe->delegate_id_str_len);
-    uint32_t md = fb_tv_ref(b, &v, ETD_PE_METADATA);
-    pe->has_metadata = md != 0;
-    pe->metadata = md ? fb_vec_data(b, md) : NULL;
-    pe->metadata_len = fb_vec_len(b, md);
-    pe->start_time = fb_tv_u64(b, &v, ETD_PE_START, 0);
-    pe->end_time = fb_tv_u64(b, &v, ETD_PE_END, 0);
-}
-
 static void read_debug(const fb_buf *b, uint32_t t, etp_debug_event *de)
 {
     memset(de, 0, sizeof *de);
@@ -156,18 +175,40 @@ static void read_debug(const fb_buf *b, uint32_t t, etp_debug_event *de)
         de->tensor_count = fb_vec_len(b, fb_ref(b, x, 0));
 }
 
+/* A ProfileEvent, its field offsets from the per-thread vtable cache. */
+static void read_profile_cached(const etp_etdump *d, uint32_t t, etp_profile_event *pe)
+{
+    const fb_buf *b = &d->b;
+    const uint16_t *off = vt_offsets(d, &profile_vt, t);
+#define PE_POS(id) (off[id] ? t + off[id] : 0)
+    uint32_t f;
+    pe->name = fb_str(b, (f = PE_POS(ETD_PE_NAME)) ? fb_deref(b, f) : 0, &pe->name_len);
+    pe->chain_index = (f = PE_POS(ETD_PE_CHAIN)) ? fb_i32(b, f) : 0;
+    pe->instruction_id = (f = PE_POS(ETD_PE_INSTR)) ? fb_i32(b, f) : -1;
+    pe->delegate_id_int = (f = PE_POS(ETD_PE_DID_INT)) ? fb_i32(b, f) : -1;
+    pe->delegate_id_str =
+        fb_str(b, (f = PE_POS(ETD_PE_DID_STR)) ? fb_deref(b, f) : 0, &pe->delegate_id_str_len);
+    uint32_t md = (f = PE_POS(ETD_PE_METADATA)) ? fb_deref(b, f) : 0;
+    pe->has_metadata = md != 0;
+    pe->metadata = md ? fb_vec_data(b, md) : NULL;
+    pe->metadata_len = fb_vec_len(b, md);
+    pe->start_time = (f = PE_POS(ETD_PE_START)) ? fb_u64(b, f) : 0;
+    pe->end_time = (f = PE_POS(ETD_PE_END)) ? fb_u64(b, f) : 0;
+#undef PE_POS
+}
+
 void etp_etdump_event(const etp_etdump *d, const etp_run *run, uint32_t j, etp_event *out)
 {
     const fb_buf *b = &d->b;
     uint32_t e = fb_vec_ref(b, run->events_pos_, j);
-    fb_tv v = fb_tv_of(b, e);
-    uint32_t pe = fb_tv_ref(b, &v, ETD_EVENT_PROFILE);
-    uint32_t ae = fb_tv_ref(b, &v, ETD_EVENT_ALLOCATION);
-    uint32_t de = fb_tv_ref(b, &v, ETD_EVENT_DEBUG);
+    const uint16_t *off = vt_offsets(d, &event_vt, e);
+    uint32_t pe = off[ETD_EVENT_PROFILE] ? fb_deref(b, e + off[ETD_EVENT_PROFILE]) : 0;
+    uint32_t ae = off[ETD_EVENT_ALLOCATION] ? fb_deref(b, e + off[ETD_EVENT_ALLOCATION]) : 0;
+    uint32_t de = off[ETD_EVENT_DEBUG] ? fb_deref(b, e + off[ETD_EVENT_DEBUG]) : 0;
     out->offset = e;
     out->kinds = (pe ? ETP_EV_PROFILE : 0) | (ae ? ETP_EV_ALLOCATION : 0) | (de ? ETP_EV_DEBUG : 0);
     if (pe)
-        read_profile(b, pe, &out->profile);
+        read_profile_cached(d, pe, &out->profile);
     if (ae) {
         out->allocation.allocator_id = fb_get_i32(b, ae, ETD_AE_ALLOCATOR_ID, 0);
         out->allocation.allocation_size = fb_get_u64(b, ae, ETD_AE_SIZE, 0);
