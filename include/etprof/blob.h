@@ -18,10 +18,8 @@ typedef struct etp_blob {
     const uint8_t *data; /**< file bytes, 16-byte aligned */
     size_t size;         /**< number of bytes */
     char *path;          /**< path as given (owned) */
-    int mapped;          /**< internal: 1 if data is an mmap of the file */
+    int mapped;          /**< internal: 1 if data is an mmap */
     void *owned;         /**< internal: buffer to free */
-    void *anon;          /**< internal: huge-page copy of the file, to munmap */
-    size_t anon_len;     /**< internal: its mapping length */
 } etp_blob;
 
 /**

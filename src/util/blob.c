@@ -3,8 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -55,80 +53,6 @@ etp_status etp_blob_from_memory(const void *data, size_t size, const char *name,
     return ETP_OK;
 }
 
-/* Large inputs are copied into memory backed by transparent huge pages,
- * read by two threads, instead of being mapped. Why: the decoders walk
- * millions of small tables over the whole file, and the first touch of each
- * 4 KiB page-cache page is expensive on virtual machines; measured on the
- * 71 MB benchmark ETDump, reading and sweeping it once took 22-26 ms this
- * way against 36-61 ms through a populated mapping. Falls back to mmap
- * whenever huge pages or threads are not available. */
-#define HUGE_COPY_MIN ((size_t)8 << 20)
-#define HUGE_PAGE ((size_t)2 << 20)
-
-typedef struct read_part {
-    int fd;
-    uint8_t *dst;
-    size_t from, to;
-    int ok;
-} read_part;
-
-static void *read_range(void *arg)
-{
-    read_part *r = arg;
-    size_t at = r->from;
-    while (at < r->to) {
-        ssize_t n = pread(r->fd, r->dst + at, r->to - at, (off_t)at);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return NULL; /* r->ok stays 0: the mapped path reports the error */
-        at += (size_t)n;
-    }
-    r->ok = 1;
-    return NULL;
-}
-
-static int read_huge(etp_blob *b, int fd, size_t size)
-{
-#ifdef MADV_HUGEPAGE
-    if (size > SIZE_MAX - 2 * HUGE_PAGE)
-        return 0;
-    size_t len = (size + 2 * HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        return 0;
-    /* Start on a huge-page boundary so the whole file can use them. */
-    uint8_t *data = (uint8_t *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-    if (madvise(data, size, MADV_HUGEPAGE) != 0) {
-        munmap(m, len);
-        return 0;
-    }
-    size_t mid = (size / 2) & ~(HUGE_PAGE - 1);
-    read_part first = {fd, data, 0, mid, 0}, second = {fd, data, mid, size, 0};
-    pthread_t th;
-    int threaded = mid > 0 && pthread_create(&th, NULL, read_range, &second) == 0;
-    read_range(&first);
-    if (threaded)
-        pthread_join(th, NULL);
-    else
-        read_range(&second);
-    if (!first.ok || !second.ok) {
-        munmap(m, len);
-        return 0;
-    }
-    b->data = data;
-    b->size = size;
-    b->anon = m;
-    b->anon_len = len;
-    return 1;
-#else
-    (void)b;
-    (void)fd;
-    (void)size;
-    return 0;
-#endif
-}
-
 etp_status etp_blob_open(const char *path, size_t max_size, etp_blob **out, etp_error *err)
 {
     *out = NULL;
@@ -155,11 +79,6 @@ etp_status etp_blob_open(const char *path, size_t max_size, etp_blob **out, etp_
     if (!b) {
         close(fd);
         return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory");
-    }
-    if (size >= HUGE_COPY_MIN && read_huge(b, fd, size)) {
-        close(fd);
-        *out = b;
-        return ETP_OK;
     }
     if (size > 0) {
         void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
@@ -210,8 +129,6 @@ void etp_blob_free(etp_blob *blob)
         return;
     if (blob->mapped)
         munmap((void *)blob->data, blob->size);
-    if (blob->anon)
-        munmap(blob->anon, blob->anon_len);
     free(blob->owned);
     free(blob->path);
     free(blob);
