@@ -18,13 +18,22 @@ size_t etp_py_repr_double(char *out, size_t size, double v)
     if (isinf(v))
         return (size_t)snprintf(out, size, v < 0 ? "-inf" : "inf");
 
-    /* Shortest round-trip digits: increase precision until strtod agrees. */
+    /* Shortest round-trip digits: the least precision whose text strtod
+     * reads back as v, by bisection as in jsonw.c (monotone; 16 always
+     * reads back); tests/unit/test_jsonw.c checks it against the scan. */
     char e[40];
-    for (int prec = 0; prec <= 16; prec++) {
-        snprintf(e, sizeof e, "%.*e", prec, v);
+    int lo = 0, hi = 16, in_e = -1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        snprintf(e, sizeof e, "%.*e", mid, v);
+        in_e = mid;
         if (strtod(e, NULL) == v)
-            break;
+            hi = mid;
+        else
+            lo = mid + 1;
     }
+    if (in_e != lo)
+        snprintf(e, sizeof e, "%.*e", lo, v);
     /* e is "[-]d[.ddd]e[+-]XX": split into sign, digits and exponent. */
     const char *p = e;
     int neg = 0;

@@ -1,0 +1,167 @@
+/* test_jsonw.c - number formatting of the JSON writer and of Python's float
+ * repr: the bisection for the shortest round-trip precision gives exactly
+ * the digits of a plain upward scan (the definition), on every power of two, subnormals, random
+ * bit patterns, and timing-like values; and every text reads back. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "outputs/jsonw.h"
+#include "outputs/pystr.h"
+
+/* The definition: the first precision from 1 up whose text reads back. */
+static void reference(double v, char *out, size_t size)
+{
+    int n = 0;
+    for (int prec = 1; prec <= 17; prec++) {
+        n = snprintf(out, size, "%.*g", prec, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    if (!strpbrk(out, ".eEn")) {
+        out[n++] = '.';
+        out[n++] = '0';
+        out[n] = '\0';
+    }
+}
+
+/* Python repr digits the old way: the first %.*e precision from 0 up that
+ * reads back; then the same layout code as etp_py_repr_double uses, so only
+ * the digit search differs. */
+static int py_precision_scan(double v)
+{
+    char e[40];
+    for (int prec = 0; prec <= 16; prec++) {
+        snprintf(e, sizeof e, "%.*e", prec, v);
+        if (strtod(e, NULL) == v)
+            return prec;
+    }
+    return 16;
+}
+
+static unsigned long checked;
+
+static void check_py(double v)
+{
+    char got[64], want_e[40];
+    etp_py_repr_double(got, sizeof got, v);
+    assert_true(strtod(got, NULL) == v);
+    /* Same significant digits as the scan's text. */
+    snprintf(want_e, sizeof want_e, "%.*e", py_precision_scan(v), v);
+    char a[24], b[24];
+    size_t na = 0, nb = 0;
+    int seen_e = 0;
+    for (const char *p = want_e; *p && !seen_e; p++) {
+        if (*p == 'e')
+            seen_e = 1;
+        else if (*p >= '0' && *p <= '9')
+            a[na++] = *p;
+    }
+    while (na > 1 && a[na - 1] == '0')
+        na--;
+    /* Digits of the repr text, without leading zeros and the exponent. */
+    int started = 0;
+    for (const char *p = got; *p && *p != 'e'; p++) {
+        if (*p < '0' || *p > '9')
+            continue;
+        if (*p == '0' && !started)
+            continue;
+        started = 1;
+        if (nb < sizeof b)
+            b[nb++] = *p;
+    }
+    while (nb > 1 && b[nb - 1] == '0')
+        nb--;
+    if (na == 1 && a[0] == '0')
+        return; /* zero: nothing to compare */
+    if (na != nb || memcmp(a, b, na))
+        fail_msg("%a: repr %s, the scan's digits %.*s", v, got, (int)na, a);
+}
+
+static void check(double v)
+{
+    if (!isfinite(v))
+        return;
+    check_py(v);
+    char got[64], want[64];
+    int n = etp_format_double(got, sizeof got, v);
+    reference(v, want, sizeof want);
+    if (strcmp(got, want))
+        fail_msg("%a: got %s, the upward scan gives %s", v, got, want);
+    assert_int_equal((size_t)n, strlen(got));
+    assert_true(strtod(got, NULL) == v);
+    checked++;
+}
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static void test_powers_of_two(void **state)
+{
+    (void)state;
+    for (int e = -1074; e <= 1023; e++) {
+        double p = ldexp(1.0, e);
+        check(p);
+        check(-p);
+        check(nextafter(p, 0));
+        check(nextafter(p, INFINITY));
+    }
+}
+
+static void test_random_bits(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 50000; i++) {
+        uint64_t b = next();
+        double v;
+        memcpy(&v, &b, sizeof v);
+        check(v);
+    }
+}
+
+static void test_timing_like(void **state)
+{
+    (void)state;
+    /* Averages and percentiles: tick sums divided by counts and units. */
+    for (int i = 0; i < 50000; i++) {
+        uint64_t ticks = next() % 100000000000ull;
+        uint64_t n = 1 + next() % 1000;
+        check((double)ticks / 1e6);
+        check((double)ticks / (double)n / 1e6);
+        check((double)(ticks % 100000) / 1e3);
+    }
+    check(0.0);
+    check(-0.0);
+    check(1.0);
+    check(1000.0);
+    check(0.1);
+    check(1e21);
+    check(123456789012345678.0);
+    char b[64];
+    etp_format_double(b, sizeof b, NAN);
+    assert_string_equal(b, "null");
+    printf("%lu values formatted as the upward scan does\n", checked);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_powers_of_two),
+        cmocka_unit_test(test_random_bits),
+        cmocka_unit_test(test_timing_like),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
