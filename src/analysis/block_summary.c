@@ -1,5 +1,6 @@
 /* block_summary.c - per-execution totals of a block: execute time, operator
  * and delegate calls, native kernels, dispatch and framework overhead. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,13 +17,21 @@ static int is(const etp_inspect_row *r, const char *name)
     return r->event_name && !strcmp(r->event_name, name);
 }
 
-/* Add each run's occurrences of @p row into acc[run] (sign +1/-1). */
-static void accumulate(const etp_inspect_row *row, uint32_t nruns, int64_t *acc, int sign)
+/* Add each run's occurrences of @p row into acc[run] (sign +1/-1). Sets
+ * *overflow when a sum leaves the int64 range: only absurd tick values (a
+ * damaged or hostile ETDump) get there, and then no figure is computed from
+ * these sums rather than a wrapped one. */
+static void accumulate(const etp_inspect_row *row, uint32_t nruns, int64_t *acc, int sign,
+                       int *overflow)
 {
     uint64_t k = 0;
     for (uint32_t r = 0; r < nruns; r++)
-        for (uint32_t c = 0; c < row->per_run[r]; c++)
-            acc[r] += sign * (int64_t)row->ticks[k++];
+        for (uint32_t c = 0; c < row->per_run[r]; c++) {
+            uint64_t t = row->ticks[k++];
+            int64_t v = t > INT64_MAX ? 0 : (sign < 0 ? -(int64_t)t : (int64_t)t);
+            if (t > INT64_MAX || __builtin_add_overflow(acc[r], v, &acc[r]))
+                *overflow = 1;
+        }
 }
 
 etp_status etp_inspect_summarize(etp_inspect *res, etp_inspect_block *blk, etp_error *err)
@@ -65,7 +74,7 @@ etp_status etp_inspect_summarize(etp_inspect *res, etp_inspect_block *blk, etp_e
             goto oom;
     }
 
-    int execute_rows = 0, execute_ok = 1;
+    int execute_rows = 0, execute_ok = 1, overflow = 0;
     for (uint32_t r = 0; r < blk->row_count; r++) {
         const etp_inspect_row *row = &blk->rows[r];
         if (row->is_framework) {
@@ -73,14 +82,14 @@ etp_status etp_inspect_summarize(etp_inspect *res, etp_inspect_block *blk, etp_e
                 execute_rows++;
                 for (uint32_t k = 0; k < n; k++)
                     execute_ok &= row->per_run[k] == 1;
-                accumulate(row, n, a[EXEC], 1);
+                accumulate(row, n, a[EXEC], 1, &overflow);
             }
             continue;
         }
         if (row->is_delegated)
             continue; /* nested inside a DELEGATE_CALL; never added on top */
         if (is(row, "OPERATOR_CALL")) {
-            accumulate(row, n, a[OPS], 1);
+            accumulate(row, n, a[OPS], 1, &overflow);
             /* Pair it with the same instruction's kernel event, if any. */
             const etp_inspect_row *kernel = NULL;
             size_t cur = 0;
@@ -90,23 +99,33 @@ etp_status etp_inspect_summarize(etp_inspect *res, etp_inspect_block *blk, etp_e
                     blk->rows[q].instruction_id == row->instruction_id)
                     kernel = &blk->rows[q];
             if (kernel) {
-                accumulate(row, n, a[DISPATCH], 1);
-                accumulate(kernel, n, a[DISPATCH], -1);
+                accumulate(row, n, a[DISPATCH], 1, &overflow);
+                accumulate(kernel, n, a[DISPATCH], -1, &overflow);
             } else
                 s->operator_calls_without_kernel++;
         } else if (is(row, "DELEGATE_CALL")) {
-            accumulate(row, n, a[DELS], 1);
+            accumulate(row, n, a[DELS], 1, &overflow);
         } else if (is(row, "JF_CALL") || is(row, "MOVE_CALL") || is(row, "FREE_CALL")) {
-            accumulate(row, n, a[OTHER], 1);
+            accumulate(row, n, a[OTHER], 1, &overflow);
         } else if (row->event_name && !strncmp(row->event_name, "native_call_", 12)) {
-            accumulate(row, n, a[NATIVE], 1);
+            accumulate(row, n, a[NATIVE], 1, &overflow);
         }
     }
     etp_hm_free(&kernels);
     etp_hm_free(&instrs);
+    for (uint32_t k = 0; k < n; k++) {
+        int64_t o;
+        if (__builtin_sub_overflow(a[EXEC][k], a[OPS][k], &o) ||
+            __builtin_sub_overflow(o, a[DELS][k], &o) || __builtin_sub_overflow(o, a[OTHER][k], &o))
+            overflow = 1;
+        a[OVERHEAD][k] = o;
+    }
+    if (overflow) {
+        /* Sums beyond 64 bits: leave every figure without samples. */
+        free(acc);
+        return ETP_OK;
+    }
     s->has_execute = execute_rows == 1 && execute_ok;
-    for (uint32_t k = 0; k < n; k++)
-        a[OVERHEAD][k] = a[EXEC][k] - a[OPS][k] - a[DELS][k] - a[OTHER][k];
     double dv = res->divisor;
     if (s->has_execute) {
         etp_stats_from_signed(a[EXEC], n, dv, &s->execute);

@@ -141,7 +141,7 @@ static int group_matches(const group *g, const char *name, int32_t bidx, const u
         return 0;
     if ((g->name == NULL) != (name == NULL) || (name && strcmp(g->name, name)))
         return 0;
-    return memcmp(g->sigs, ds, n * sizeof *ds) == 0;
+    return n == 0 || memcmp(g->sigs, ds, n * sizeof *ds) == 0;
 }
 
 static int64_t find_group(builder *b, const char *name, int32_t bidx, int64_t hint)
@@ -166,7 +166,8 @@ static int64_t find_group(builder *b, const char *name, int32_t bidx, int64_t hi
     g.sigs = malloc((n ? n : 1) * sizeof *g.sigs);
     if (!g.sigs)
         return -1;
-    memcpy(g.sigs, ds, n * sizeof *ds);
+    if (n)
+        memcpy(g.sigs, ds, n * sizeof *ds);
     if (VEC_PUSH(b->groups, g)) {
         free(g.sigs);
         return -1;
@@ -284,7 +285,8 @@ static etp_status place_run(builder *b, uint32_t ri, const etp_run *run, const u
         return oom(err, d);
     if (VEC_PUSH(g->runs, ri) || VEC_RESERVE(g->ev_ticks, base + m))
         return oom(err, d);
-    memcpy(g->ev_ticks.v + base, dur, m * sizeof *dur);
+    if (m)
+        memcpy(g->ev_ticks.v + base, dur, m * sizeof *dur);
     g->ev_ticks.n = base + m;
     /* A canonical run holds each signature once, in the group's order, so
      * an event's row is its index in the run: no need to store it. */

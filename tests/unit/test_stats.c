@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "analysis/inspect_internal.h"
+#include "etprof/inspect.h"
 #include "etprof/stats.h"
 
 static int cmp_u64(const void *x, const void *y)
@@ -154,6 +156,57 @@ static void test_empty(void **state)
     assert_true(st.avg == 0.0 && st.p50 == 0.0 && st.max == 0.0);
 }
 
+/* A block whose per-execution sums leave the int64 range (tick values only
+ * a damaged ETDump has; the fuzzer found them): no figure is computed, and
+ * no signed overflow happens on the way (this test runs under UBSan too). */
+static void test_summary_overflow(void **state)
+{
+    (void)state;
+    uint64_t exec_ticks[2] = {UINT64_MAX - 5, 10};
+    uint64_t op_ticks[4] = {(uint64_t)INT64_MAX - 1, (uint64_t)INT64_MAX - 1, 3, 4};
+    uint32_t one[2] = {1, 1}, two[2] = {2, 2};
+    etp_inspect_row rows[2];
+    memset(rows, 0, sizeof rows);
+    rows[0].event_name = "Method::execute";
+    rows[0].name = "Method::execute";
+    rows[0].chain_index = -1;
+    rows[0].instruction_id = -1;
+    rows[0].delegate_id_int = -1;
+    rows[0].is_framework = 1;
+    rows[0].per_run = one;
+    rows[0].ticks = exec_ticks;
+    rows[0].sample_count = 2;
+    rows[1].event_name = "OPERATOR_CALL";
+    rows[1].name = "OPERATOR_CALL";
+    rows[1].chain_index = 0;
+    rows[1].instruction_id = 0;
+    rows[1].delegate_id_int = -1;
+    rows[1].per_run = two;
+    rows[1].ticks = op_ticks;
+    rows[1].sample_count = 4;
+    etp_inspect_block blk;
+    memset(&blk, 0, sizeof blk);
+    blk.run_count = 2;
+    blk.row_count = 2;
+    blk.rows = rows;
+    etp_inspect res;
+    memset(&res, 0, sizeof res);
+    res.divisor = 1.0;
+    etp_error err;
+    assert_int_equal(etp_inspect_summarize(&res, &blk, &err), ETP_OK);
+    assert_int_equal(blk.summary.has_execute, 0);
+    assert_int_equal(blk.summary.operator_calls.n, 0);
+    assert_int_equal(blk.summary.execute_overhead.n, 0);
+    assert_int_equal(blk.summary.instructions_observed, 1);
+    /* The same block with sane ticks does get its figures. */
+    exec_ticks[0] = 100;
+    op_ticks[0] = op_ticks[1] = 20;
+    assert_int_equal(etp_inspect_summarize(&res, &blk, &err), ETP_OK);
+    assert_int_equal(blk.summary.has_execute, 1);
+    assert_int_equal(blk.summary.operator_calls.n, 2);
+    assert_true(blk.summary.execute_overhead.min == 3.0); /* 10 - (3 + 4) */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_ticks_large),
         cmocka_unit_test(test_signed),
         cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_summary_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
