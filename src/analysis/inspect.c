@@ -102,35 +102,29 @@ static uint64_t sig_hash(const etp_profile_event *pe)
     return h;
 }
 
-static int sig_equal(const sig *s, const etp_profile_event *pe)
+static int sig_same(const sig *a, const sig *b)
 {
-    if (s->chain != pe->chain_index || s->instr != pe->instruction_id || s->did_int != pe->delegate_id_int)
-        return 0;
-    if ((s->name == NULL) != (pe->name == NULL) || s->name_len != pe->name_len)
-        return 0;
-    if (s->name && memcmp(s->name, pe->name, s->name_len))
-        return 0;
-    if ((s->did_str == NULL) != (pe->delegate_id_str == NULL))
-        return 0;
-    if (s->did_str && (s->did_len != pe->delegate_id_str_len || memcmp(s->did_str, pe->delegate_id_str, s->did_len)))
-        return 0;
-    return 1;
+    return a->chain == b->chain && a->instr == b->instr && a->did_int == b->did_int &&
+           (a->name == NULL) == (b->name == NULL) && a->name_len == b->name_len &&
+           (!a->name || !memcmp(a->name, b->name, a->name_len)) &&
+           (a->did_str == NULL) == (b->did_str == NULL) &&
+           (!a->did_str || (a->did_len == b->did_len && !memcmp(a->did_str, b->did_str, a->did_len)));
 }
 
 /* Find or add the signature of @p pe; -1 on OOM. @p hint is a likely id. */
 static int64_t intern_sig(decoder *b, const etp_profile_event *pe, int64_t hint, int64_t offset)
 {
-    if (hint >= 0 && sig_equal(&b->sigs.v[hint], pe))
+    sig s = {pe->name, pe->name_len, pe->chain_index, pe->instruction_id, pe->delegate_id_int,
+             pe->delegate_id_str, pe->delegate_id_str_len, 0, 0, 0, offset};
+    if (hint >= 0 && sig_same(&b->sigs.v[hint], &s))
         return hint;
-    uint64_t h = sig_hash(pe);
+    s.hash = sig_hash(pe);
     size_t cur = 0;
     uint32_t id;
-    while (etp_hm_next(&b->sig_map, h, &cur, &id))
-        if (sig_equal(&b->sigs.v[id], pe))
+    while (etp_hm_next(&b->sig_map, s.hash, &cur, &id))
+        if (sig_same(&b->sigs.v[id], &s))
             return id;
-    sig s = {pe->name, pe->name_len, pe->chain_index, pe->instruction_id, pe->delegate_id_int,
-             pe->delegate_id_str, pe->delegate_id_str_len, h, 0, 0, offset};
-    if (VEC_PUSH(b->sigs, s) || etp_hm_put(&b->sig_map, h, (uint32_t)(b->sigs.n - 1)))
+    if (VEC_PUSH(b->sigs, s) || etp_hm_put(&b->sig_map, s.hash, (uint32_t)(b->sigs.n - 1)))
         return -1;
     return (int64_t)(b->sigs.n - 1);
 }
@@ -379,14 +373,6 @@ static void free_half(half *h)
     VEC_FREE(h->tally);
 }
 
-static int sig_same(const sig *a, const sig *b)
-{
-    return a->chain == b->chain && a->instr == b->instr && a->did_int == b->did_int &&
-           (a->name == NULL) == (b->name == NULL) && a->name_len == b->name_len &&
-           (!a->name || !memcmp(a->name, b->name, a->name_len)) &&
-           (a->did_str == NULL) == (b->did_str == NULL) &&
-           (!a->did_str || (a->did_len == b->did_len && !memcmp(a->did_str, b->did_str, a->did_len)));
-}
 
 /* Global id of a signature from the second thread's table (added if new:
  * its first occurrence is then in the later runs, so its offset holds). */

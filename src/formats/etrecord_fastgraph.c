@@ -316,13 +316,13 @@ static int open_container(fg *f)
     return 0;
 }
 
-/* Step to the next member of the object being read (*count members so
- * far): 1 with its key and the cursor on its value, 0 after the closing
- * brace, -1 to stop. */
-static int next_member(fg *f, size_t *count, fg_str *key)
+/* Step to the next slot of the container being read (*count slots so
+ * far), which @p close ends: 1 on it, 0 after the closing bracket, -1 to
+ * stop. */
+static int next_slot(fg *f, size_t *count, unsigned char close)
 {
     skip_ws(f);
-    if (f->s[f->i] == '}') {
+    if (f->s[f->i] == close) {
         f->i++;
         f->depth--;
         return 0;
@@ -333,6 +333,17 @@ static int next_member(fg *f, size_t *count, fg_str *key)
         f->i++;
         skip_ws(f);
     }
+    (*count)++;
+    return 1;
+}
+
+/* The next member of an object: 1 with its key and the cursor on its
+ * value, 0 after the closing brace, -1 to stop. */
+static int next_member(fg *f, size_t *count, fg_str *key)
+{
+    int r = next_slot(f, count, '}');
+    if (r != 1)
+        return r;
     if (f->s[f->i] != '"' || scan_string(f, key))
         return decline(f);
     skip_ws(f);
@@ -340,30 +351,15 @@ static int next_member(fg *f, size_t *count, fg_str *key)
         return decline(f);
     f->i++;
     skip_ws(f);
-    (*count)++;
     return 1;
 }
 
-/* The same for arrays: 1 with the cursor on the next item. */
+/* The next item of an array: 1 with the cursor on it. */
 static int next_item(fg *f, size_t *count)
 {
-    skip_ws(f);
-    if (f->s[f->i] == ']') {
-        f->i++;
-        f->depth--;
-        return 0;
-    }
-    if (*count) {
-        if (f->s[f->i] != ',')
-            return decline(f);
-        f->i++;
-        skip_ws(f);
-    }
-    (*count)++;
-    return 1;
+    return next_slot(f, count, ']');
 }
 
-/* Any value, checked and dropped. */
 static int skip_value(fg *f)
 {
     size_t count = 0;
@@ -715,21 +711,14 @@ static int read_metadata(fg *f, etp_graph_node *nd)
     return r;
 }
 
-/* The node's name as decode_node picks it: its own, its first output's,
- * or "node_<j>". */
+/* The node's name as decode_node picks it (see etr_name_unnamed_node). */
 static int name_node(fg *f, etp_graph_node *nd, const fg_str *name, uint32_t j)
 {
     if (name) {
         nd->name = str_copy(f, name);
         nd->name_source = ETP_NAME_FROM_NODE;
-    } else if (nd->output_count) {
-        nd->name = nd->outputs[0];
-        nd->name_source = ETP_NAME_FROM_OUTPUT;
     } else {
-        char buf[32];
-        snprintf(buf, sizeof buf, "node_%u", j);
-        nd->name = etr_strdup(f->a, buf);
-        nd->name_source = ETP_NAME_SYNTHESIZED;
+        etr_name_unnamed_node(f->a, nd, j);
     }
     return nd->name ? 0 : nomem(f);
 }

@@ -141,6 +141,9 @@ etp_status etr_program_decode(json_t *doc, etp_exported_program *p, etr_arena *a
 /* Build p->handle_index_ (sorted handle -> node pairs). */
 etp_status etr_program_index(etp_exported_program *p, etr_arena *a, const char *file,
                              etp_error *err);
+/* Name a node that has no "name" of its own: after its first output (old
+ * files), else "node_<j>"; nd->name is NULL only when out of memory. */
+void etr_name_unnamed_node(etr_arena *a, etp_graph_node *nd, uint32_t j);
 /* "aten.convolution.default" style op type of a target string (arena copy). */
 const char *etr_op_type(etr_arena *a, const char *target, int *is_delegate_call);
 /* Parse nn_module_stack text into frames (outer to inner). */

@@ -211,6 +211,20 @@ etp_status etr_parse_module_stack(etr_arena *a, const char *text, etp_module_fra
 
 /* ---- nodes -------------------------------------------------------------- */
 
+void etr_name_unnamed_node(etr_arena *a, etp_graph_node *nd, uint32_t j)
+{
+    if (nd->output_count) {
+        /* Old files: the deserializer named a node after its first output. */
+        nd->name = nd->outputs[0];
+        nd->name_source = ETP_NAME_FROM_OUTPUT;
+    } else {
+        char buf[32];
+        snprintf(buf, sizeof buf, "node_%u", j);
+        nd->name = etr_strdup(a, buf);
+        nd->name_source = ETP_NAME_SYNTHESIZED;
+    }
+}
+
 static const char *meta_string(json_t *meta, const char *key)
 {
     json_t *v = json_object_get(meta, key);
@@ -273,15 +287,8 @@ static etp_status decode_node(decode_ctx *c, json_t *jn, uint32_t j, etp_graph_n
     if (json_is_string(name)) {
         nd->name = etr_strdup(c->a, json_string_value(name));
         nd->name_source = ETP_NAME_FROM_NODE;
-    } else if (nd->output_count) {
-        /* Old files: the deserializer named a node after its first output. */
-        nd->name = nd->outputs[0];
-        nd->name_source = ETP_NAME_FROM_OUTPUT;
     } else {
-        char buf[32];
-        snprintf(buf, sizeof buf, "node_%u", j);
-        nd->name = etr_strdup(c->a, buf);
-        nd->name_source = ETP_NAME_SYNTHESIZED;
+        etr_name_unnamed_node(c->a, nd, j);
     }
     if (!nd->name)
         return oom(c);

@@ -260,21 +260,29 @@ void etp_jw_uint(etp_jw *w, uint64_t v)
     jw_put(w, b, (size_t)n);
 }
 
-/* Fewest significant digits (1..17) whose "%.*g" text reads back as @p v,
- * found by bisection: 5 tries instead of up to 17, each an exact
+/* Print @p v in style @p conv ('g' or 'e') at precision @p prec. */
+static int print_prec(char *out, size_t size, char conv, int prec, double v)
+{
+    return conv == 'e' ? snprintf(out, size, "%.*e", prec, v) : snprintf(out, size, "%.*g", prec, v);
+}
+
+/* Bisection over the precision: 5 tries instead of up to 17, each an exact
  * binary-to-decimal conversion plus a strtod (bundles hold a million of
  * these numbers). Reading back is monotone in the digit count for doubles:
  * a correctly rounded longer decimal is at least as close to v.
  * tests/unit/test_jsonw.c checks bisection against the plain upward scan
  * on every power of two, on random bit patterns and on timing-like values.
  * Whatever the count, the text always reads back exactly: bisection only
- * settles on a count that was tried and read back (17 always does). */
-static int shortest_roundtrip(char *out, size_t size, double v)
+ * settles on a precision that was tried and read back (the top one always
+ * does). */
+int etp_format_shortest(char *out, size_t size, double v, char conv)
 {
-    int lo = 1, hi = 17, n = 0, in_out = 0; /* in_out: precision of the text in out */
+    /* %.*g counts significant digits, %.*e digits after the first. */
+    int lo = conv == 'e' ? 0 : 1, hi = conv == 'e' ? 16 : 17;
+    int n = 0, in_out = -1; /* in_out: precision of the text now in out */
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        n = snprintf(out, size, "%.*g", mid, v);
+        n = print_prec(out, size, conv, mid, v);
         in_out = mid;
         if (strtod(out, NULL) == v)
             hi = mid;
@@ -282,7 +290,7 @@ static int shortest_roundtrip(char *out, size_t size, double v)
             lo = mid + 1;
     }
     if (in_out != lo)
-        n = snprintf(out, size, "%.*g", lo, v);
+        n = print_prec(out, size, conv, lo, v);
     return n;
 }
 
@@ -290,7 +298,7 @@ int etp_format_double(char *out, size_t size, double v)
 {
     if (!isfinite(v))
         return snprintf(out, size, "null");
-    int n = shortest_roundtrip(out, size, v);
+    int n = etp_format_shortest(out, size, v, 'g');
     /* Keep the value a JSON float: 2 -> 2.0, so readers keep the type. */
     if (!strpbrk(out, ".eEn") && (size_t)n + 2 < size) {
         out[n++] = '.';

@@ -81,5 +81,8 @@ void etp_jw_knull(etp_jw *w, const char *k);
 
 /* Format @p v in shortest round-trip form into @p out (>= 32 bytes). */
 int etp_format_double(char *out, size_t size, double v);
+/* The text of "%.*g" (@p conv 'g') or "%.*e" ('e') of finite @p v at the
+ * least precision that strtod reads back as @p v; returns its length. */
+int etp_format_shortest(char *out, size_t size, double v, char conv);
 
 #endif

@@ -1,6 +1,8 @@
 /* pystr.c - Python's repr(float) and UTF-8 "replace" decoding in C. */
 #include "outputs/pystr.h"
 
+#include "outputs/jsonw.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,22 +20,9 @@ size_t etp_py_repr_double(char *out, size_t size, double v)
     if (isinf(v))
         return (size_t)snprintf(out, size, v < 0 ? "-inf" : "inf");
 
-    /* Shortest round-trip digits: the least precision whose text strtod
-     * reads back as v, by bisection as in jsonw.c (monotone; 16 always
-     * reads back); tests/unit/test_jsonw.c checks it against the scan. */
+    /* Shortest round-trip digits, in %e form. */
     char e[40];
-    int lo = 0, hi = 16, in_e = -1;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        snprintf(e, sizeof e, "%.*e", mid, v);
-        in_e = mid;
-        if (strtod(e, NULL) == v)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    if (in_e != lo)
-        snprintf(e, sizeof e, "%.*e", lo, v);
+    etp_format_shortest(e, sizeof e, v, 'e');
     /* e is "[-]d[.ddd]e[+-]XX": split into sign, digits and exponent. */
     const char *p = e;
     int neg = 0;
