@@ -47,7 +47,10 @@ int cli_units_check(const char *cmd, const cli_units *u);
 /* Parse a non-negative integer option value; -1 on error. */
 long long cli_parse_count(const char *s);
 /* Re-execute once with glibc's huge-page tunable when that helps (see
- * hugepages.c); returns only if it did not re-execute. */
+ * malloc_tuning.c); returns only if it did not re-execute. */
 void cli_prefer_huge_pages(char **argv);
+/* Make malloc reuse freed memory rather than ask the kernel for more (see
+ * malloc_tuning.c). Call before any thread starts. */
+void cli_tune_malloc(void);
 
 #endif

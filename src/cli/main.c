@@ -122,8 +122,10 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) {
-            if (commands[i].heavy)
+            if (commands[i].heavy) {
                 cli_prefer_huge_pages(argv);
+                cli_tune_malloc();
+            }
             return commands[i].fn(argc - 1, argv + 1);
         }
     fprintf(stderr, "etprof: unknown command '%s'\n", cmd);
