@@ -368,6 +368,8 @@ int cmd_analyze(int argc, char **argv)
             rc = cli_error("write error on standard output");
     }
 done:
+    if (!cli_free_before_exit())
+        return rc; /* exit reclaims it all at once */
     etp_analysis_free(a);
     etp_etrecord_free(r);
     etp_runner_log_free(lg);

@@ -52,5 +52,8 @@ void cli_prefer_huge_pages(char **argv);
 /* Make malloc reuse freed memory rather than ask the kernel for more (see
  * malloc_tuning.c). Call before any thread starts. */
 void cli_tune_malloc(void);
+/* Whether a command should free its inputs and results before it returns
+ * (1 under sanitizers or ETPROF_FREE_AT_EXIT=1), or leave them to exit. */
+int cli_free_before_exit(void);
 
 #endif

@@ -94,6 +94,8 @@ int cmd_inspect(int argc, char **argv)
         if (fflush(stdout))
             rc = cli_error("write error on standard output");
     }
+    if (!cli_free_before_exit())
+        return rc; /* exit reclaims it all at once */
     etp_inspect_free(in);
     etp_program_free(p);
     etp_etdump_free(d);
