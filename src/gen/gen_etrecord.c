@@ -14,6 +14,7 @@
  * program JSON follows the current serde style: one-key unions, no null
  * members, schema_version {"major": 5, "minor": 4}.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 
 #include "formats/schemas.h"
 #include "gen/gen_model.h"
+#include "gen/gen_util.h"
 #include "outputs/jsonw.h"
 
 /* Every entry gets the same timestamp so the bytes never change. */
@@ -392,62 +394,85 @@ static void *dup_bytes(const void *p, size_t n)
     return d;
 }
 
-/* A torch.save-shaped inner zip (archive/data.pkl, byteorder, version). */
-static void *torch_save_blob(size_t *len)
+/* A zip archive built in memory. */
+typedef struct mem_zip {
+    zip_source_t *src;
+    zip_t *za;
+    zip_error_t ze;
+} mem_zip;
+
+static int mem_zip_open(mem_zip *m)
+{
+    zip_error_init(&m->ze);
+    m->za = NULL;
+    m->src = zip_source_buffer_create(NULL, 0, 0, &m->ze);
+    if (!m->src) {
+        zip_error_fini(&m->ze);
+        return -1;
+    }
+    m->za = zip_open_from_source(m->src, ZIP_TRUNCATE, &m->ze);
+    if (!m->za) {
+        zip_source_free(m->src);
+        zip_error_fini(&m->ze);
+        return -1;
+    }
+    zip_source_keep(m->src);
+    return 0;
+}
+
+/* Close the archive (discard it when @p bad) and return its bytes. */
+static void *mem_zip_take(mem_zip *m, int bad, size_t *len)
 {
     *len = 0;
-    zip_error_t ze;
-    zip_error_init(&ze);
-    zip_source_t *src = zip_source_buffer_create(NULL, 0, 0, &ze);
-    if (!src)
-        return NULL;
-    zip_t *za = zip_open_from_source(src, ZIP_TRUNCATE, &ze);
-    if (!za) {
-        zip_source_free(src);
-        zip_error_fini(&ze);
-        return NULL;
-    }
-    zip_source_keep(src);
-    int bad = zip_add_entry(za, "archive/data.pkl", dup_bytes(empty_pickle, sizeof empty_pickle),
-                            sizeof empty_pickle) ||
-              zip_add_entry(za, "archive/byteorder", dup_bytes("little", 6), 6) ||
-              zip_add_entry(za, "archive/version", dup_bytes("3\n", 2), 2);
-    if (bad || zip_close(za)) {
-        if (bad)
-            zip_discard(za);
-        zip_source_free(src);
-        zip_error_fini(&ze);
+    if (bad)
+        zip_discard(m->za);
+    if (bad || zip_close(m->za)) {
+        if (!bad)
+            zip_discard(m->za);
+        zip_source_free(m->src);
+        zip_error_fini(&m->ze);
         return NULL;
     }
     void *out = NULL;
     zip_stat_t sb;
-    if (zip_source_stat(src, &sb) == 0 && (sb.valid & ZIP_STAT_SIZE) && zip_source_open(src) == 0) {
+    if (zip_source_stat(m->src, &sb) == 0 && (sb.valid & ZIP_STAT_SIZE) &&
+        zip_source_open(m->src) == 0) {
         out = malloc(sb.size ? sb.size : 1);
-        if (out && zip_source_read(src, out, sb.size) != (zip_int64_t)sb.size) {
+        if (out && zip_source_read(m->src, out, sb.size) != (zip_int64_t)sb.size) {
             free(out);
             out = NULL;
         }
-        zip_source_close(src);
+        zip_source_close(m->src);
         *len = out ? sb.size : 0;
     }
-    zip_source_free(src);
-    zip_error_fini(&ze);
+    zip_source_free(m->src);
+    zip_error_fini(&m->ze);
     return out;
+}
+
+/* A torch.save-shaped inner zip (archive/data.pkl, byteorder, version). */
+static void *torch_save_blob(size_t *len)
+{
+    mem_zip m;
+    *len = 0;
+    if (mem_zip_open(&m))
+        return NULL;
+    int bad = zip_add_entry(m.za, "archive/data.pkl", dup_bytes(empty_pickle, sizeof empty_pickle),
+                            sizeof empty_pickle) ||
+              zip_add_entry(m.za, "archive/byteorder", dup_bytes("little", 6), 6) ||
+              zip_add_entry(m.za, "archive/version", dup_bytes("3\n", 2), 2);
+    return mem_zip_take(&m, bad, len);
 }
 
 etp_status gm_write_etrecord(const gm_program *p, const char *path, uint64_t *bytes,
                              etp_error *err)
 {
-    int zerr = 0;
-    zip_t *za = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &zerr);
-    if (!za) {
-        zip_error_t ze;
-        zip_error_init_with_code(&ze, zerr);
-        etp_status st = etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot create zip: %s",
-                                      zip_error_strerror(&ze));
-        zip_error_fini(&ze);
-        return st;
-    }
+    /* Built in memory and written with one write(): besides saving system
+     * calls, that lets the kernel cache the file in large pages. */
+    mem_zip mz;
+    if (mem_zip_open(&mz))
+        return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "cannot create zip in memory");
+    zip_t *za = mz.za;
     size_t blob_len;
     void *blob = torch_save_blob(&blob_len);
     int bad = !blob || zip_add_entry(za, "ETRECORD_V0", dup_bytes("", 0), 0);
@@ -484,28 +509,16 @@ etp_status gm_write_etrecord(const gm_program *p, const char *path, uint64_t *by
         bad = zip_add_entry(za, "export_graph_id", dup_bytes(id, (size_t)n), (size_t)n);
     }
     free(blob);
-    if (bad) {
-        etp_status st = etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET,
-                                      "cannot build ETRecord: %s", zip_strerror(za));
-        zip_discard(za);
-        return st;
-    }
-    if (zip_close(za)) {
-        etp_status st = etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET,
-                                      "cannot write ETRecord: %s", zip_strerror(za));
-        zip_discard(za);
-        return st;
-    }
-    if (bytes) {
-        FILE *fp = fopen(path, "rb");
-        *bytes = 0;
-        if (fp) {
-            if (fseek(fp, 0, SEEK_END) == 0) {
-                long sz = ftell(fp);
-                *bytes = sz > 0 ? (uint64_t)sz : 0;
-            }
-            fclose(fp);
-        }
-    }
+    size_t len = 0;
+    void *bytes_out = mem_zip_take(&mz, bad, &len);
+    if (!bytes_out)
+        return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot build ETRecord");
+    int wrote = gen_write_file(path, bytes_out, len);
+    free(bytes_out);
+    if (wrote)
+        return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot write ETRecord: %s",
+                             strerror(errno));
+    if (bytes)
+        *bytes = len;
     return ETP_OK;
 }
