@@ -15,6 +15,7 @@
 #include "analysis/inspect_internal.h"
 #include "etprof/inspect.h"
 #include "etprof/stats.h"
+#include "util/sort.h"
 
 static int cmp_u64(const void *x, const void *y)
 {
@@ -146,6 +147,34 @@ static void test_signed(void **state)
     }
 }
 
+/* The sorts themselves, every size through both small-sort paths (insertion,
+ * blocks + merges) into introsort, with extreme values at both ends. */
+static void test_sort_direct(void **state)
+{
+    (void)state;
+    uint64_t u[300], uref[300];
+    int64_t s[300], sref[300];
+    for (int pattern = 0; pattern < 7; pattern++)
+        for (size_t n = 0; n <= 300; n++) {
+            fill(u, n, pattern < 6 ? pattern : 4);
+            for (size_t i = 0; i < n; i++) {
+                if (pattern == 6) /* only the extremes and zero */
+                    u[i] = u[i] == 0 ? 0 : u[i] == 1 ? UINT64_MAX : (uint64_t)INT64_MIN;
+                s[i] = (int64_t)u[i];
+            }
+            memcpy(uref, u, n * sizeof *u);
+            memcpy(sref, s, n * sizeof *s);
+            qsort(uref, n, sizeof *uref, cmp_u64);
+            qsort(sref, n, sizeof *sref, cmp_i64);
+            etp_sort_u64(u, n);
+            etp_sort_i64(s, n);
+            if (n) {
+                assert_memory_equal(u, uref, n * sizeof *u);
+                assert_memory_equal(s, sref, n * sizeof *s);
+            }
+        }
+}
+
 static void test_empty(void **state)
 {
     (void)state;
@@ -213,6 +242,7 @@ int main(void)
         cmocka_unit_test(test_ticks_all_sizes),
         cmocka_unit_test(test_ticks_large),
         cmocka_unit_test(test_signed),
+        cmocka_unit_test(test_sort_direct),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_summary_overflow),
     };
