@@ -1,7 +1,8 @@
 /* fuzz_fastgraph.c - differential target for the one-pass exported-program
- * decoder: any bytes, squeezed (and by the first byte's choice pruned, or
- * squeezed with a tiny huge-string threshold) as the reader does, go to
- * etr_program_decode_fast and to json_loadb + etr_program_decode. The
+ * decoder: any bytes, squeezed as the reader does (by the first byte's
+ * choice with a tiny huge-string threshold), go to etr_program_decode_fast
+ * and, pruned as the reader does for it (or, by that byte's choice, not),
+ * to json_loadb + etr_program_decode. The
  * process aborts if the fast path says OK where jansson fails, if the two
  * programs differ, or if a declining fast path touched the program.
  * Seeds: program entries of real ETRecords (fuzz_smoke.sh extracts them)
@@ -16,7 +17,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check(const etr_squeeze *sq)
+static void check(const etr_squeeze *sq, const etr_squeeze *slow_sq)
 {
     etp_exported_program fast, slow;
     memset(&fast, 0, sizeof fast);
@@ -28,7 +29,7 @@ static void check(const etr_squeeze *sq)
     json_t *doc = NULL;
     etp_error err;
     etp_error_clear(&err);
-    etp_status st = etr_json_load(sq, "fuzz", "fuzz", &doc, &err);
+    etp_status st = etr_json_load(slow_sq, "fuzz", "fuzz", &doc, &err);
     if (!st)
         st = etr_program_decode(doc, &slow, &sa, "fuzz", &err);
     json_decref(doc);
@@ -57,15 +58,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > (1u << 20))
         return 0;
-    /* bit 0: prune as for program entries; bit 1: drop strings over 24 bytes */
-    etr_squeeze sq;
-    etr_squeeze_init(&sq, (data[0] & 2) ? 24 : ETP_ETRECORD_HUGE_STRING, 1u << 22);
-    if (etr_squeeze_feed(&sq, (const char *)data + 1, size - 1) == 0 &&
-        etr_squeeze_finish(&sq) == 0) {
-        if (data[0] & 1)
-            etr_squeeze_prune(&sq);
-        check(&sq);
+    /* bit 0: prune jansson's copy as for program entries; bit 1: drop
+     * strings over 24 bytes */
+    etr_squeeze sq[2];
+    int ok = 1;
+    for (int k = 0; k < 2; k++) {
+        etr_squeeze_init(&sq[k], (data[0] & 2) ? 24 : ETP_ETRECORD_HUGE_STRING, 1u << 22);
+        ok = ok && etr_squeeze_feed(&sq[k], (const char *)data + 1, size - 1) == 0 &&
+             etr_squeeze_finish(&sq[k]) == 0;
     }
-    etr_squeeze_free(&sq);
+    if (ok) {
+        if (data[0] & 1)
+            etr_squeeze_prune(&sq[1]);
+        check(&sq[0], &sq[1]);
+    }
+    etr_squeeze_free(&sq[0]);
+    etr_squeeze_free(&sq[1]);
     return 0;
 }

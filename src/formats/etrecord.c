@@ -67,10 +67,9 @@ static int is_map(etp_etrecord_role k)
            k == ETP_ETR_NUM_OUTS_MAP || k == ETP_ETR_EXPORT_GRAPH_ID;
 }
 
-/* Stream entry @p i through the huge-string filter (and, for programs, the
- * pruning of members never read) into @p sq. */
+/* Stream entry @p i through the huge-string filter into @p sq. */
 static etp_status squeeze_entry(etr_zip *z, uint32_t i, const char *entry, const char *file,
-                                uint64_t *budget, int prune, etr_squeeze *sq, etp_error *err)
+                                uint64_t *budget, etr_squeeze *sq, etp_error *err)
 {
     etr_squeeze_init(sq, ETP_ETRECORD_HUGE_STRING, (size_t)ETP_ETRECORD_MAX_ENTRY_TEXT);
     etp_status st =
@@ -80,17 +79,14 @@ static etp_status squeeze_entry(etr_zip *z, uint32_t i, const char *entry, const
     if (etr_squeeze_finish(sq))
         return etp_error_set(err, ETP_E_NOMEM, file, ETP_NO_OFFSET, "entry '%s': out of memory",
                              entry);
-    if (prune)
-        etr_squeeze_prune(sq);
     return ETP_OK;
 }
 
 /* Stream entry @p i through the huge-string filter and parse it. */
 static etp_status load_entry(etr_zip *z, uint32_t i, const char *entry, const char *file,
-                             uint64_t *budget, int prune, etr_squeeze *sq, json_t **doc,
-                             etp_error *err)
+                             uint64_t *budget, etr_squeeze *sq, json_t **doc, etp_error *err)
 {
-    etp_status st = squeeze_entry(z, i, entry, file, budget, prune, sq, err);
+    etp_status st = squeeze_entry(z, i, entry, file, budget, sq, err);
     return st ? st : etr_json_load(sq, file, entry, doc, err);
 }
 
@@ -102,8 +98,10 @@ static int fast_json_enabled(void)
 }
 
 /* Decode squeezed program text: the fast scanner first; when it declines,
- * jansson, which also words the error if the text is bad. */
-static etp_status decode_program(const etr_squeeze *sq, etp_exported_program *p, etr_arena *a,
+ * jansson, which also words the error if the text is bad. Only jansson gets
+ * the pruned text: the scanner skips the pruned members itself at less cost
+ * than cutting them out (it reads none of them either). */
+static etp_status decode_program(etr_squeeze *sq, etp_exported_program *p, etr_arena *a,
                                  const char *file, etp_error *err)
 {
     etr_fast_status fs =
@@ -120,6 +118,7 @@ static etp_status decode_program(const etr_squeeze *sq, etp_exported_program *p,
     p->inputs = p->outputs = NULL;
     p->handle_index_count_ = 0;
     p->handle_index_ = NULL;
+    etr_squeeze_prune(sq);
     json_t *doc = NULL;
     etp_json_arena ja;
     etp_json_arena_begin(&ja);
@@ -161,7 +160,7 @@ static etp_status read_programs(etp_etrecord *r, etr_zip *z, etr_arena *a, uint6
             if (!p->method)
                 return etp_error_set(err, ETP_E_NOMEM, r->path, ETP_NO_OFFSET, "out of memory");
             etr_squeeze sq;
-            etp_status st = squeeze_entry(z, i, e->name, r->path, budget, 1, &sq, err);
+            etp_status st = squeeze_entry(z, i, e->name, r->path, budget, &sq, err);
             p->skipped_strings = sq.skipped_strings;
             p->skipped_bytes = sq.skipped_bytes;
             if (!st)
@@ -189,7 +188,7 @@ static etp_status read_maps(etp_etrecord *r, etr_zip *z, etr_arena *a, uint64_t 
         json_t *doc = NULL;
         etp_json_arena ja;
         etp_json_arena_begin(&ja);
-        st = load_entry(z, i, e->name, r->path, budget, 0, &sq, &doc, err);
+        st = load_entry(z, i, e->name, r->path, budget, &sq, &doc, err);
         etr_squeeze_free(&sq);
         if (st) {
             etp_json_arena_end(&ja);
