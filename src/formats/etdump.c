@@ -200,6 +200,10 @@ static void read_profile_cached(const etp_etdump *d, uint32_t t, etp_profile_eve
 void etp_etdump_event(const etp_etdump *d, const etp_run *run, uint32_t j, etp_event *out)
 {
     const fb_buf *b = &d->b;
+    /* Callers walk the events in order, and a writer may lay their tables
+     * out in any order: fetch one a little ahead. */
+    if (j + 16 < run->event_count)
+        __builtin_prefetch(b->p + fb_vec_ref(b, run->events_pos_, j + 16));
     uint32_t e = fb_vec_ref(b, run->events_pos_, j);
     const uint16_t *off = vt_offsets(d, &event_vt, e);
     uint32_t pe = off[ETD_EVENT_PROFILE] ? fb_deref(b, e + off[ETD_EVENT_PROFILE]) : 0;
