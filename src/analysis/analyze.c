@@ -477,15 +477,15 @@ static int finish_range(void *ctx, size_t lo, size_t hi)
 {
     etp_abuild *b = ctx;
     double dv = b->a->divisor;
+    /* scratch for the samples being sorted: one allocation per range */
     int64_t *d = malloc((b->nexec ? b->nexec : 1) * sizeof *d);
-    int rc = d ? 0 : -1;
+    uint64_t *u = malloc((b->nexec ? b->nexec : 1) * sizeof *u);
+    int rc = d && u ? 0 : -1;
     for (size_t i = lo; i < hi && !rc; i++) {
         etp_entity *e = &b->ents.v[i];
-        if (etp_series_finish(&e->time, b->nexec, dv) ||
-            (e->has_kernel && etp_series_finish(&e->kernel, b->nexec, dv))) {
-            rc = -1;
-            break;
-        }
+        etp_series_finish(&e->time, b->nexec, dv, u);
+        if (e->has_kernel)
+            etp_series_finish(&e->kernel, b->nexec, dv, u);
         if (e->has_kernel) {
             uint32_t k = 0;
             for (uint32_t x = 0; x < b->nexec; x++)
@@ -495,6 +495,7 @@ static int finish_range(void *ctx, size_t lo, size_t hi)
         }
     }
     free(d);
+    free(u);
     return rc;
 }
 

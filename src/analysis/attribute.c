@@ -276,6 +276,9 @@ static int finish_operators(void *ctx, size_t lo, size_t hi)
 {
     finish_job *j = ctx;
     etp_abuild *b = j->b;
+    uint64_t *scratch = malloc((b->nexec ? b->nexec : 1) * sizeof *scratch);
+    if (!scratch)
+        return -1;
     for (size_t i = lo; i < hi; i++) {
         etp_entity *e = &b->ents.v[i];
         if (e->kind != ETP_ENTITY_OPERATOR)
@@ -285,10 +288,11 @@ static int finish_operators(void *ctx, size_t lo, size_t hi)
             const etp_series *src = &b->ents.v[j->only[i]].time;
             e->time.executions = src->executions;
             e->time.stats = src->stats;
-        } else if (etp_series_finish(&e->time, b->nexec, b->a->divisor)) {
-            return -1;
+        } else {
+            etp_series_finish(&e->time, b->nexec, b->a->divisor, scratch);
         }
     }
+    free(scratch);
     return 0;
 }
 

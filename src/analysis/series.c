@@ -7,19 +7,19 @@
 int etp_series_init(etp_series *s, uint32_t n)
 {
     memset(s, 0, sizeof *s);
-    s->ticks = calloc(n ? n : 1, sizeof *s->ticks);
-    s->present = calloc(n ? n : 1, 1);
-    if (!s->ticks || !s->present) {
-        etp_series_free(s);
+    /* One block: the sums, then the presence flags. */
+    size_t m = n ? n : 1;
+    uint64_t *block = calloc(1, m * sizeof *s->ticks + m);
+    if (!block)
         return -1;
-    }
+    s->ticks = block;
+    s->present = (uint8_t *)(block + m);
     return 0;
 }
 
 void etp_series_free(etp_series *s)
 {
-    free(s->ticks);
-    free(s->present);
+    free(s->ticks); /* present lives in the same block */
     s->ticks = NULL;
     s->present = NULL;
 }
@@ -34,25 +34,14 @@ void etp_series_merge(etp_series *dst, const etp_series *src, uint32_t n)
     dst->events += src->events;
 }
 
-int etp_series_finish(etp_series *s, uint32_t n, double divisor)
+void etp_series_finish(etp_series *s, uint32_t n, double divisor, uint64_t *scratch)
 {
     uint32_t k = 0;
     for (uint32_t e = 0; e < n; e++)
-        k += s->present[e];
-    s->executions = k;
-    memset(&s->stats, 0, sizeof s->stats);
-    if (!k)
-        return 0;
-    uint64_t *tmp = malloc(k * sizeof *tmp);
-    if (!tmp)
-        return -1;
-    k = 0;
-    for (uint32_t e = 0; e < n; e++)
         if (s->present[e])
-            tmp[k++] = s->ticks[e];
-    etp_stats_from_ticks(tmp, k, divisor, &s->stats);
-    free(tmp);
-    return 0;
+            scratch[k++] = s->ticks[e];
+    s->executions = k;
+    etp_stats_from_ticks(scratch, k, divisor, &s->stats);
 }
 
 int etp_series_same_coverage(const etp_series *a, const etp_series *b, uint32_t n)

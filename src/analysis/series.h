@@ -16,8 +16,9 @@ static inline void etp_series_add(etp_series *s, uint32_t e, uint64_t ticks)
 }
 /* Add every execution of @p src into @p dst (events counted too). */
 void etp_series_merge(etp_series *dst, const etp_series *src, uint32_t n);
-/* Count present executions and compute stats (target unit). 0, -1 on OOM. */
-int etp_series_finish(etp_series *s, uint32_t n, double divisor);
+/* Count present executions and compute stats (target unit). @p scratch
+ * holds @p n values (the samples are sorted there). */
+void etp_series_finish(etp_series *s, uint32_t n, double divisor, uint64_t *scratch);
 /* 1 when @p a and @p b are present in exactly the same executions. */
 int etp_series_same_coverage(const etp_series *a, const etp_series *b, uint32_t n);
 
