@@ -159,7 +159,7 @@ static double time_decode(const etr_squeeze *sq, int fast)
     double t0 = now_s();
     int ok;
     if (fast) {
-        ok = etr_program_decode_fast(sq->buf, sq->len, &p, &a) == ETR_FAST_OK;
+        ok = etr_program_decode_fast(sq->buf, sq->len, &p, &a, NULL) == ETR_FAST_OK;
     } else {
         etp_error err;
         json_t *doc = NULL;

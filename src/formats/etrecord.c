@@ -105,7 +105,7 @@ static etp_status decode_program(etr_squeeze *sq, etp_exported_program *p, etr_a
                                  const char *file, etp_error *err)
 {
     etr_fast_status fs =
-        fast_json_enabled() ? etr_program_decode_fast(sq->buf, sq->len, p, a) : ETR_FAST_DECLINE;
+        fast_json_enabled() ? etr_program_decode_fast(sq->buf, sq->len, p, a, NULL) : ETR_FAST_DECLINE;
     if (fs == ETR_FAST_OK)
         return ETP_OK;
     if (fs == ETR_FAST_NOMEM)
@@ -129,6 +129,59 @@ static etp_status decode_program(etr_squeeze *sq, etp_exported_program *p, etr_a
     if (etp_json_arena_end(&ja) && !st)
         st = etp_error_set(err, ETP_E_NOMEM, file, ETP_NO_OFFSET, "entry '%s': out of memory",
                            p->entry);
+    return st;
+}
+
+/* Program entries up to this size are read whole and decoded as they are
+ * stored; larger ones (lowered delegate blobs can be hundreds of MB) stream
+ * through the huge-string filter, so memory stays bounded. */
+#define WHOLE_READ_MAX ((uint64_t)64 << 20)
+
+/* Read and decode program entry @p i. The common case is one copy of the
+ * text and one scan of it: read whole, fast decoder. Otherwise, or when the
+ * decoder declines, the text is squeezed and decoded as before. */
+static etp_status read_program(etr_zip *z, uint32_t i, const etp_zip_entry_info *e,
+                               etp_exported_program *p, etr_arena *a, const char *file,
+                               uint64_t *budget, etp_error *err)
+{
+    etr_squeeze sq;
+    etp_status st;
+    if (fast_json_enabled() && e->size <= WHOLE_READ_MAX) {
+        char *text = NULL;
+        size_t len = 0;
+        st = etr_zip_read_whole(z, i, e->name, ETP_ETRECORD_MAX_ENTRY_SIZE, budget, file, &text,
+                                &len, err);
+        if (st)
+            return st;
+        etr_fast_raw raw = {ETP_ETRECORD_HUGE_STRING, 0, 0};
+        etr_fast_status fs = etr_program_decode_fast(text, len, p, a, &raw);
+        if (fs != ETR_FAST_DECLINE) {
+            free(text);
+            p->skipped_strings = raw.skipped_strings;
+            p->skipped_bytes = raw.skipped_bytes;
+            return fs == ETR_FAST_OK ? ETP_OK
+                                     : etp_error_set(err, ETP_E_NOMEM, file, ETP_NO_OFFSET,
+                                                     "entry '%s': out of memory", p->entry);
+        }
+        etr_squeeze_init(&sq, ETP_ETRECORD_HUGE_STRING, (size_t)ETP_ETRECORD_MAX_ENTRY_TEXT);
+        etr_squeeze_expect(&sq, len);
+        int bad = etr_squeeze_feed(&sq, text, len) || etr_squeeze_finish(&sq);
+        free(text);
+        st = !bad ? ETP_OK
+             : sq.failed == 2
+                 ? etp_error_set(err, ETP_E_LIMIT, file, ETP_NO_OFFSET,
+                                 "entry '%s': JSON text over %zu bytes even without huge strings",
+                                 e->name, sq.max_len)
+                 : etp_error_set(err, ETP_E_NOMEM, file, ETP_NO_OFFSET,
+                                 "entry '%s': out of memory", e->name);
+    } else {
+        st = squeeze_entry(z, i, e->name, file, budget, &sq, err);
+    }
+    p->skipped_strings = sq.skipped_strings;
+    p->skipped_bytes = sq.skipped_bytes;
+    if (!st)
+        st = decode_program(&sq, p, a, file, err);
+    etr_squeeze_free(&sq);
     return st;
 }
 
@@ -159,13 +212,7 @@ static etp_status read_programs(etp_etrecord *r, etr_zip *z, etr_arena *a, uint6
             p->is_edge = e->kind == ETP_ETR_EDGE_PROGRAM;
             if (!p->method)
                 return etp_error_set(err, ETP_E_NOMEM, r->path, ETP_NO_OFFSET, "out of memory");
-            etr_squeeze sq;
-            etp_status st = squeeze_entry(z, i, e->name, r->path, budget, &sq, err);
-            p->skipped_strings = sq.skipped_strings;
-            p->skipped_bytes = sq.skipped_bytes;
-            if (!st)
-                st = decode_program(&sq, p, a, r->path, err);
-            etr_squeeze_free(&sq);
+            etp_status st = read_program(z, i, e, p, a, r->path, budget, err);
             if (st)
                 return st;
             e->parsed = 1;

@@ -64,6 +64,8 @@ typedef struct fg {
     etr_ptrvec names;         /* tensor names of the list being read */
     const void **tmp;         /* scratch for reordering an Argument's names */
     size_t tmp_cap;
+    etr_fast_raw *raw;        /* unsqueezed text: the huge-string rule */
+    int in_skip;              /* scanning a string value that skip_value drops */
     etp_graph_node *nodes;    /* malloc'd while growing, copied to the arena */
     size_t node_n, node_cap;
     /* results, given to the program only on success */
@@ -193,6 +195,14 @@ static int scan_string(fg *f, fg_str *out)
     out->len = i - f->i - 1;
     out->esc = esc;
     f->i = i + 1;
+    if (f->raw && out->len > f->raw->max_string) {
+        /* Squeezing would have put a placeholder here: equivalent only
+         * where the value is not read. */
+        if (!f->in_skip)
+            return decline(f);
+        f->raw->skipped_strings++;
+        f->raw->skipped_bytes += out->len;
+    }
     return 0;
 }
 
@@ -382,7 +392,10 @@ static int skip_value(fg *f)
                 return -1;
         return r;
     case '"':
-        return scan_string(f, &str);
+        f->in_skip = 1;
+        r = scan_string(f, &str);
+        f->in_skip = 0;
+        return r;
     case 't':
     case 'f':
     case 'n':
@@ -959,13 +972,14 @@ static int publish(fg *f, etp_exported_program *p)
 }
 
 etr_fast_status etr_program_decode_fast(const char *text, size_t len, etp_exported_program *p,
-                                        etr_arena *a)
+                                        etr_arena *a, etr_fast_raw *raw)
 {
     fg f;
     memset(&f, 0, sizeof f);
     f.s = (const unsigned char *)text;
     f.n = len;
     f.a = a;
+    f.raw = raw;
     f.st = ETR_FAST_OK;
     if (!text || text[len] != '\0')
         f.st = ETR_FAST_DECLINE;

@@ -111,6 +111,11 @@ etp_status etr_zip_stat(etr_zip *z, uint32_t i, etp_zip_entry_info *out, const c
  * record's total budget (*budget, decremented). */
 etp_status etr_zip_read(etr_zip *z, uint32_t i, const char *entry_name, etr_squeeze *sq,
                         uint64_t max_raw, uint64_t *budget, const char *file, etp_error *err);
+/* Entry @p i read whole into *out (malloc'd, NUL-terminated, *len bytes),
+ * with the same limits and checks as etr_zip_read. */
+etp_status etr_zip_read_whole(etr_zip *z, uint32_t i, const char *entry_name, uint64_t max_raw,
+                              uint64_t *budget, const char *file, char **out, size_t *len,
+                              etp_error *err);
 void etr_zip_close(etr_zip *z);
 
 /* Classify an entry name; sets *method_out (arena-independent pointer into
@@ -150,22 +155,32 @@ const char *etr_op_type(etr_arena *a, const char *target, int *is_delegate_call)
 etp_status etr_parse_module_stack(etr_arena *a, const char *text, etp_module_frame **frames,
                                   uint32_t *count);
 
-/* Fast path for etr_program_decode: one scan of the (squeezed, pruned)
- * JSON text, no jansson DOM. OK means the text is JSON jansson accepts and
- * @p p got exactly what etr_json_load + etr_program_decode would produce
- * (schema_version, nodes, inputs, outputs, handle index; the caller sets
- * the rest). DECLINE means "not sure": anything malformed, unusual or that
- * would be an error; @p p is left untouched (the arena may hold leftovers)
- * and the caller runs the jansson path, which reports the proper error.
- * @p text[len] must be readable and '\0' (a finished squeeze buffer is). */
+/* Fast path for etr_program_decode: one scan of the program's JSON text,
+ * no jansson DOM. OK means jansson accepts the text after squeezing and
+ * pruning (etr_squeeze_*) and @p p got exactly what etr_json_load +
+ * etr_program_decode would then produce (schema_version, nodes, inputs,
+ * outputs, handle index; the caller sets the rest). DECLINE means "not
+ * sure": anything malformed, unusual or that would be an error; @p p is
+ * left untouched (the arena may hold leftovers) and the caller runs the
+ * jansson path, which reports the proper error.
+ * @p text[len] must be readable and '\0'. With @p raw NULL the text is
+ * already squeezed. Otherwise it is the entry as stored: a string over
+ * raw->max_string bytes (which squeezing would replace) is declined unless
+ * it is a value the decoder skips, where it is counted in raw->skipped_*
+ * as squeezing counts it. */
 typedef enum etr_fast_status {
     ETR_FAST_OK = 0,
     ETR_FAST_DECLINE,
     ETR_FAST_NOMEM
 } etr_fast_status;
 
+typedef struct etr_fast_raw {
+    size_t max_string;
+    uint64_t skipped_strings, skipped_bytes;
+} etr_fast_raw;
+
 etr_fast_status etr_program_decode_fast(const char *text, size_t len, etp_exported_program *p,
-                                        etr_arena *a);
+                                        etr_arena *a, etr_fast_raw *raw);
 
 /* NULL when the decoded parts of @p x and @p y (schema_version, nodes with
  * every field, inputs, outputs, handle index) are equal; else a

@@ -150,47 +150,80 @@ etp_status etr_zip_stat(etr_zip *z, uint32_t i, etp_zip_entry_info *out, const c
     return ETP_OK;
 }
 
-etp_status etr_zip_read(etr_zip *z, uint32_t i, const char *entry_name, etr_squeeze *sq,
-                        uint64_t max_raw, uint64_t *budget, const char *file, etp_error *err)
+/* Check entry @p i against the limits and open it; *declared is its size. */
+static etp_status open_entry(etr_zip *z, uint32_t i, const char *entry_name, uint64_t max_raw,
+                             const uint64_t *budget, const char *file, zip_file_t **zf,
+                             uint64_t *declared, etp_error *err)
 {
     zip_stat_t st;
     zip_stat_init(&st);
     if (zip_stat_index(z->za, i, 0, &st) != 0)
         return etp_error_set(err, ETP_E_FORMAT, file, ETP_NO_OFFSET, "entry '%s': %s", entry_name,
                              zip_strerror(z->za));
-    uint64_t declared = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
-    if (declared > max_raw)
+    *declared = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
+    if (*declared > max_raw)
         return etp_error_set(err, ETP_E_LIMIT, file, ETP_NO_OFFSET,
                              "entry '%s' declares %" PRIu64 " bytes; the limit for a parsed entry "
                              "is %" PRIu64,
-                             entry_name, declared, max_raw);
-    if (declared > *budget)
+                             entry_name, *declared, max_raw);
+    if (*declared > *budget)
         return etp_error_set(err, ETP_E_LIMIT, file, ETP_NO_OFFSET,
                              "entry '%s' (%" PRIu64 " bytes) exceeds the remaining total budget of "
                              "%" PRIu64 " bytes for parsed entries",
-                             entry_name, declared, *budget);
+                             entry_name, *declared, *budget);
     if ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE)
         return etp_error_set(err, ETP_E_FORMAT, file, ETP_NO_OFFSET, "entry '%s' is encrypted",
                              entry_name);
-    etr_squeeze_expect(sq, declared);
-    zip_file_t *zf = zip_fopen_index(z->za, i, 0);
-    if (!zf)
+    *zf = zip_fopen_index(z->za, i, 0);
+    if (!*zf)
         return etp_error_set(err, ETP_E_FORMAT, file, ETP_NO_OFFSET, "entry '%s': cannot open: %s",
                              entry_name, zip_strerror(z->za));
+    return ETP_OK;
+}
+
+static etp_status read_failed(zip_file_t *zf, const char *file, const char *entry_name,
+                              uint64_t total, etp_error *err)
+{
+    zip_error_t *ze = zip_file_get_error(zf);
+    int code = zip_error_code_zip(ze);
+    return etp_error_set(err,
+                         code == ZIP_ER_EOF || code == ZIP_ER_READ ? ETP_E_TRUNCATED
+                         : code == ZIP_ER_MEMORY                  ? ETP_E_NOMEM
+                                                                  : ETP_E_FORMAT,
+                         file, ETP_NO_OFFSET, "entry '%s': read failed after %" PRIu64 " bytes: %s",
+                         entry_name, total, zip_error_strerror(ze));
+}
+
+static etp_status too_long(const char *file, const char *entry_name, uint64_t declared,
+                           etp_error *err)
+{
+    return etp_error_set(err, ETP_E_FORMAT, file, ETP_NO_OFFSET,
+                         "entry '%s' holds more than its declared %" PRIu64 " bytes", entry_name,
+                         declared);
+}
+
+static etp_status too_short(const char *file, const char *entry_name, uint64_t total,
+                            uint64_t declared, etp_error *err)
+{
+    return etp_error_set(err, ETP_E_TRUNCATED, file, ETP_NO_OFFSET,
+                         "entry '%s' holds %" PRIu64 " bytes but declares %" PRIu64, entry_name,
+                         total, declared);
+}
+
+etp_status etr_zip_read(etr_zip *z, uint32_t i, const char *entry_name, etr_squeeze *sq,
+                        uint64_t max_raw, uint64_t *budget, const char *file, etp_error *err)
+{
+    zip_file_t *zf = NULL;
+    uint64_t declared = 0;
+    etp_status rc = open_entry(z, i, entry_name, max_raw, budget, file, &zf, &declared, err);
+    if (rc)
+        return rc;
+    etr_squeeze_expect(sq, declared);
     uint64_t total = 0;
-    etp_status rc = ETP_OK;
     for (;;) {
         zip_int64_t n = zip_fread(zf, z->chunk, ETR_READ_CHUNK);
         if (n < 0) {
-            zip_error_t *ze = zip_file_get_error(zf);
-            int code = zip_error_code_zip(ze);
-            rc = etp_error_set(err,
-                               code == ZIP_ER_EOF || code == ZIP_ER_READ ? ETP_E_TRUNCATED
-                               : code == ZIP_ER_MEMORY                  ? ETP_E_NOMEM
-                                                                        : ETP_E_FORMAT,
-                               file, ETP_NO_OFFSET, "entry '%s': read failed after %" PRIu64
-                               " bytes: %s",
-                               entry_name, total, zip_error_strerror(ze));
+            rc = read_failed(zf, file, entry_name, total, err);
             break;
         }
         if (n == 0)
@@ -199,9 +232,7 @@ etp_status etr_zip_read(etr_zip *z, uint32_t i, const char *entry_name, etr_sque
         /* Never trust the declared size: stop as soon as the real data
          * passes it or a cap. */
         if (total > declared) {
-            rc = etp_error_set(err, ETP_E_FORMAT, file, ETP_NO_OFFSET,
-                               "entry '%s' holds more than its declared %" PRIu64 " bytes",
-                               entry_name, declared);
+            rc = too_long(file, entry_name, declared, err);
             break;
         }
         if (etr_squeeze_feed(sq, z->chunk, (size_t)n)) {
@@ -218,11 +249,61 @@ etp_status etr_zip_read(etr_zip *z, uint32_t i, const char *entry_name, etr_sque
     }
     zip_fclose(zf);
     if (rc == ETP_OK && total != declared)
-        rc = etp_error_set(err, ETP_E_TRUNCATED, file, ETP_NO_OFFSET,
-                           "entry '%s' holds %" PRIu64 " bytes but declares %" PRIu64, entry_name,
-                           total, declared);
+        rc = too_short(file, entry_name, total, declared, err);
     *budget -= total <= *budget ? total : *budget;
     return rc;
+}
+
+etp_status etr_zip_read_whole(etr_zip *z, uint32_t i, const char *entry_name, uint64_t max_raw,
+                              uint64_t *budget, const char *file, char **out, size_t *len,
+                              etp_error *err)
+{
+    *out = NULL;
+    *len = 0;
+    zip_file_t *zf = NULL;
+    uint64_t declared = 0;
+    etp_status rc = open_entry(z, i, entry_name, max_raw, budget, file, &zf, &declared, err);
+    if (rc)
+        return rc;
+    char *buf = declared < SIZE_MAX ? malloc((size_t)declared + 1) : NULL;
+    if (!buf) {
+        zip_fclose(zf);
+        return etp_error_set(err, ETP_E_NOMEM, file, ETP_NO_OFFSET,
+                             "entry '%s': out of memory for %" PRIu64 " bytes", entry_name,
+                             declared);
+    }
+    etr_hint_huge_pages(buf, (size_t)declared + 1);
+    uint64_t total = 0;
+    for (;;) {
+        /* Straight into the buffer; past the declared size, one byte more
+         * into the chunk shows whether the entry is longer than it says. */
+        int past = total == declared;
+        zip_int64_t n = past ? zip_fread(zf, z->chunk, 1)
+                             : zip_fread(zf, buf + total, (zip_uint64_t)(declared - total));
+        if (n < 0) {
+            rc = read_failed(zf, file, entry_name, total, err);
+            break;
+        }
+        if (n == 0)
+            break;
+        if (past) {
+            rc = too_long(file, entry_name, declared, err);
+            break;
+        }
+        total += (uint64_t)n;
+    }
+    zip_fclose(zf);
+    if (rc == ETP_OK && total != declared)
+        rc = too_short(file, entry_name, total, declared, err);
+    *budget -= total <= *budget ? total : *budget;
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    buf[total] = '\0';
+    *out = buf;
+    *len = (size_t)total;
+    return ETP_OK;
 }
 
 void etr_zip_close(etr_zip *z)

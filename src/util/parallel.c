@@ -2,18 +2,32 @@
 #include "util/parallel.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+
+/* Items per claim: small enough that the two threads finish together when
+ * items differ in cost (an instruction with a kernel needs three sorts, a
+ * delegate event one), large enough that claiming costs nothing. */
+#define CHUNK 256
 
 typedef struct range_job {
     etp_range_fn fn;
     void *ctx;
-    size_t lo, hi;
-    int rc;
+    size_t n;
+    atomic_size_t next; /* first item not yet claimed */
+    atomic_int failed;
 } range_job;
 
 static void *run_job(void *arg)
 {
     range_job *j = arg;
-    j->rc = j->fn(j->ctx, j->lo, j->hi);
+    for (;;) {
+        size_t lo = atomic_fetch_add(&j->next, CHUNK);
+        if (lo >= j->n)
+            break;
+        size_t hi = j->n - lo < CHUNK ? j->n : lo + CHUNK;
+        if (j->fn(j->ctx, lo, hi))
+            atomic_store(&j->failed, 1);
+    }
     return NULL;
 }
 
@@ -21,11 +35,16 @@ int etp_parallel_range(size_t n, size_t min_items, etp_range_fn fn, void *ctx)
 {
     if (n < 2 || n < min_items)
         return fn(ctx, 0, n);
-    range_job second = {fn, ctx, n / 2, n, 0};
+    range_job job;
+    job.fn = fn;
+    job.ctx = ctx;
+    job.n = n;
+    atomic_init(&job.next, 0);
+    atomic_init(&job.failed, 0);
     pthread_t th;
-    if (pthread_create(&th, NULL, run_job, &second) != 0)
+    if (pthread_create(&th, NULL, run_job, &job) != 0)
         return fn(ctx, 0, n);
-    int rc = fn(ctx, 0, n / 2);
+    run_job(&job);
     pthread_join(th, NULL);
-    return rc | second.rc;
+    return atomic_load(&job.failed);
 }

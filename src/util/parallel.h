@@ -1,10 +1,10 @@
 /* parallel.h - split an index range over two threads.
  *
- * For loops whose iterations are independent and cost about the same
- * (per-entity statistics): the main thread takes the first half, one
- * helper thread the second. Below @p min_items, or when a thread cannot be
- * started, everything runs on the caller's thread; results never depend on
- * the split. */
+ * For loops whose iterations are independent (per-entity statistics): the
+ * main thread and one helper claim chunks of the range in turn until none
+ * are left, so the split follows the work. Below @p min_items, or when a
+ * thread cannot be started, everything runs on the caller's thread; results
+ * never depend on the split. */
 #ifndef ETP_PARALLEL_H
 #define ETP_PARALLEL_H
 

@@ -46,17 +46,19 @@ static void show(const char *text, size_t len)
     fputc('\n', stderr);
 }
 
-/* The fast decoder on squeezed text @p sq, jansson on the same text pruned
- * (@p pruned), as the reader does; fails the test if the rule is broken.
- * Returns what the fast path said. */
-static etr_fast_status check_squeezed(const etr_squeeze *sq, const etr_squeeze *pruned)
+/* The fast decoder on @p text (squeezed when @p raw is NULL; else as
+ * stored, under the huge-string rule), jansson on @p pruned (the same text
+ * squeezed and pruned), as the reader does; fails the test if the rule is
+ * broken. Returns what the fast path said. */
+static etr_fast_status check_fast(const char *text, size_t len, etr_fast_raw *raw,
+                                  const etr_squeeze *pruned)
 {
     etp_exported_program fast, slow;
     memset(&fast, 0, sizeof fast);
     memset(&slow, 0, sizeof slow);
     fast.entry = slow.entry = "edge_dialect_exported_program/forward";
     etr_arena fa = {0}, sa = {0};
-    etr_fast_status fs = etr_program_decode_fast(sq->buf, sq->len, &fast, &fa);
+    etr_fast_status fs = etr_program_decode_fast(text, len, &fast, &fa, raw);
 
     json_t *doc = NULL;
     etp_error err;
@@ -68,14 +70,23 @@ static etr_fast_status check_squeezed(const etr_squeeze *sq, const etr_squeeze *
 
     if (fs == ETR_FAST_OK) {
         if (st) {
-            show(sq->buf, sq->len);
+            show(text, len);
             fail_msg("fast path said OK, jansson path failed: %s", err.message);
         }
         char buf[256];
         const char *d = etr_program_diff(&fast, &slow, buf, sizeof buf);
         if (d) {
-            show(sq->buf, sq->len);
+            show(text, len);
             fail_msg("fast and jansson results differ: %s", d);
+        }
+        if (raw && (raw->skipped_strings != pruned->skipped_strings ||
+                    raw->skipped_bytes != pruned->skipped_bytes)) {
+            show(text, len);
+            fail_msg("huge strings: fast path counted %llu (%llu bytes), squeezing %llu (%llu)",
+                     (unsigned long long)raw->skipped_strings,
+                     (unsigned long long)raw->skipped_bytes,
+                     (unsigned long long)pruned->skipped_strings,
+                     (unsigned long long)pruned->skipped_bytes);
         }
     } else {
         assert_int_equal(fs, ETR_FAST_DECLINE);
@@ -83,6 +94,24 @@ static etr_fast_status check_squeezed(const etr_squeeze *sq, const etr_squeeze *
     }
     etr_arena_free(&fa);
     etr_arena_free(&sa);
+    return fs;
+}
+
+static etr_fast_status check_squeezed(const etr_squeeze *sq, const etr_squeeze *pruned)
+{
+    return check_fast(sq->buf, sq->len, NULL, pruned);
+}
+
+/* The text as stored (NUL-terminated copy), under the huge-string rule. */
+static etr_fast_status check_stored(const char *text, size_t len, const etr_squeeze *pruned)
+{
+    char *copy = malloc(len + 1);
+    assert_non_null(copy);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    etr_fast_raw raw = {ETP_ETRECORD_HUGE_STRING, 0, 0};
+    etr_fast_status fs = check_fast(copy, len, &raw, pruned);
+    free(copy);
     return fs;
 }
 
@@ -95,14 +124,21 @@ static void squeeze_text(etr_squeeze *sq, const char *raw, size_t len, int prune
         etr_squeeze_prune(sq);
 }
 
-/* Squeeze @p len raw bytes as read_programs does (pruned for jansson only),
- * then check. */
+/* Check @p len raw bytes both ways read_programs decodes them: as stored,
+ * and squeezed (jansson always gets the text squeezed and pruned). Returns
+ * what the fast path said about the squeezed text. */
 static etr_fast_status check_text(const char *raw, size_t len)
 {
     etr_squeeze sq, pruned;
     squeeze_text(&sq, raw, len, 0);
     squeeze_text(&pruned, raw, len, 1);
     etr_fast_status fs = check_squeezed(&sq, &pruned);
+    etr_fast_status stored = check_stored(raw, len, &pruned);
+    /* Squeezing only shortens strings the stored path declines or skips. */
+    if (stored == ETR_FAST_OK && fs != ETR_FAST_OK) {
+        show(raw, len);
+        fail_msg("the fast path took the stored text but declined it squeezed");
+    }
     etr_squeeze_free(&sq);
     etr_squeeze_free(&pruned);
     return fs;
@@ -211,7 +247,7 @@ static void normal_documents(void **state)
     memset(&p, 0, sizeof p);
     p.entry = "e";
     etr_arena a = {0};
-    assert_int_equal(etr_program_decode_fast(sq.buf, sq.len, &p, &a), ETR_FAST_OK);
+    assert_int_equal(etr_program_decode_fast(sq.buf, sq.len, &p, &a, NULL), ETR_FAST_OK);
     assert_string_equal(p.schema_version, "3");
     assert_int_equal(p.node_count, 1);
     const etp_graph_node *n = &p.nodes[0];
@@ -466,6 +502,16 @@ static uint32_t check_record_entries(const char *path, uint32_t *programs)
             taken++;
         else
             printf("note: %s: fast path declined entry %s\n", path, e.name);
+        /* as read_programs reads it: whole, as stored */
+        char *text = NULL;
+        size_t len = 0;
+        if (etr_zip_read_whole(z, i, e.name, ETP_ETRECORD_MAX_ENTRY_SIZE, &budget, path, &text,
+                               &len, &err))
+            fail_msg("%s", err.message);
+        assert_int_equal(len, e.size);
+        if (check_stored(text, len, &sq[1]) != ETR_FAST_OK)
+            printf("note: %s: fast path declined entry %s as stored\n", path, e.name);
+        free(text);
         etr_squeeze_free(&sq[0]);
         etr_squeeze_free(&sq[1]);
     }
@@ -557,6 +603,80 @@ static void generated_records(void **state)
     free(dir);
 }
 
+/* Build "<head><n x 'a'><tail>" into a malloc'd string. */
+static char *with_long_string(const char *head, size_t n, const char *tail, size_t *len)
+{
+    size_t h = strlen(head), t = strlen(tail);
+    char *d = malloc(h + n + t + 1);
+    assert_non_null(d);
+    memcpy(d, head, h);
+    memset(d + h, 'a', n);
+    memcpy(d + h + n, tail, t + 1);
+    *len = h + n + t;
+    return d;
+}
+
+/* Strings over the huge-string threshold in text read as stored: skipped
+ * values are counted as squeezing counts them; anywhere the decoder reads
+ * or compares a string, it declines (squeezing would put a placeholder
+ * there), and the squeezed text is then still decoded. */
+static void huge_strings(void **state)
+{
+    (void)state;
+    const size_t big = ETP_ETRECORD_HUGE_STRING + 1;
+    static const char nodes[] = "\"nodes\": [{\"name\": \"n\", \"target\": \"aten.add.Tensor\", "
+                                "\"inputs\": [], \"outputs\": [], \"metadata\": {\"debug_handle\": 1}}]";
+    struct {
+        const char *head, *tail;
+        size_t n;
+        int stored_ok;
+        uint64_t skipped;
+    } cases[] = {
+        /* a skipped member's value, twice (one in a pruned member) */
+        {"{\"graph_module\": {\"graph\": {\"tensor_values\": {\"t\": \"", "\"}, %s}}, \"x\": \"z\"}", big, 1, 1},
+        /* an Argument's as_string (a lowered module's text) */
+        {"{\"graph_module\": {\"graph\": {\"nodes\": [{\"name\": \"d\", \"target\": \"aten.add.Tensor\", "
+         "\"inputs\": [{\"name\": \"m\", \"arg\": {\"as_string\": \"", "\"}}], \"outputs\": []}]}}}", big, 1, 1},
+        /* exactly at the threshold: not huge, read as any string */
+        {"{\"graph_module\": {\"graph\": {\"nodes\": [{\"name\": \"", "\", \"target\": \"aten.add.Tensor\", "
+         "\"inputs\": [], \"outputs\": []}]}}}", big - 1, 1, 0},
+        /* a node name that is read */
+        {"{\"graph_module\": {\"graph\": {\"nodes\": [{\"name\": \"", "\", \"target\": \"aten.add.Tensor\", "
+         "\"inputs\": [], \"outputs\": []}]}}}", big, 0, 0},
+        /* a stack trace that is kept */
+        {"{\"graph_module\": {\"graph\": {\"nodes\": [{\"name\": \"n\", \"target\": \"aten.add.Tensor\", "
+         "\"inputs\": [], \"outputs\": [], \"metadata\": {\"stack_trace\": \"", "\"}}]}}}", big, 0, 0},
+        /* a key */
+        {"{\"graph_module\": {\"graph\": {\"nodes\": [], \"", "\": 1}}}", big, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char tail[512];
+        snprintf(tail, sizeof tail, cases[i].tail, nodes);
+        size_t len;
+        char *doc = with_long_string(cases[i].head, cases[i].n, tail, &len);
+        etr_squeeze sq, pruned;
+        squeeze_text(&sq, doc, len, 0);
+        squeeze_text(&pruned, doc, len, 1);
+        assert_int_equal(pruned.skipped_strings, cases[i].n > ETP_ETRECORD_HUGE_STRING);
+        etr_fast_raw raw = {ETP_ETRECORD_HUGE_STRING, 0, 0};
+        etr_fast_status stored = check_fast(doc, len, &raw, &pruned);
+        if (stored != (cases[i].stored_ok ? ETR_FAST_OK : ETR_FAST_DECLINE)) {
+            show(doc, len);
+            fail_msg("case %zu: stored text %s", i, stored == ETR_FAST_OK ? "taken" : "declined");
+        }
+        if (stored == ETR_FAST_OK)
+            assert_int_equal(raw.skipped_strings, cases[i].skipped);
+        /* the squeezed text: the fallback the reader then takes */
+        if (check_squeezed(&sq, &pruned) != ETR_FAST_OK && cases[i].stored_ok) {
+            show(doc, len);
+            fail_msg("case %zu: squeezed text declined", i);
+        }
+        etr_squeeze_free(&sq);
+        etr_squeeze_free(&pruned);
+        free(doc);
+    }
+}
+
 /* A text without its terminating NUL is declined, not read past. */
 static void needs_terminator(void **state)
 {
@@ -565,9 +685,13 @@ static void needs_terminator(void **state)
     etp_exported_program p;
     memset(&p, 0, sizeof p);
     etr_arena a = {0};
-    assert_int_equal(etr_program_decode_fast(doc, sizeof doc - 2, &p, &a), ETR_FAST_DECLINE);
-    assert_untouched(&p);
-    assert_int_equal(etr_program_decode_fast(doc, sizeof doc - 1, &p, &a), ETR_FAST_DECLINE);
+    etr_fast_raw raw = {ETP_ETRECORD_HUGE_STRING, 0, 0};
+    for (int stored = 0; stored < 2; stored++) {
+        etr_fast_raw *r = stored ? &raw : NULL;
+        assert_int_equal(etr_program_decode_fast(doc, sizeof doc - 2, &p, &a, r), ETR_FAST_DECLINE);
+        assert_untouched(&p);
+        assert_int_equal(etr_program_decode_fast(doc, sizeof doc - 1, &p, &a, r), ETR_FAST_DECLINE);
+    }
     etr_arena_free(&a);
 }
 
@@ -584,6 +708,7 @@ int main(void)
         cmocka_unit_test(byte_flips),
         cmocka_unit_test(fixture_records),
         cmocka_unit_test(generated_records),
+        cmocka_unit_test(huge_strings),
         cmocka_unit_test(needs_terminator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
