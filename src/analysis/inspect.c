@@ -12,6 +12,7 @@
 #include "analysis/method_match.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
+#include "util/thread.h"
 
 void etp_inspect_options_init(etp_inspect_options *o)
 {
@@ -436,7 +437,7 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
         h.r0 = split;
         h.r1 = nruns;
         etp_error_clear(&h.err);
-        threaded = pthread_create(&th, NULL, decode_half, &h) == 0;
+        threaded = etp_thread_start(&th, decode_half, &h) == 0;
         if (!threaded)
             split = 0;
     }

@@ -18,6 +18,7 @@
 #include "outputs/analysis_report.h"
 #include "outputs/jsonw.h"
 #include "outputs/publish.h"
+#include "util/thread.h"
 
 static void help(void)
 {
@@ -318,7 +319,7 @@ int cmd_analyze(int argc, char **argv)
     side_inputs side = {pte, etrecord, logpath, NULL, NULL, NULL, ETP_OK, {0}};
     etp_error_clear(&side.err);
     pthread_t th;
-    int threaded = pthread_create(&th, NULL, open_side_inputs, &side) == 0;
+    int threaded = etp_thread_start(&th, open_side_inputs, &side) == 0;
     if (!threaded)
         open_side_inputs(&side);
     etp_status ds = etp_etdump_open(etdump, &d, &err);

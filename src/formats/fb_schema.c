@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "util/thread.h"
 
 static unsigned kind_size(int k)
 {
@@ -338,7 +339,7 @@ static etp_status v_tables_parallel(vctx *c, uint32_t v, uint32_t n, const fb_fi
     h.tname = tname;
     h.depth = depth;
     pthread_t th;
-    if (!h.c.cache || pthread_create(&th, NULL, verify_half, &h) != 0) {
+    if (!h.c.cache || etp_thread_start(&th, verify_half, &h) != 0) {
         free(h.c.cache);
         return v_elements(c, v, 0, n, f, tname, depth);
     }

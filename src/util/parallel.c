@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include "util/thread.h"
 
 /* Items per claim: small enough that the two threads finish together when
  * items differ in cost (an instruction with a kernel needs three sorts, a
@@ -42,7 +43,7 @@ int etp_parallel_range(size_t n, size_t min_items, etp_range_fn fn, void *ctx)
     atomic_init(&job.next, 0);
     atomic_init(&job.failed, 0);
     pthread_t th;
-    if (pthread_create(&th, NULL, run_job, &job) != 0)
+    if (etp_thread_start(&th, run_job, &job) != 0)
         return fn(ctx, 0, n);
     run_job(&job);
     pthread_join(th, NULL);
