@@ -47,6 +47,7 @@ typedef struct sig {
     uint32_t stamp; /* 1 + index of the last run that used it */
     uint32_t pos;   /* its row in that run's block */
     int64_t offset; /* file offset of its first occurrence */
+    uint32_t seen;  /* decoding backwards: 1 + the run its offset is from */
 } sig;
 
 /* Samples are appended per event in arrival order (one slab per group, no
@@ -76,6 +77,7 @@ typedef struct decoder {
     /* The run just decoded, and the one before (its ids are the hints). */
     u32vec seq, prev_seq;
     VEC(uint64_t) dur;
+    int backward; /* runs come last to first: keep each signature's earliest offset */
 } decoder;
 
 /* Per-run tallies of the events that carry no timing. */
@@ -116,7 +118,7 @@ static int sig_same(const sig *a, const sig *b)
 static int64_t intern_sig(decoder *b, const etp_profile_event *pe, int64_t hint, int64_t offset)
 {
     sig s = {pe->name, pe->name_len, pe->chain_index, pe->instruction_id, pe->delegate_id_int,
-             pe->delegate_id_str, pe->delegate_id_str_len, 0, 0, 0, offset};
+             pe->delegate_id_str, pe->delegate_id_str_len, 0, 0, 0, offset, 0};
     if (hint >= 0 && sig_same(&b->sigs.v[hint], &s))
         return hint;
     s.hash = sig_hash(pe);
@@ -243,6 +245,11 @@ static etp_status decode_run(decoder *dc, uint32_t ri, const etp_run *run, run_t
         int64_t id = intern_sig(dc, pe, hint, e.offset);
         if (id < 0 || VEC_PUSH(dc->seq, (uint32_t)id) || VEC_PUSH(dc->dur, ticks))
             return oom(err, d);
+        if (dc->backward && dc->sigs.v[id].seen != ri + 1) {
+            /* this run comes before every run decoded so far */
+            dc->sigs.v[id].seen = ri + 1;
+            dc->sigs.v[id].offset = e.offset;
+        }
     }
     return ETP_OK;
 }
@@ -311,14 +318,15 @@ static etp_status place_run(builder *b, uint32_t ri, const etp_run *run, const u
     return ETP_OK;
 }
 
-/* The later runs [r0, r1), decoded on a second thread into its own
+/* The runs taken from the back, decoded on a second thread into its own
  * signature table; placed in run order afterwards. */
 typedef struct half {
     decoder dc;
-    uint32_t r0, r1;
-    u32vec ids;               /* local signature ids, runs back to back */
+    etp_claims *claims;
+    uint32_t nruns;
+    u32vec ids;               /* local signature ids, runs back to back (last run first) */
     VEC(uint64_t) ticks;
-    VEC(size_t) end;          /* per run: end of its events in ids/ticks */
+    VEC(size_t) end;          /* per decoded run: end of its events in ids/ticks */
     VEC(run_tally) tally;
     etp_status status;
     etp_error err;
@@ -327,21 +335,25 @@ typedef struct half {
 static void *decode_half(void *arg)
 {
     half *h = arg;
-    /* Exact sizes up front: growing these by doubling cost more (copies and
-     * fresh pages) than the decoding saved. */
+    h->dc.backward = 1;
+    /* Room for every event up front: address space only until written, and
+     * growing these by doubling cost more (copies and fresh pages) than the
+     * decoding saved. */
     uint64_t total = 0;
-    for (uint32_t ri = h->r0; ri < h->r1; ri++) {
+    for (uint32_t ri = 0; ri < h->nruns; ri++) {
         etp_run run;
         etp_etdump_run(h->dc.d, ri, &run);
         total += run.event_count;
     }
     if (total > SIZE_MAX / sizeof(uint64_t) || VEC_RESERVE(h->ids, (size_t)total) ||
-        VEC_RESERVE(h->ticks, (size_t)total) || VEC_RESERVE(h->end, h->r1 - h->r0) ||
-        VEC_RESERVE(h->tally, h->r1 - h->r0)) {
+        VEC_RESERVE(h->ticks, (size_t)total) || VEC_RESERVE(h->end, h->nruns) ||
+        VEC_RESERVE(h->tally, h->nruns)) {
         h->status = oom(&h->err, h->dc.d);
+        etp_claims_stop(h->claims);
         return NULL;
     }
-    for (uint32_t ri = h->r0; ri < h->r1 && !h->status; ri++) {
+    uint32_t ri, end;
+    while (!h->status && etp_claim(h->claims, 1, 1, &ri, &end)) {
         etp_run run;
         etp_etdump_run(h->dc.d, ri, &run);
         run_tally t = {0};
@@ -362,6 +374,8 @@ static void *decode_half(void *arg)
         if (VEC_PUSH(h->end, h->ids.n))
             h->status = oom(&h->err, h->dc.d);
     }
+    /* A failure here is later in file order than anything the other
+     * thread still has to do: it finishes the runs before this one. */
     return NULL;
 }
 
@@ -391,24 +405,13 @@ static int64_t adopt_sig(decoder *dc, const sig *s)
     return (int64_t)(dc->sigs.n - 1);
 }
 
-/* Split point for two decoding threads: about half the events each; 0 when
- * one thread should do everything. */
+/* Whether a second thread should decode: only for large dumps. */
 #define PARALLEL_MIN_EVENTS 200000u
 
-static uint32_t split_runs(const etp_etdump *d, int threads, uint64_t total)
+static int use_two_threads(const etp_etdump *d, int threads, uint64_t total)
 {
-    uint32_t nruns = etp_etdump_run_count(d);
-    if (threads == 1 || nruns < 2 || (threads == 0 && total < PARALLEL_MIN_EVENTS))
-        return 0;
-    uint64_t acc = 0;
-    for (uint32_t ri = 0; ri < nruns; ri++) {
-        etp_run run;
-        etp_etdump_run(d, ri, &run);
-        acc += run.event_count;
-        if (acc * 2 >= total)
-            return ri + 1 < nruns ? ri + 1 : 0;
-    }
-    return 0;
+    return threads != 1 && etp_etdump_run_count(d) >= 2 &&
+           (threads != 0 || total >= PARALLEL_MIN_EVENTS);
 }
 
 /* One pass over every run: intern signatures, assign runs to groups, append
@@ -426,24 +429,25 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
         etp_etdump_run(d, ri, &run);
         remaining += run.event_count;
     }
-    uint32_t split = split_runs(d, b->threads, remaining);
+    etp_claims claims;
+    if (etp_claims_init(&claims, 0, nruns))
+        return oom(err, d);
     half h;
     memset(&h, 0, sizeof h);
     pthread_t th;
     int threaded = 0;
-    if (split) {
+    if (use_two_threads(d, b->threads, remaining)) {
         h.dc.d = d;
         etp_hm_init(&h.dc.sig_map);
-        h.r0 = split;
-        h.r1 = nruns;
+        h.claims = &claims;
+        h.nruns = nruns;
         etp_error_clear(&h.err);
         threaded = etp_thread_start(&th, decode_half, &h) == 0;
-        if (!threaded)
-            split = 0;
     }
-    uint32_t own = split ? split : nruns;
+    /* This thread: runs from the front, placed as they come. */
     etp_status st = ETP_OK;
-    for (uint32_t ri = 0; ri < own && !st; ri++) {
+    uint32_t ri, end;
+    while (!st && etp_claim(&claims, 0, 1, &ri, &end)) {
         etp_run run;
         etp_etdump_run(d, ri, &run);
         uint64_t left = remaining;
@@ -457,13 +461,16 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
         if (!st)
             st = place_run(b, ri, &run, b->dc.seq.v, b->dc.dur.v, b->dc.seq.n, &t, left, err);
     }
-    if (threaded)
+    if (threaded) {
+        if (st)
+            etp_claims_stop(&claims); /* this failure comes first in file order */
         pthread_join(th, NULL);
-    if (!st && split && h.status) {
+    }
+    if (!st && threaded && h.status) {
         *err = h.err;
         st = h.status;
     }
-    if (!st && split) {
+    if (!st && threaded) {
         /* Local ids of the second table -> ids of ours, then place in order. */
         uint32_t *map = malloc((h.dc.sigs.n ? h.dc.sigs.n : 1) * sizeof *map);
         if (!map)
@@ -478,22 +485,23 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
         for (size_t k = 0; !st && k < h.ids.n; k++)
             h.ids.v[k] = map[h.ids.v[k]];
         free(map);
-        size_t from = 0;
-        for (uint32_t ri = split; ri < nruns && !st; ri++) {
+        /* The second thread decoded runs nruns-1 down to claims.hi. */
+        for (ri = claims.hi; ri < nruns && !st; ri++) {
+            size_t at = nruns - 1 - ri; /* its position in decoding order */
+            size_t from = at ? h.end.v[at - 1] : 0, to = h.end.v[at];
             etp_run run;
             etp_etdump_run(d, ri, &run);
             uint64_t left = remaining;
             remaining -= run.event_count;
-            size_t to = h.end.v[ri - split];
             if (!run.events_pos_)
                 res->runs_without_events++;
             else
                 st = place_run(b, ri, &run, h.ids.v + from, h.ticks.v + from, to - from,
-                               &h.tally.v[ri - split], left, err);
-            from = to;
+                               &h.tally.v[at], left, err);
         }
     }
     free_half(&h);
+    etp_claims_fini(&claims);
     return st;
 }
 

@@ -308,23 +308,36 @@ static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, in
 typedef struct half {
     vctx c;
     etp_error err;
-    uint32_t v, from, to;
+    etp_claims *claims;
+    uint32_t v, n;
     const fb_field *f;
     const char *tname;
     int depth;
     etp_status status;
 } half;
 
+/* Elements per claim: one root table (an ETDump run) is already a lot of
+ * work; for long vectors, about 64 claims in all. */
+static uint32_t claim_size(uint32_t n)
+{
+    return n / 64 ? n / 64 : 1;
+}
+
 static void *verify_half(void *arg)
 {
     half *h = arg;
-    h->status = v_elements(&h->c, h->v, h->from, h->to, h->f, h->tname, h->depth);
+    uint32_t from, to;
+    while (!h->status && etp_claim(h->claims, 1, claim_size(h->n), &from, &to))
+        h->status = v_elements(&h->c, h->v, from, to, h->f, h->tname, h->depth);
+    /* A failure here comes after every element the other thread still has
+     * to check: it goes on up to this claim. */
     return NULL;
 }
 
 static etp_status v_tables_parallel(vctx *c, uint32_t v, uint32_t n, const fb_field *f,
                                     const char *tname, int depth)
 {
+    etp_claims claims;
     half h;
     memset(&h, 0, sizeof h);
     h.c = *c;
@@ -332,20 +345,32 @@ static etp_status v_tables_parallel(vctx *c, uint32_t v, uint32_t n, const fb_fi
     h.c.visits = 0;
     h.c.parallel = 0;
     h.c.cache = calloc(VT_CACHE, sizeof *h.c.cache);
+    h.claims = &claims;
     h.v = v;
-    h.from = n / 2;
-    h.to = n;
+    h.n = n;
     h.f = f;
     h.tname = tname;
     h.depth = depth;
     pthread_t th;
-    if (!h.c.cache || etp_thread_start(&th, verify_half, &h) != 0) {
+    if (!h.c.cache || etp_claims_init(&claims, 0, n)) {
         free(h.c.cache);
         return v_elements(c, v, 0, n, f, tname, depth);
     }
-    etp_status first = v_elements(c, v, 0, n / 2, f, tname, depth);
+    if (etp_thread_start(&th, verify_half, &h) != 0) {
+        free(h.c.cache);
+        etp_claims_fini(&claims);
+        return v_elements(c, v, 0, n, f, tname, depth);
+    }
+    /* This thread from the front, the helper from the back. */
+    etp_status first = ETP_OK;
+    uint32_t from, to;
+    while (!first && etp_claim(&claims, 0, claim_size(n), &from, &to))
+        first = v_elements(c, v, from, to, f, tname, depth);
+    if (first)
+        etp_claims_stop(&claims);
     pthread_join(th, NULL);
     free(h.c.cache);
+    etp_claims_fini(&claims);
     if (first)
         return first;
     if (h.status && c->err)

@@ -222,6 +222,13 @@ static void test_first_error(void **state)
     snprintf(expect, sizeof expect, "of block %u ends before it starts", nruns - 1);
     assert_non_null(strstr(msg, expect));
 
+    /* Bad events in the last two runs (the second thread takes runs from
+     * the back): the earlier one is reported. */
+    break_event(bytes, size, d, nruns - 2, 4);
+    error_both_ways(bytes, size, msg, sizeof msg);
+    snprintf(expect, sizeof expect, "event 4 of block %u ends before it starts", nruns - 2);
+    assert_non_null(strstr(msg, expect));
+
     /* Bad events in both halves: the earlier one is reported. */
     break_event(bytes, size, d, 1, 2);
     error_both_ways(bytes, size, msg, sizeof msg);
