@@ -24,8 +24,21 @@ uint64_t etp_instr_key(int32_t chain, int32_t instr);
 /* Index of the instruction entity (chain, instr), or -1. */
 int64_t etp_find_instruction(const etp_abuild *b, int32_t chain, int32_t instr);
 
-/* Source-operator attribution through the ETRecord (attribute.c). */
-etp_status etp_attribute_sources(etp_abuild *b);
+/* Source-operator attribution (attribute.c), in three steps so that the
+ * instructions' statistics can be computed meanwhile:
+ * - prepare: checks the ETRecord's maps against the method and makes room
+ *   for the operator entities; *out stays NULL when there is nothing to
+ *   attribute (no ETRecord, or empty maps: an issue is recorded);
+ * - collect: maps timed events to graph nodes and builds the operator
+ *   entities' series; it reads the instruction and delegate entities'
+ *   series but not their statistics, and never moves the entity table;
+ * - finish: operator statistics (needs the instructions' statistics) and
+ *   the attribution issues. */
+typedef struct etp_attribution etp_attribution;
+etp_status etp_attribute_prepare(etp_abuild *b, etp_attribution **out);
+etp_status etp_attribute_collect(etp_attribution *t);
+etp_status etp_attribute_finish(etp_attribution *t);
+void etp_attribution_free(etp_attribution *t);
 /* Model-level figures (figures.c). */
 etp_status etp_compute_figures(etp_abuild *b);
 

@@ -503,12 +503,6 @@ static int finish_range(void *ctx, size_t lo, size_t hi)
     return rc;
 }
 
-static etp_status finish_entities(etp_abuild *b)
-{
-    /* Thousands of independent small sorts: worth a second thread. */
-    return etp_parallel_range(b->ents.n, 4096, finish_range, b) ? oom(b) : ETP_OK;
-}
-
 /* Findings about the inputs themselves. */
 static etp_status note_inputs(etp_abuild *b)
 {
@@ -655,10 +649,22 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
         s = select_executions(&b, p);
     if (!s)
         s = build_instruction_entities(&b);
+    etp_attribution *attribution = NULL;
     if (!s)
-        s = finish_entities(&b);
-    if (!s)
-        s = etp_attribute_sources(&b);
+        s = etp_attribute_prepare(&b, &attribution);
+    /* The instructions' statistics on a helper thread (and on this one once
+     * it is free) while attribution collects operator series: the two touch
+     * different fields, and the entity table does not move. */
+    etp_parallel_job *stats = NULL;
+    if (!s && !(stats = etp_parallel_begin(b.ents.n, 4096, finish_range, &b)))
+        s = oom(&b);
+    if (!s && attribution)
+        s = etp_attribute_collect(attribution);
+    if (stats && etp_parallel_end(stats) && !s)
+        s = oom(&b);
+    if (!s && attribution)
+        s = etp_attribute_finish(attribution);
+    etp_attribution_free(attribution);
     if (!s)
         s = etp_compute_figures(&b);
     if (!s)

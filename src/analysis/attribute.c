@@ -26,7 +26,7 @@ typedef struct contribution {
     int64_t instruction_entity;
 } contribution;
 
-typedef struct attr {
+struct etp_attribution {
     etp_abuild *b;
     const etp_etrecord *r;
     const etp_method_maps *maps;
@@ -34,7 +34,10 @@ typedef struct attr {
     VEC(contribution) contribs;
     VEC(int64_t) unresolved_all;
     uint32_t no_mapping, unmapped_delegate_events, fallbacks, details;
-} attr;
+    int64_t *only;                /* see build_operators */
+};
+
+typedef struct etp_attribution attr;
 
 static etp_status oom(attr *t)
 {
@@ -155,8 +158,11 @@ static etp_status collect(attr *t)
      * call instead of scanning every entity. */
     etp_hm by_instr;
     etp_hm_init(&by_instr);
+    /* (time.events, not time.executions: the statistics of these entities
+     * are being computed on another thread meanwhile; both are non-zero
+     * exactly when the entity has events.) */
     for (size_t k = 0; k < b->ents.n; k++)
-        if (b->ents.v[k].kind == ETP_ENTITY_DELEGATE_EVENT && b->ents.v[k].time.executions &&
+        if (b->ents.v[k].kind == ETP_ENTITY_DELEGATE_EVENT && b->ents.v[k].time.events &&
             etp_hm_put(&by_instr, etp_instr_key(b->ents.v[k].chain, b->ents.v[k].instruction),
                        (uint32_t)k)) {
             etp_hm_free(&by_instr);
@@ -166,7 +172,7 @@ static etp_status collect(attr *t)
     etp_status st = ETP_OK;
     for (size_t i = 0; i < b->ents.n && !st; i++) {
         etp_entity *e = &b->ents.v[i];
-        if (e->kind != ETP_ENTITY_INSTRUCTION || !e->time.executions)
+        if (e->kind != ETP_ENTITY_INSTRUCTION || !e->time.events)
             continue;
         if (e->source != ETP_SRC_OPERATOR_CALL && e->source != ETP_SRC_DELEGATE_CALL)
             continue;
@@ -303,10 +309,13 @@ static etp_status build_operators(attr *t)
     const etp_exported_program *ep = t->ep;
     uint32_t n = ep->node_count;
     int64_t *ent_of_node = malloc((n + 1) * sizeof *ent_of_node);
-    /* One entity per node at most: grow the table once, not by doubling. */
-    if (!ent_of_node || VEC_RESERVE(b->ents, b->ents.n + n)) {
+    /* One entity per node at most: etp_attribute_prepare made room, so the
+     * table is not moved while other entities' statistics are computed. */
+    if (!ent_of_node || b->ents.cap < b->ents.n + n) {
         free(ent_of_node);
-        return oom(t);
+        return ent_of_node ? etp_error_set(b->err, ETP_E_INTERNAL, NULL, ETP_NO_OFFSET,
+                                           "entity table not reserved")
+                           : oom(t);
     }
     for (uint32_t i = 0; i < n; i++) {
         ent_of_node[i] = -1;
@@ -348,14 +357,15 @@ static etp_status build_operators(attr *t)
         ent_of_node[i] = (int64_t)b->ents.n - 1;
     }
     /* only[e]: the entity whose series operator e copied when exactly one
-     * contribution reached it (its statistics are then already known);
-     * -1 for none yet, -2 for several. Instruction and delegate series are
-     * finished before attribution starts. */
+     * contribution reached it (its statistics are then known, once the
+     * instruction and delegate series are finished); -1 for none yet, -2
+     * for several. */
     int64_t *only = malloc((b->ents.n ? b->ents.n : 1) * sizeof *only);
     if (!only) {
         free(ent_of_node);
         return oom(t);
     }
+    t->only = only;
     for (size_t i = 0; i < b->ents.n; i++)
         only[i] = -1;
     etp_status st = ETP_OK;
@@ -416,14 +426,14 @@ static etp_status build_operators(attr *t)
         }
     }
     free(ent_of_node);
-    if (st) {
-        free(only);
-        return st;
-    }
-    finish_job job = {b, only};
-    int rc = etp_parallel_range(b->ents.n, 4096, finish_operators, &job);
-    free(only);
-    return rc ? oom(t) : ETP_OK;
+    return st;
+}
+
+/* Operator statistics, once the instruction and delegate series are done. */
+static etp_status finish_all_operators(attr *t)
+{
+    finish_job job = {t->b, t->only};
+    return etp_parallel_range(t->b->ents.n, 4096, finish_operators, &job) ? oom(t) : ETP_OK;
 }
 
 static int cmp_i64(const void *x, const void *y)
@@ -491,8 +501,9 @@ static etp_status report(attr *t)
     return bad ? oom(t) : ETP_OK;
 }
 
-etp_status etp_attribute_sources(etp_abuild *b)
+etp_status etp_attribute_prepare(etp_abuild *b, etp_attribution **out)
 {
+    *out = NULL;
     etp_analysis *a = b->a;
     const etp_etrecord *r = a->etrecord;
     if (!r)
@@ -529,17 +540,42 @@ etp_status etp_attribute_sources(etp_abuild *b)
                              "(edge_dialect_exported_program/%s)",
                              a->method, a->method);
     etp_status st = check_delegates(&t);
-    if (!st)
-        st = collect(&t);
-    if (!st)
-        st = build_operators(&t);
-    if (!st)
-        st = report(&t);
-    for (size_t i = 0; i < t.contribs.n; i++) {
-        free(t.contribs.v[i].nodes);
-        free(t.contribs.v[i].unresolved);
+    if (st)
+        return st;
+    /* Room for an operator entity per node now: the table must not move
+     * once other threads work on its entities. */
+    if (VEC_RESERVE(b->ents, b->ents.n + t.ep->node_count))
+        return oom(&t);
+    attr *h = malloc(sizeof *h);
+    if (!h)
+        return oom(&t);
+    *h = t;
+    *out = h;
+    return ETP_OK;
+}
+
+etp_status etp_attribute_collect(etp_attribution *t)
+{
+    etp_status st = collect(t);
+    return st ? st : build_operators(t);
+}
+
+etp_status etp_attribute_finish(etp_attribution *t)
+{
+    etp_status st = finish_all_operators(t);
+    return st ? st : report(t);
+}
+
+void etp_attribution_free(etp_attribution *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->contribs.n; i++) {
+        free(t->contribs.v[i].nodes);
+        free(t->contribs.v[i].unresolved);
     }
-    VEC_FREE(t.contribs);
-    VEC_FREE(t.unresolved_all);
-    return st;
+    VEC_FREE(t->contribs);
+    VEC_FREE(t->unresolved_all);
+    free(t->only);
+    free(t);
 }

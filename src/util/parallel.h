@@ -16,4 +16,13 @@ typedef int (*etp_range_fn)(void *ctx, size_t lo, size_t hi);
 /* Run @p fn over [0, n); returns 0 when every call returned 0. */
 int etp_parallel_range(size_t n, size_t min_items, etp_range_fn fn, void *ctx);
 
+/* The same in two steps, so the caller can do other work meanwhile: begin
+ * starts the helper on the range (NULL when out of memory); end makes the
+ * caller claim what is left too, waits, and returns what
+ * etp_parallel_range would. Between the two, the caller must not touch
+ * what @p fn works on. */
+typedef struct etp_parallel_job etp_parallel_job;
+etp_parallel_job *etp_parallel_begin(size_t n, size_t min_items, etp_range_fn fn, void *ctx);
+int etp_parallel_end(etp_parallel_job *job);
+
 #endif
