@@ -14,16 +14,18 @@ trap 'rm -rf "$out"' EXIT
 grep -E "Elapsed|Maximum resident" "$out/time.txt" | sed 's/^/etprof inspect: /'
 
 # End to end, as a user runs it: process start to exit, best and median of
-# 7 runs of `etprof analyze` (program only, then program + ETRecord).
+# 7 runs of `etprof analyze` (program only, then program + ETRecord). The
+# clock is bash's own $EPOCHREALTIME: starting `date` processes around the
+# command would add their own start-up to every figure.
 e2e() {
   local label=$1; shift
   local times=()
   for _ in 1 2 3 4 5 6 7; do
     local s e
-    s=$(date +%s%N)
+    s=${EPOCHREALTIME/./}
     "$build/etprof" analyze "$@" --quiet
-    e=$(date +%s%N)
-    times+=($(( (e - s) / 1000 )))
+    e=${EPOCHREALTIME/./}
+    times+=($(( e - s )))
   done
   printf '%s\n' "${times[@]}" | sort -n | awk -v l="$label" \
     '{v[NR]=$1} END {printf "etprof analyze %-22s best %6.1f ms  median %6.1f ms\n", l, v[1]/1000, v[4]/1000}'
