@@ -420,11 +420,12 @@ static etp_status build_instruction_entities(etp_abuild *b)
         want += pl->chains[c].instruction_count;
     for (uint32_t bi = 0; bi < a->inspect->block_count; bi++)
         want += a->inspect->blocks[bi].row_count / 4;
-    /* and the source operators attribution adds: one table, no regrowth */
+    /* and the source operators attribution adds: one table, no regrowth,
+     * of its own size (a power of two would overshoot it by up to half) */
     const etp_exported_program *ep = a->etrecord ? etp_etrecord_edge_program(a->etrecord, a->method) : NULL;
     if (ep)
         want += ep->node_count;
-    if (VEC_RESERVE(b->ents, want))
+    if (VEC_RESERVE_EXACT(b->ents, want))
         return oom(b);
     if (pl)
         for (uint32_t c = 0; c < pl->chain_count; c++)

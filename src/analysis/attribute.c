@@ -544,7 +544,7 @@ etp_status etp_attribute_prepare(etp_abuild *b, etp_attribution **out)
         return st;
     /* Room for an operator entity per node now: the table must not move
      * once other threads work on its entities. */
-    if (VEC_RESERVE(b->ents, b->ents.n + t.ep->node_count))
+    if (VEC_RESERVE_EXACT(b->ents, b->ents.n + t.ep->node_count))
         return oom(&t);
     attr *h = malloc(sizeof *h);
     if (!h)

@@ -20,3 +20,17 @@ int etp_vec_reserve(void **data, size_t *cap, size_t need, size_t elem)
     *cap = ncap;
     return 0;
 }
+
+int etp_vec_reserve_exact(void **data, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    if (need > SIZE_MAX / elem)
+        return -1;
+    void *nd = realloc(*data, need * elem);
+    if (!nd)
+        return -1;
+    *data = nd;
+    *cap = need;
+    return 0;
+}
