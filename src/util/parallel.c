@@ -2,6 +2,7 @@
 #include "util/parallel.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "util/thread.h"
@@ -14,47 +15,53 @@
 struct etp_parallel_job {
     etp_range_fn fn;
     void *ctx;
-    size_t n;
-    atomic_size_t next; /* first item not yet claimed */
+    etp_claims claims;
     atomic_int failed;
     pthread_t th;
     int threaded;
 };
 
-static void *run_job(void *arg)
+/* Claim and run chunks until none are left: the helper from the back, the
+ * caller from the front. */
+static void run_claims(etp_parallel_job *j, int back)
 {
-    etp_parallel_job *j = arg;
-    for (;;) {
-        size_t lo = atomic_fetch_add(&j->next, CHUNK);
-        if (lo >= j->n)
-            break;
-        size_t hi = j->n - lo < CHUNK ? j->n : lo + CHUNK;
-        if (j->fn(j->ctx, lo, hi))
+    uint32_t from, to;
+    while (etp_claim(&j->claims, back, CHUNK, &from, &to))
+        if (j->fn(j->ctx, from, to))
             atomic_store(&j->failed, 1);
-    }
+}
+
+static void *helper(void *arg)
+{
+    run_claims(arg, 1);
     return NULL;
 }
 
 etp_parallel_job *etp_parallel_begin(size_t n, size_t min_items, etp_range_fn fn, void *ctx)
 {
+    if (n > UINT32_MAX)
+        return NULL;
     etp_parallel_job *j = malloc(sizeof *j);
     if (!j)
         return NULL;
+    if (etp_claims_init(&j->claims, 0, (uint32_t)n)) {
+        free(j);
+        return NULL;
+    }
     j->fn = fn;
     j->ctx = ctx;
-    j->n = n;
-    atomic_init(&j->next, 0);
     atomic_init(&j->failed, 0);
-    j->threaded = n >= 2 && n >= min_items && etp_thread_start(&j->th, run_job, j) == 0;
+    j->threaded = n >= 2 && n >= min_items && etp_thread_start(&j->th, helper, j) == 0;
     return j;
 }
 
 int etp_parallel_end(etp_parallel_job *j)
 {
-    run_job(j); /* whatever is left, on this thread too */
+    run_claims(j, 0); /* whatever is left, on this thread too */
     if (j->threaded)
         pthread_join(j->th, NULL);
     int failed = atomic_load(&j->failed);
+    etp_claims_fini(&j->claims);
     free(j);
     return failed;
 }

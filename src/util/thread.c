@@ -18,15 +18,15 @@
 #include <stdlib.h>
 
 #if defined(__linux__) && defined(__GLIBC__)
-typedef struct start {
+typedef struct thread_start {
     void *(*fn)(void *);
     void *arg;
     cpu_set_t all;
-} start;
+} thread_start;
 
 static void *trampoline(void *p)
 {
-    start s = *(start *)p;
+    thread_start s = *(thread_start *)p;
     free(p);
     (void)pthread_setaffinity_np(pthread_self(), sizeof s.all, &s.all);
     return s.fn(s.arg);
@@ -38,7 +38,7 @@ int etp_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 #if defined(__linux__) && defined(__GLIBC__)
     cpu_set_t allowed;
     int here = sched_getcpu();
-    start *s;
+    thread_start *s;
     if (here >= 0 && here < CPU_SETSIZE &&
         sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_ISSET(here, &allowed) &&
         CPU_COUNT(&allowed) > 1 && (s = malloc(sizeof *s)) != NULL) {
