@@ -423,6 +423,29 @@ static int key_index(fg *f, const fg_str *k, const fg_name *names, int count, un
 
 #define KEY_COUNT(arr) ((int)(sizeof arr / sizeof arr[0]))
 
+/* Reads the value of member @p k (an index into the caller's key list). */
+typedef int (*fg_member)(fg *f, int k, void *ctx);
+
+/* Cursor on '{': every member whose key is one of @p keys goes to
+ * @p member, the others are skipped; *seen gets the bit of each known key
+ * met (a key twice, or escaped, declines). 0 after the closing brace. */
+static int read_members(fg *f, const fg_name *keys, int nkeys, fg_member member, void *ctx,
+                        unsigned *seen)
+{
+    size_t count = 0;
+    fg_str key;
+    int r;
+    *seen = 0;
+    if (open_container(f))
+        return -1;
+    while ((r = next_member(f, &count, &key)) == 1) {
+        int k = key_index(f, &key, keys, nkeys, seen);
+        if (k == -2 || (k >= 0 ? member(f, k, ctx) : skip_value(f)))
+            return -1;
+    }
+    return r;
+}
+
 /* ---- Arguments: tensor names -------------------------------------------- */
 
 static int push_name(fg *f, const fg_str *v)
@@ -435,6 +458,16 @@ static int push_name(fg *f, const fg_str *v)
     return etr_ptrvec_push(&f->names, s, ETR_MAX_NAMES_PER_NODE) ? nomem(f) : 0;
 }
 
+static int tensor_ref_member(fg *f, int k, void *ctx)
+{
+    (void)k;
+    (void)ctx;
+    fg_str v;
+    if (f->s[f->i] != '"')
+        return skip_value(f);
+    return scan_string(f, &v) || push_name(f, &v) ? -1 : 0;
+}
+
 /* A TensorArgument {"name": "..."}, or (old writers) the bare name. */
 static int read_tensor_ref(fg *f)
 {
@@ -444,24 +477,15 @@ static int read_tensor_ref(fg *f)
     if (f->s[f->i] != '{')
         return skip_value(f);
     static const fg_name keys[] = {FG_NAME("name")};
-    unsigned seen = 0;
-    size_t count = 0;
-    fg_str key;
-    int r;
-    if (open_container(f))
-        return -1;
-    while ((r = next_member(f, &count, &key)) == 1) {
-        int k = key_index(f, &key, keys, KEY_COUNT(keys), &seen);
-        if (k == -2)
-            return -1;
-        if (k == 0 && f->s[f->i] == '"') {
-            if (scan_string(f, &v) || push_name(f, &v))
-                return -1;
-        } else if (skip_value(f)) {
-            return -1;
-        }
-    }
-    return r;
+    unsigned seen;
+    return read_members(f, keys, KEY_COUNT(keys), tensor_ref_member, NULL, &seen);
+}
+
+static int optional_member(fg *f, int k, void *ctx)
+{
+    (void)k;
+    (void)ctx;
+    return read_tensor_ref(f);
 }
 
 /* An OptionalTensorArgument: {"as_tensor": ref} names a tensor, anything
@@ -471,18 +495,8 @@ static int read_optional(fg *f)
     if (f->s[f->i] != '{')
         return skip_value(f);
     static const fg_name keys[] = {FG_NAME("as_tensor")};
-    unsigned seen = 0;
-    size_t count = 0;
-    fg_str key;
-    int r;
-    if (open_container(f))
-        return -1;
-    while ((r = next_member(f, &count, &key)) == 1) {
-        int k = key_index(f, &key, keys, KEY_COUNT(keys), &seen);
-        if (k == -2 || (k == 0 ? read_tensor_ref(f) : skip_value(f)))
-            return -1;
-    }
-    return r;
+    unsigned seen;
+    return read_members(f, keys, KEY_COUNT(keys), optional_member, NULL, &seen);
 }
 
 /* An array whose items @p item reads; anything else names nothing. */
@@ -574,38 +588,38 @@ static int reorder_runs(fg *f, uint32_t base, const uint32_t *from, const uint32
     return 0;
 }
 
+/* Where each ARG_KEYS member's names went, and whether they came in
+ * ARG_KEYS order. */
+typedef struct arg_runs {
+    int depth;
+    uint32_t from[N_ARG_KEYS], to[N_ARG_KEYS];
+    int last, sorted;
+} arg_runs;
+
+static int arg_member(fg *f, int k, void *ctx)
+{
+    arg_runs *a = ctx;
+    a->from[k] = f->names.n;
+    if (read_arg_member(f, k, a->depth))
+        return -1;
+    a->to[k] = f->names.n;
+    a->sorted &= k > a->last;
+    a->last = k;
+    return 0;
+}
+
 /* An Argument: append the tensor names it mentions, as walk_arg does
  * (which ignores non-objects and anything nested deeper than its cap). */
 static int read_arg(fg *f, int depth)
 {
     if (f->s[f->i] != '{' || depth > ETR_MAX_ARG_DEPTH)
         return skip_value(f);
-    uint32_t base = f->names.n, from[N_ARG_KEYS] = {0}, to[N_ARG_KEYS] = {0};
-    unsigned seen = 0;
-    int last = -1, sorted = 1;
-    size_t count = 0;
-    fg_str key;
-    int r;
-    if (open_container(f))
-        return -1;
-    while ((r = next_member(f, &count, &key)) == 1) {
-        int k = key_index(f, &key, ARG_KEYS, N_ARG_KEYS, &seen);
-        if (k == -2)
-            return -1;
-        if (k < 0) {
-            if (skip_value(f))
-                return -1;
-            continue;
-        }
-        from[k] = f->names.n;
-        if (read_arg_member(f, k, depth))
-            return -1;
-        to[k] = f->names.n;
-        sorted &= k > last;
-        last = k;
-    }
-    if (r == 0 && !sorted)
-        return reorder_runs(f, base, from, to, seen);
+    uint32_t base = f->names.n;
+    arg_runs a = {depth, {0}, {0}, -1, 1};
+    unsigned seen;
+    int r = read_members(f, ARG_KEYS, N_ARG_KEYS, arg_member, &a, &seen);
+    if (r == 0 && !a.sorted)
+        return reorder_runs(f, base, a.from, a.to, seen);
     return r;
 }
 
@@ -623,24 +637,21 @@ static int read_arg_list_item(fg *f)
     return read_arg(f, 0);
 }
 
+static int node_input_member(fg *f, int k, void *ctx)
+{
+    (void)k;
+    (void)ctx;
+    return read_arg(f, 0);
+}
+
 /* A node input: {"name": ..., "arg": Argument}. */
 static int read_node_input(fg *f)
 {
     if (f->s[f->i] != '{')
         return skip_value(f);
     static const fg_name keys[] = {FG_NAME("arg")};
-    unsigned seen = 0;
-    size_t count = 0;
-    fg_str key;
-    int r;
-    if (open_container(f))
-        return -1;
-    while ((r = next_member(f, &count, &key)) == 1) {
-        int k = key_index(f, &key, keys, KEY_COUNT(keys), &seen);
-        if (k == -2 || (k == 0 ? read_arg(f, 0) : skip_value(f)))
-            return -1;
-    }
-    return r;
+    unsigned seen;
+    return read_members(f, keys, KEY_COUNT(keys), node_input_member, NULL, &seen);
 }
 
 /* ---- nodes -------------------------------------------------------------- */
@@ -689,35 +700,25 @@ static int read_meta_string(fg *f, const char **out)
     return 0;
 }
 
+static int metadata_member(fg *f, int k, void *ctx)
+{
+    etp_graph_node *nd = ctx;
+    switch (k) {
+    case 0: return read_debug_handle(f, nd);
+    case 1: return read_meta_string(f, &nd->stack_trace);
+    case 2: return read_meta_string(f, &nd->source_fn_stack);
+    default: return read_meta_string(f, &nd->nn_module_stack);
+    }
+}
+
 static int read_metadata(fg *f, etp_graph_node *nd)
 {
     if (f->s[f->i] != '{')
         return skip_value(f);
     static const fg_name keys[] = {FG_NAME("debug_handle"), FG_NAME("stack_trace"),
                                    FG_NAME("source_fn_stack"), FG_NAME("nn_module_stack")};
-    unsigned seen = 0;
-    size_t count = 0;
-    fg_str key;
-    int r;
-    if (open_container(f))
-        return -1;
-    while ((r = next_member(f, &count, &key)) == 1) {
-        int k = key_index(f, &key, keys, KEY_COUNT(keys), &seen);
-        if (k == -2)
-            return -1;
-        if (k == 0)
-            r = read_debug_handle(f, nd);
-        else if (k == 1)
-            r = read_meta_string(f, &nd->stack_trace);
-        else if (k == 2)
-            r = read_meta_string(f, &nd->source_fn_stack);
-        else if (k == 3)
-            r = read_meta_string(f, &nd->nn_module_stack);
-        else
-            r = skip_value(f);
-        if (r)
-            return -1;
-    }
+    unsigned seen;
+    int r = read_members(f, keys, KEY_COUNT(keys), metadata_member, nd, &seen);
     if (r == 0 && nd->nn_module_stack &&
         etr_parse_module_stack(f->a, nd->nn_module_stack, &nd->modules, &nd->module_depth))
         return nomem(f);
@@ -736,53 +737,53 @@ static int name_node(fg *f, etp_graph_node *nd, const fg_str *name, uint32_t j)
     return nd->name ? 0 : nomem(f);
 }
 
+/* What read_node keeps of a node's members until the node is complete. */
+typedef struct node_read {
+    etp_graph_node *nd;
+    fg_str target, name;
+    int has_name;
+} node_read;
+
+static int node_member(fg *f, int k, void *ctx)
+{
+    node_read *n = ctx;
+    switch (k) {
+    case 0: /* decode: "has no target string" */
+        return f->s[f->i] == '"' ? scan_string(f, &n->target) : decline(f);
+    case 1:
+        n->has_name = f->s[f->i] == '"';
+        return n->has_name ? scan_string(f, &n->name) : skip_value(f);
+    case 2:
+        return read_list(f, read_node_input) || take_names(f, &n->nd->inputs, &n->nd->input_count)
+                   ? -1
+                   : 0;
+    case 3:
+        return read_list(f, read_arg_list_item) ||
+                       take_names(f, &n->nd->outputs, &n->nd->output_count)
+                   ? -1
+                   : 0;
+    default:
+        return read_metadata(f, n->nd);
+    }
+}
+
 static int read_node(fg *f, etp_graph_node *nd, uint32_t j)
 {
     if (f->s[f->i] != '{') /* decode: "is not an object" */
         return decline(f);
     static const fg_name keys[] = {FG_NAME("target"), FG_NAME("name"), FG_NAME("inputs"),
                                    FG_NAME("outputs"), FG_NAME("metadata")};
-    fg_str key, target = {NULL, 0, 0}, name = {NULL, 0, 0};
-    int has_name = 0;
-    unsigned seen = 0;
-    size_t count = 0;
-    int r;
-    if (open_container(f))
-        return -1;
-    while ((r = next_member(f, &count, &key)) == 1) {
-        int k = key_index(f, &key, keys, KEY_COUNT(keys), &seen);
-        switch (k) {
-        case -2: return -1;
-        case 0: /* decode: "has no target string" */
-            r = f->s[f->i] == '"' ? scan_string(f, &target) : decline(f);
-            break;
-        case 1:
-            has_name = f->s[f->i] == '"';
-            r = has_name ? scan_string(f, &name) : skip_value(f);
-            break;
-        case 2:
-            r = read_list(f, read_node_input);
-            r = r ? r : take_names(f, &nd->inputs, &nd->input_count);
-            break;
-        case 3:
-            r = read_list(f, read_arg_list_item);
-            r = r ? r : take_names(f, &nd->outputs, &nd->output_count);
-            break;
-        case 4: r = read_metadata(f, nd); break;
-        default: r = skip_value(f); break;
-        }
-        if (r)
-            return -1;
-    }
-    if (r)
+    node_read n = {nd, {NULL, 0, 0}, {NULL, 0, 0}, 0};
+    unsigned seen;
+    if (read_members(f, keys, KEY_COUNT(keys), node_member, &n, &seen))
         return -1;
     if (!(seen & 1u))
         return decline(f);
-    if (!(nd->target = str_copy(f, &target)))
+    if (!(nd->target = str_copy(f, &n.target)))
         return -1;
     if (!(nd->op_type = etr_op_type(f->a, nd->target, &nd->is_delegate_call)))
         return nomem(f);
-    return name_node(f, nd, has_name ? &name : NULL, j);
+    return name_node(f, nd, n.has_name ? &n.name : NULL, j);
 }
 
 static int read_nodes(fg *f)
@@ -815,33 +816,31 @@ static int read_nodes(fg *f)
 
 /* ---- the document ------------------------------------------------------- */
 
+static int graph_member(fg *f, int k, void *ctx)
+{
+    (void)ctx;
+    switch (k) {
+    case 0: return read_nodes(f);
+    case 1: return read_list(f, read_arg_list_item) || take_names(f, &f->inputs, &f->input_count) ? -1 : 0;
+    default: return read_list(f, read_arg_list_item) || take_names(f, &f->outputs, &f->output_count) ? -1 : 0;
+    }
+}
+
 static int read_graph(fg *f)
 {
     if (f->s[f->i] != '{') /* decode: "no graph_module.graph object" */
         return decline(f);
     static const fg_name keys[] = {FG_NAME("nodes"), FG_NAME("inputs"), FG_NAME("outputs")};
-    unsigned seen = 0;
-    size_t count = 0;
-    fg_str key;
-    int r;
-    if (open_container(f))
-        return -1;
-    while ((r = next_member(f, &count, &key)) == 1) {
-        int k = key_index(f, &key, keys, KEY_COUNT(keys), &seen);
-        if (k == -2)
-            return -1;
-        if (k == 0)
-            r = read_nodes(f);
-        else if (k == 1)
-            r = read_list(f, read_arg_list_item) || take_names(f, &f->inputs, &f->input_count);
-        else if (k == 2)
-            r = read_list(f, read_arg_list_item) || take_names(f, &f->outputs, &f->output_count);
-        else
-            r = skip_value(f);
-        if (r)
-            return -1;
-    }
+    unsigned seen;
+    int r = read_members(f, keys, KEY_COUNT(keys), graph_member, NULL, &seen);
     return r == 0 && !(seen & 1u) ? decline(f) : r;
+}
+
+static int graph_module_member(fg *f, int k, void *ctx)
+{
+    (void)k;
+    (void)ctx;
+    return read_graph(f);
 }
 
 static int read_graph_module(fg *f)
@@ -849,18 +848,17 @@ static int read_graph_module(fg *f)
     if (f->s[f->i] != '{')
         return decline(f);
     static const fg_name keys[] = {FG_NAME("graph")};
-    unsigned seen = 0;
-    size_t count = 0;
-    fg_str key;
-    int r;
-    if (open_container(f))
-        return -1;
-    while ((r = next_member(f, &count, &key)) == 1) {
-        int k = key_index(f, &key, keys, KEY_COUNT(keys), &seen);
-        if (k == -2 || (k == 0 ? read_graph(f) : skip_value(f)))
-            return -1;
-    }
+    unsigned seen;
+    int r = read_members(f, keys, KEY_COUNT(keys), graph_module_member, NULL, &seen);
     return r == 0 && !(seen & 1u) ? decline(f) : r;
+}
+
+/* "major" or "minor": an integer, else nothing. */
+static int version_member(fg *f, int k, void *ctx)
+{
+    fg_num *parts = ctx;
+    unsigned char c = f->s[f->i];
+    return c == '-' || is_digit(c) ? scan_number(f, &parts[k]) : skip_value(f);
 }
 
 /* schema_version as decode's schema_version() renders it: an integer, a
@@ -886,21 +884,8 @@ static int read_schema_version(fg *f)
     } else if (c == '{') {
         static const fg_name keys[] = {FG_NAME("major"), FG_NAME("minor")};
         fg_num parts[2] = {{0, 0}, {0, 0}};
-        unsigned seen = 0;
-        size_t count = 0;
-        fg_str key;
-        int r;
-        if (open_container(f))
-            return -1;
-        while ((r = next_member(f, &count, &key)) == 1) {
-            int k = key_index(f, &key, keys, KEY_COUNT(keys), &seen);
-            if (k == -2)
-                return -1;
-            c = f->s[f->i];
-            if (k >= 0 && (c == '-' || is_digit(c)) ? scan_number(f, &parts[k]) : skip_value(f))
-                return -1;
-        }
-        if (r)
+        unsigned seen;
+        if (read_members(f, keys, KEY_COUNT(keys), version_member, parts, &seen))
             return -1;
         if (!parts[0].is_int)
             return 0;
@@ -914,25 +899,19 @@ static int read_schema_version(fg *f)
     return (f->schema_version = etr_strdup(f->a, buf)) ? 0 : nomem(f);
 }
 
+static int root_member(fg *f, int k, void *ctx)
+{
+    (void)ctx;
+    return k == 0 ? read_graph_module(f) : read_schema_version(f);
+}
+
 static int read_root(fg *f)
 {
     if (f->s[f->i] != '{') /* decode: "top level is not an object" */
         return decline(f);
     static const fg_name keys[] = {FG_NAME("graph_module"), FG_NAME("schema_version")};
-    unsigned seen = 0;
-    size_t count = 0;
-    fg_str key;
-    int r;
-    if (open_container(f))
-        return -1;
-    while ((r = next_member(f, &count, &key)) == 1) {
-        int k = key_index(f, &key, keys, KEY_COUNT(keys), &seen);
-        if (k == -2)
-            return -1;
-        r = k == 0 ? read_graph_module(f) : k == 1 ? read_schema_version(f) : skip_value(f);
-        if (r)
-            return -1;
-    }
+    unsigned seen;
+    int r = read_members(f, keys, KEY_COUNT(keys), root_member, NULL, &seen);
     return r == 0 && !(seen & 1u) ? decline(f) : r;
 }
 
