@@ -22,44 +22,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * stored under the huge-string rule) against jansson on @p slow_sq. */
 static void check(const char *text, size_t len, etr_fast_raw *raw, const etr_squeeze *slow_sq)
 {
-    etp_exported_program fast, slow;
-    memset(&fast, 0, sizeof fast);
-    memset(&slow, 0, sizeof slow);
-    fast.entry = slow.entry = "fuzz";
-    etr_arena fa = {0}, sa = {0};
-    etr_fast_status fs = etr_program_decode_fast(text, len, &fast, &fa, raw);
-
-    json_t *doc = NULL;
-    etp_error err;
-    etp_error_clear(&err);
-    etp_status st = etr_json_load(slow_sq, "fuzz", "fuzz", &doc, &err);
-    if (!st)
-        st = etr_program_decode(doc, &slow, &sa, "fuzz", &err);
-    json_decref(doc);
-
-    if (fs == ETR_FAST_OK) {
-        if (st) {
-            fprintf(stderr, "fast path OK, jansson path failed: %s\n", err.message);
-            abort();
-        }
-        char buf[256];
-        const char *d = etr_program_diff(&fast, &slow, buf, sizeof buf);
-        if (d) {
-            fprintf(stderr, "fast and jansson results differ: %s\n", d);
-            abort();
-        }
-        if (raw && (raw->skipped_strings != slow_sq->skipped_strings ||
-                    raw->skipped_bytes != slow_sq->skipped_bytes)) {
-            fprintf(stderr, "huge strings counted differently from squeezing\n");
-            abort();
-        }
-    } else if (fs != ETR_FAST_DECLINE || fast.nodes || fast.node_count || fast.inputs ||
-               fast.outputs || fast.schema_version || fast.handle_index_) {
-        fprintf(stderr, "fast path: status %d, or it declined but changed the program\n", (int)fs);
+    char buf[512];
+    const char *why = etr_fast_check(text, len, raw, slow_sq, NULL, buf, sizeof buf);
+    if (why) {
+        fprintf(stderr, "%s\n", why);
         abort();
     }
-    etr_arena_free(&fa);
-    etr_arena_free(&sa);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

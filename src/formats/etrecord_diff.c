@@ -2,6 +2,7 @@
  * The fast decoder (etrecord_fastgraph.c) promises to produce exactly what
  * the jansson decoder produces; the tests and the fuzzer check that with
  * this. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -136,4 +137,54 @@ const char *etr_program_diff(const etp_exported_program *x, const etp_exported_p
         if ((d = diff_node(&x->nodes[j], &y->nodes[j], j, buf, size)))
             return d;
     return diff_index(x, y, buf, size);
+}
+
+static int untouched(const etp_exported_program *p)
+{
+    return !p->schema_version && !p->nodes && !p->inputs && !p->outputs && !p->handle_index_ &&
+           p->node_count + p->input_count + p->output_count + p->handle_index_count_ == 0;
+}
+
+const char *etr_fast_check(const char *text, size_t len, etr_fast_raw *raw,
+                           const etr_squeeze *pruned, etr_fast_status *said, char *buf, size_t size)
+{
+    etp_exported_program fast, slow;
+    memset(&fast, 0, sizeof fast);
+    memset(&slow, 0, sizeof slow);
+    fast.entry = slow.entry = "edge_dialect_exported_program/forward";
+    etr_arena fa = {0}, sa = {0};
+    etr_fast_status fs = etr_program_decode_fast(text, len, &fast, &fa, raw);
+
+    json_t *doc = NULL;
+    etp_error err;
+    etp_error_clear(&err);
+    etp_status st = etr_json_load(pruned, "f", fast.entry, &doc, &err);
+    if (!st)
+        st = etr_program_decode(doc, &slow, &sa, "f", &err);
+    json_decref(doc);
+
+    const char *why = NULL;
+    if (fs == ETR_FAST_OK) {
+        if (st) {
+            snprintf(buf, size, "fast path said OK, jansson path failed: %s", err.message);
+            why = buf;
+        } else if (!(why = etr_program_diff(&fast, &slow, buf, size)) && raw &&
+                   (raw->skipped_strings != pruned->skipped_strings ||
+                    raw->skipped_bytes != pruned->skipped_bytes)) {
+            snprintf(buf, size,
+                     "huge strings: fast path counted %" PRIu64 " (%" PRIu64
+                     " bytes), squeezing %" PRIu64 " (%" PRIu64 ")",
+                     raw->skipped_strings, raw->skipped_bytes, pruned->skipped_strings,
+                     pruned->skipped_bytes);
+            why = buf;
+        }
+    } else if (fs != ETR_FAST_DECLINE || !untouched(&fast)) {
+        snprintf(buf, size, "fast path: status %d, or it declined but changed the program", (int)fs);
+        why = buf;
+    }
+    etr_arena_free(&fa);
+    etr_arena_free(&sa);
+    if (said)
+        *said = fs;
+    return why;
 }

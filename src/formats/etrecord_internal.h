@@ -188,6 +188,15 @@ etr_fast_status etr_program_decode_fast(const char *text, size_t len, etp_export
  * and the fuzzer that hold the fast path to its promise. */
 const char *etr_program_diff(const etp_exported_program *x, const etp_exported_program *y,
                              char *buf, size_t size);
+/* Hold the fast decoder to its promise on @p text (already squeezed when
+ * @p raw is NULL, else as stored under the huge-string rule): decode it
+ * fast, and @p pruned (the same text squeezed and pruned) with jansson, as
+ * the reader does. NULL when the promise holds (a decline that leaves the
+ * program alone holds it); else what broke, written to @p buf. *said (if
+ * not NULL) gets what the fast path said. */
+const char *etr_fast_check(const char *text, size_t len, etr_fast_raw *raw,
+                           const etr_squeeze *pruned, etr_fast_status *said, char *buf,
+                           size_t size);
 
 /* Builder for the per-method maps. */
 typedef struct etr_maps {

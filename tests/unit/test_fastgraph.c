@@ -46,54 +46,18 @@ static void show(const char *text, size_t len)
     fputc('\n', stderr);
 }
 
-/* The fast decoder on @p text (squeezed when @p raw is NULL; else as
- * stored, under the huge-string rule), jansson on @p pruned (the same text
- * squeezed and pruned), as the reader does; fails the test if the rule is
- * broken. Returns what the fast path said. */
+/* etr_fast_check, failing the test if the rule is broken. Returns what the
+ * fast path said. */
 static etr_fast_status check_fast(const char *text, size_t len, etr_fast_raw *raw,
                                   const etr_squeeze *pruned)
 {
-    etp_exported_program fast, slow;
-    memset(&fast, 0, sizeof fast);
-    memset(&slow, 0, sizeof slow);
-    fast.entry = slow.entry = "edge_dialect_exported_program/forward";
-    etr_arena fa = {0}, sa = {0};
-    etr_fast_status fs = etr_program_decode_fast(text, len, &fast, &fa, raw);
-
-    json_t *doc = NULL;
-    etp_error err;
-    etp_error_clear(&err);
-    etp_status st = etr_json_load(pruned, "f", fast.entry, &doc, &err);
-    if (!st)
-        st = etr_program_decode(doc, &slow, &sa, "f", &err);
-    json_decref(doc);
-
-    if (fs == ETR_FAST_OK) {
-        if (st) {
-            show(text, len);
-            fail_msg("fast path said OK, jansson path failed: %s", err.message);
-        }
-        char buf[256];
-        const char *d = etr_program_diff(&fast, &slow, buf, sizeof buf);
-        if (d) {
-            show(text, len);
-            fail_msg("fast and jansson results differ: %s", d);
-        }
-        if (raw && (raw->skipped_strings != pruned->skipped_strings ||
-                    raw->skipped_bytes != pruned->skipped_bytes)) {
-            show(text, len);
-            fail_msg("huge strings: fast path counted %llu (%llu bytes), squeezing %llu (%llu)",
-                     (unsigned long long)raw->skipped_strings,
-                     (unsigned long long)raw->skipped_bytes,
-                     (unsigned long long)pruned->skipped_strings,
-                     (unsigned long long)pruned->skipped_bytes);
-        }
-    } else {
-        assert_int_equal(fs, ETR_FAST_DECLINE);
-        assert_untouched(&fast);
+    char buf[512];
+    etr_fast_status fs;
+    const char *why = etr_fast_check(text, len, raw, pruned, &fs, buf, sizeof buf);
+    if (why) {
+        show(text, len);
+        fail_msg("%s", why);
     }
-    etr_arena_free(&fa);
-    etr_arena_free(&sa);
     return fs;
 }
 
