@@ -36,6 +36,20 @@ int etp_event_duration(uint64_t start, uint64_t end, uint64_t *ticks)
     return -1;
 }
 
+etp_status etp_profile_ticks(const etp_etdump *d, const etp_event *e, uint32_t j, uint32_t block,
+                             uint64_t *ticks, int *wrapped, etp_error *err)
+{
+    const etp_profile_event *pe = &e->profile;
+    *wrapped = etp_event_duration(pe->start_time, pe->end_time, ticks);
+    if (*wrapped >= 0)
+        return ETP_OK;
+    return etp_error_set(err, ETP_E_FORMAT, etp_etdump_path(d), e->offset,
+                         "event %u of block %u ends before it starts (start %llu, end %llu) and "
+                         "the values do not fit a 32-bit counter",
+                         j, block, (unsigned long long)pe->start_time,
+                         (unsigned long long)pe->end_time);
+}
+
 /* An interned event signature. */
 typedef struct sig {
     const char *name;
@@ -232,13 +246,10 @@ static etp_status decode_run(decoder *dc, uint32_t ri, const etp_run *run, run_t
             continue;
         const etp_profile_event *pe = &e.profile;
         uint64_t ticks;
-        int w = etp_event_duration(pe->start_time, pe->end_time, &ticks);
-        if (w < 0)
-            return etp_error_set(err, ETP_E_FORMAT, etp_etdump_path(d), e.offset,
-                                 "event %u of block %u ends before it starts (start %llu, end "
-                                 "%llu) and the values do not fit a 32-bit counter",
-                                 j, ri, (unsigned long long)pe->start_time,
-                                 (unsigned long long)pe->end_time);
+        int w;
+        etp_status st = etp_profile_ticks(d, &e, j, ri, &ticks, &w, err);
+        if (st)
+            return st;
         t->wrapped += (uint64_t)w;
         size_t k = dc->seq.n;
         int64_t hint = k < dc->prev_seq.n ? (int64_t)dc->prev_seq.v[k] : -1;

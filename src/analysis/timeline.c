@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/inspect_internal.h"
 #include "etprof/inspect.h"
 #include "util/vec.h"
 
@@ -309,13 +310,10 @@ static etp_status collect(etp_timeline *t, tl_scratch *s, const etp_etdump *d, c
         t->profile_events++;
         tl_ev v;
         memset(&v, 0, sizeof v);
-        int w = etp_event_duration(pe->start_time, pe->end_time, &v.dur);
-        if (w < 0)
-            return etp_error_set(err, ETP_E_FORMAT, etp_etdump_path(d), e.offset,
-                                 "event %u of block %u ends before it starts (start %llu, end "
-                                 "%llu) and the values do not fit a 32-bit counter",
-                                 j, run_index, (unsigned long long)pe->start_time,
-                                 (unsigned long long)pe->end_time);
+        int w;
+        etp_status st = etp_profile_ticks(d, &e, j, run_index, &v.dur, &w, err);
+        if (st)
+            return st;
         v.start = pe->start_time;
         v.end = v.start + v.dur; /* cannot overflow: a wrapped start is < 2^32 */
         v.wrapped = (uint8_t)w;
