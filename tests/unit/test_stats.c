@@ -64,6 +64,19 @@ static void fill(uint64_t *v, size_t n, int pattern)
     }
 }
 
+/* @p st against the reference: @p d holds the samples ascending, scaled;
+ * @p avg is the exact mean, scaled. */
+static void check_stats(const etp_stats *st, const double *d, size_t n, double avg)
+{
+    assert_int_equal(st->n, n);
+    assert_true(st->min == d[0]);
+    assert_true(st->max == d[n - 1]);
+    assert_true(st->p10 == ref_pct(d, n, 10));
+    assert_true(st->p50 == ref_pct(d, n, 50));
+    assert_true(st->p90 == ref_pct(d, n, 90));
+    assert_true(st->avg == avg);
+}
+
 static void check_ticks(const uint64_t *v, size_t n, double divisor)
 {
     uint64_t *work = malloc(n * sizeof *work), *sorted = malloc(n * sizeof *sorted);
@@ -81,13 +94,7 @@ static void check_ticks(const uint64_t *v, size_t n, double divisor)
     }
     etp_stats st;
     etp_stats_from_ticks(work, n, divisor, &st);
-    assert_int_equal(st.n, n);
-    assert_true(st.min == d[0]);
-    assert_true(st.max == d[n - 1]);
-    assert_true(st.p10 == ref_pct(d, n, 10));
-    assert_true(st.p50 == ref_pct(d, n, 50));
-    assert_true(st.p90 == ref_pct(d, n, 90));
-    assert_true(st.avg == (double)(total / (long double)n / (long double)divisor));
+    check_stats(&st, d, n, (double)(total / (long double)n / (long double)divisor));
     /* The samples are reordered, never lost. */
     qsort(work, n, sizeof *work, cmp_u64);
     assert_memory_equal(work, sorted, n * sizeof *work);
@@ -137,13 +144,7 @@ static void test_signed(void **state)
         }
         etp_stats st;
         etp_stats_from_signed(work, n, 1e3, &st);
-        assert_int_equal(st.n, n);
-        assert_true(st.min == d[0]);
-        assert_true(st.max == d[n - 1]);
-        assert_true(st.p10 == ref_pct(d, n, 10));
-        assert_true(st.p50 == ref_pct(d, n, 50));
-        assert_true(st.p90 == ref_pct(d, n, 90));
-        assert_true(st.avg == (double)(total / (long double)n / 1e3L));
+        check_stats(&st, d, n, (double)(total / (long double)n / 1e3L));
     }
 }
 
