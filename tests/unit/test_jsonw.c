@@ -15,6 +15,7 @@
 
 #include "outputs/jsonw.h"
 #include "outputs/pystr.h"
+#include "testutil.h"
 
 /* The definition: the first precision from 1 up whose text reads back. */
 static void reference(double v, char *out, size_t size)
@@ -103,10 +104,7 @@ static void check(double v)
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 static uint64_t next(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tu_rand(&rng);
 }
 
 static void test_powers_of_two(void **state)

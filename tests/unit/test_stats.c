@@ -16,6 +16,7 @@
 #include "etprof/inspect.h"
 #include "etprof/stats.h"
 #include "util/sort.h"
+#include "testutil.h"
 
 static int cmp_u64(const void *x, const void *y)
 {
@@ -44,10 +45,7 @@ static double ref_pct(const double *s, size_t n, double q)
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return tu_rand(&rng_state);
 }
 
 static void fill(uint64_t *v, size_t n, int pattern)

@@ -105,3 +105,11 @@ const char *tu_etprof(void)
     const char *e = getenv("ETPROF");
     return e && *e ? e : "./etprof";
 }
+
+uint64_t tu_rand(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}

@@ -20,6 +20,8 @@ void tu_rmrf(const char *path);
 char *tu_run(const char *cmd, int *status);
 /* Path of the etprof binary under test (ETPROF env var). */
 const char *tu_etprof(void);
+/* Next value of a xorshift64 generator (@p state: any non-zero seed). */
+uint64_t tu_rand(uint64_t *state);
 
 /* Skip the whole test program (exit 77) when fixtures are missing. */
 #define TU_REQUIRE_FIXTURES()                                                                  \
