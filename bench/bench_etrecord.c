@@ -148,9 +148,13 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Seconds for one decode of @p sq: fast path (1) or jansson (0); -1 if it
- * failed or declined. */
-static double time_decode(const etr_squeeze *sq, int fast)
+/* How a program entry's text is decoded. */
+enum { JANSSON, FAST_SQUEEZED, FAST_STORED };
+
+/* Seconds for one decode: jansson or the fast path on @p sq, or the fast
+ * path on the stored @p text (as the reader does first); -1 if it failed
+ * or declined. */
+static double time_decode(int how, const etr_squeeze *sq, const char *text, size_t len)
 {
     etp_exported_program p;
     memset(&p, 0, sizeof p);
@@ -158,7 +162,10 @@ static double time_decode(const etr_squeeze *sq, int fast)
     etr_arena a = {0};
     double t0 = now_s();
     int ok;
-    if (fast) {
+    if (how == FAST_STORED) {
+        etr_fast_raw raw = {ETP_ETRECORD_HUGE_STRING, 0, 0};
+        ok = etr_program_decode_fast(text, len, &p, &a, &raw) == ETR_FAST_OK;
+    } else if (how == FAST_SQUEEZED) {
         ok = etr_program_decode_fast(sq->buf, sq->len, &p, &a, NULL) == ETR_FAST_OK;
     } else {
         etp_error err;
@@ -175,11 +182,11 @@ static double time_decode(const etr_squeeze *sq, int fast)
     return ok ? t : -1.0;
 }
 
-static double min_decode(const etr_squeeze *sq, int fast, int repeat)
+static double min_decode(int how, const etr_squeeze *sq, const char *text, size_t len, int repeat)
 {
     double best = -1.0;
     for (int k = 0; k < repeat; k++) {
-        double t = time_decode(sq, fast);
+        double t = time_decode(how, sq, text, len);
         if (t < 0)
             return -1.0;
         if (best < 0 || t < best)
@@ -188,6 +195,17 @@ static double min_decode(const etr_squeeze *sq, int fast, int repeat)
     return best;
 }
 
+static void print_ms(const char *label, double s)
+{
+    if (s < 0)
+        printf(" %s DECLINED", label);
+    else
+        printf(" %s %.1f ms", label, s * 1e3);
+}
+
+/* Per program entry: the reader's route (read whole, fast path on the
+ * stored text), then its fallback (stream through the huge-string filter,
+ * fast path on that; prune, jansson). */
 static int cmd_phases(const char *path, int repeat)
 {
     etp_error err;
@@ -204,27 +222,37 @@ static int cmd_phases(const char *path, int repeat)
         if (k != ETP_ETR_EDGE_PROGRAM && k != ETP_ETR_EXPORTED_PROGRAM &&
             k != ETP_ETR_GRAPH_MAP_PROGRAM)
             continue;
+        char *text = NULL;
+        size_t len = 0;
+        double t0 = now_s();
+        if (etr_zip_read_whole(z, i, e.name, ETP_ETRECORD_MAX_ENTRY_SIZE, &budget, path, &text,
+                               &len, &err))
+            return fprintf(stderr, "%s\n", err.message), 1;
+        double t1 = now_s();
+        double stored = min_decode(FAST_STORED, NULL, text, len, repeat);
+        free(text);
         etr_squeeze sq;
         etr_squeeze_init(&sq, ETP_ETRECORD_HUGE_STRING, (size_t)ETP_ETRECORD_MAX_ENTRY_TEXT);
-        double t0 = now_s();
+        double t2 = now_s();
         if (etr_zip_read(z, i, e.name, &sq, ETP_ETRECORD_MAX_ENTRY_SIZE, &budget, path, &err) ||
             etr_squeeze_finish(&sq))
             return fprintf(stderr, "%s\n", err.message), 1;
-        double t1 = now_s();
+        double t3 = now_s();
         size_t before = sq.len;
-        /* as the reader does: the fast decoder on the squeezed text, jansson
-         * (its fallback) on the pruned text */
-        double fast = min_decode(&sq, 1, repeat);
-        double tp = now_s();
+        double squeezed = min_decode(FAST_SQUEEZED, &sq, NULL, 0, repeat);
+        double t4 = now_s();
         etr_squeeze_prune(&sq);
-        double t2 = now_s();
-        double slow = min_decode(&sq, 0, repeat);
-        printf("%s: %llu raw bytes, %zu after squeeze, %zu after prune\n"
-               "  read+squeeze %.1f ms, prune %.1f ms, decode: fast (unpruned) %s%.1f ms, "
-               "jansson (pruned) %.1f ms\n",
-               e.name, (unsigned long long)e.size, before, sq.len, (t1 - t0) * 1e3,
-               (t2 - tp) * 1e3, fast < 0 ? "DECLINED " : "", fast < 0 ? 0.0 : fast * 1e3,
-               slow * 1e3);
+        double t5 = now_s();
+        double slow = min_decode(JANSSON, &sq, NULL, 0, repeat);
+        printf("%s: %llu raw bytes, %zu after squeeze, %zu after prune\n", e.name,
+               (unsigned long long)e.size, before, sq.len);
+        printf("  reader: read whole %.1f ms,", (t1 - t0) * 1e3);
+        print_ms("fast", stored);
+        printf("\n  fallback: read+squeeze %.1f ms,", (t3 - t2) * 1e3);
+        print_ms("fast", squeezed);
+        printf(", prune %.1f ms,", (t5 - t4) * 1e3);
+        print_ms("jansson", slow);
+        printf("\n");
         etr_squeeze_free(&sq);
     }
     etr_zip_close(z);
