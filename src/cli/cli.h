@@ -46,12 +46,10 @@ int cli_units_option(const char *cmd, cli_units *u, const char *opt, const char 
 int cli_units_check(const char *cmd, const cli_units *u);
 /* Parse a non-negative integer option value; -1 on error. */
 long long cli_parse_count(const char *s);
-/* Re-execute once with glibc's huge-page tunable when that helps (see
- * malloc_tuning.c); returns only if it did not re-execute. */
-void cli_prefer_huge_pages(char **argv);
-/* Make malloc reuse freed memory rather than ask the kernel for more (see
- * malloc_tuning.c). Call before any thread starts. */
-void cli_tune_malloc(void);
+/* Back the heap with huge pages, sized from the input files among @p argv
+ * (NULL-terminated), and make malloc reuse freed memory rather than ask the
+ * kernel for more (see malloc_tuning.c). Call before any thread starts. */
+void cli_tune_malloc(char **argv);
 /* Whether a command should free its inputs and results before it returns
  * (1 under sanitizers or ETPROF_FREE_AT_EXIT=1), or leave them to exit. */
 int cli_free_before_exit(void);

@@ -122,10 +122,8 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) {
-            if (commands[i].heavy) {
-                cli_prefer_huge_pages(argv);
-                cli_tune_malloc();
-            }
+            if (commands[i].heavy)
+                cli_tune_malloc(argv + 2);
             return commands[i].fn(argc - 1, argv + 1);
         }
     fprintf(stderr, "etprof: unknown command '%s'\n", cmd);
