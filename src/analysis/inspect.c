@@ -119,13 +119,36 @@ static uint64_t sig_hash(const etp_profile_event *pe)
     return h;
 }
 
+/* memcmp(a, b, n) == 0 for the short names events carry, inline: a library
+ * call per event costs more than the comparison. Loads stay inside the n
+ * bytes (the last word overlaps the one before). */
+static inline int same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            if (a[i] != b[i])
+                return 0;
+        return 1;
+    }
+    uint64_t x, y;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y)
+            return 0;
+    }
+    memcpy(&x, a + n - 8, 8);
+    memcpy(&y, b + n - 8, 8);
+    return x == y;
+}
+
 static int sig_same(const sig *a, const sig *b)
 {
     return a->chain == b->chain && a->instr == b->instr && a->did_int == b->did_int &&
            (a->name == NULL) == (b->name == NULL) && a->name_len == b->name_len &&
-           (!a->name || !memcmp(a->name, b->name, a->name_len)) &&
+           (!a->name || same_bytes(a->name, b->name, a->name_len)) &&
            (a->did_str == NULL) == (b->did_str == NULL) &&
-           (!a->did_str || (a->did_len == b->did_len && !memcmp(a->did_str, b->did_str, a->did_len)));
+           (!a->did_str || (a->did_len == b->did_len && same_bytes(a->did_str, b->did_str, a->did_len)));
 }
 
 /* Find or add the signature of @p pe; -1 on OOM. @p hint is a likely id. */

@@ -198,9 +198,10 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, int a
     return rc;
 }
 
-/* The program, ETRecord and runner log, opened on a second thread while the
- * main one opens (and verifies) the ETDump: the two are independent and the
- * ETRecord's JSON takes about as long as the ETDump's verification. */
+/* The program and runner log on one thread, the ETRecord on another, while
+ * the main one opens, verifies and groups the ETDump: the three are
+ * independent. With a short ETDump the ETRecord's JSON is the longest of
+ * them, so it does not wait for the program. */
 typedef struct side_inputs {
     const char *pte, *etrecord, *log;
     etp_program *p;
@@ -210,16 +211,31 @@ typedef struct side_inputs {
     etp_error err;
 } side_inputs;
 
-static void *open_side_inputs(void *arg)
+static void *open_program_and_log(void *arg)
 {
     side_inputs *s = arg;
-    /* Stops at the first failure, in the order the old sequential code used. */
-    if ((s->pte && (s->status = etp_program_open(s->pte, &s->p, &s->err))) ||
-        (s->etrecord && (s->status = etp_etrecord_open(s->etrecord, &s->r, &s->err))))
+    if (s->pte && (s->status = etp_program_open(s->pte, &s->p, &s->err)))
         return NULL;
     if (s->log)
         s->status = etp_runner_log_open(s->log, &s->lg, &s->err);
     return NULL;
+}
+
+static void *open_etrecord(void *arg)
+{
+    side_inputs *s = arg;
+    if (s->etrecord)
+        s->status = etp_etrecord_open(s->etrecord, &s->r, &s->err);
+    return NULL;
+}
+
+/* Run @p fn on a new thread (*started = 1), or here if none can start. */
+static void start_side(pthread_t *th, int *started, void *(*fn)(void *), side_inputs *s)
+{
+    etp_error_clear(&s->err);
+    *started = etp_thread_start(th, fn, s) == 0;
+    if (!*started)
+        fn(s);
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -316,12 +332,13 @@ int cmd_analyze(int argc, char **argv)
     etp_runner_log *lg = NULL;
     etp_analysis *a = NULL;
     int rc = EXIT_OK;
-    side_inputs side = {pte, etrecord, logpath, NULL, NULL, NULL, ETP_OK, {0}};
-    etp_error_clear(&side.err);
-    pthread_t th;
-    int threaded = etp_thread_start(&th, open_side_inputs, &side) == 0;
-    if (!threaded)
-        open_side_inputs(&side);
+    side_inputs side = {pte, NULL, logpath, NULL, NULL, NULL, ETP_OK, {0}};
+    side_inputs rec = {NULL, etrecord, NULL, NULL, NULL, NULL, ETP_OK, {0}};
+    pthread_t th, th_rec;
+    int threaded = 0, threaded_rec = 0;
+    if (etrecord)
+        start_side(&th_rec, &threaded_rec, open_etrecord, &rec);
+    start_side(&th, &threaded, open_program_and_log, &side);
     etp_status ds = etp_etdump_open(etdump, &d, &err);
     /* Decoding and grouping the events needs neither of the other inputs:
      * do it while they load. */
@@ -331,11 +348,18 @@ int cmd_analyze(int argc, char **argv)
     etp_status ps = ds ? ETP_OK : etp_analyze_prepare(d, &opt, &in, &perr);
     if (threaded)
         pthread_join(th, NULL);
+    if (threaded_rec)
+        pthread_join(th_rec, NULL);
     p = side.p;
-    r = side.r;
+    r = rec.r;
     lg = side.lg;
-    /* Report failures in input order: the ETDump, the other inputs, then
-     * what grouping the events found. */
+    /* Report failures in input order: the ETDump, the program, the ETRecord,
+     * the runner log, then what grouping the events found. */
+    int program_failed = side.status && side.pte && !side.p;
+    if (!program_failed && rec.status) { /* the ETRecord comes before the log */
+        side.status = rec.status;
+        side.err = rec.err;
+    }
     if (!ds && side.status)
         err = side.err;
     else if (!ds && ps)

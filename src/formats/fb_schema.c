@@ -253,6 +253,35 @@ static etp_status verify_field_ref(vctx *c, uint32_t t, const struct fb_table *d
     }
 }
 
+/* verify_table() when the vtable cache misses: check the layout, cache it
+ * when it can be, and verify the references from a local copy of it (the
+ * children's own layouts may take over the cache slot). */
+static etp_status verify_table_uncached(vctx *c, uint32_t t, const struct fb_table *d, int depth,
+                                        vt_layout *slot)
+{
+    vt_layout lay;
+    etp_status s = table_layout(c, t, d, &lay);
+    if (s)
+        return s;
+    if (!lay.vt) {
+        /* Uncacheable (many references): check every reference field. */
+        for (int id = 0; id < d->count; id++) {
+            const fb_field *f = &d->fields[id];
+            if (is_scalar(f->kind) || f->kind == FB_UTYPE)
+                continue;
+            uint32_t fp = fb_field_pos(c->b, t, (unsigned)id);
+            if (fp && (s = verify_field_ref(c, t, d, id, fp, depth)))
+                return s;
+        }
+        return ETP_OK;
+    }
+    *slot = lay;
+    for (uint8_t k = 0; k < lay.nrefs; k++)
+        if ((s = verify_field_ref(c, t, d, lay.ref_id[k], t + lay.ref_off[k], depth)))
+            return s;
+    return ETP_OK;
+}
+
 static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, int depth)
 {
     const fb_buf *b = c->b;
@@ -265,36 +294,48 @@ static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, in
         return vfail(c, ETP_E_FORMAT, t, "misaligned table %s%s", tn, "");
     if ((uint64_t)t + 4 > b->size)
         return vfail(c, ETP_E_TRUNCATED, t, "table %s runs past the end%s", tn, "");
-    uint32_t vt = (uint32_t)((int64_t)t - fb_i32(b, t));
+    int64_t svt = (int64_t)t - fb_i32(b, t);
+    uint32_t vt = (uint32_t)svt;
     vt_layout *hit = &c->cache[((vt >> 1) ^ (uint32_t)(uintptr_t)d) % VT_CACHE];
-    /* A local copy: verifying children may evict this cache slot. */
-    vt_layout lay;
-    if (hit->vt == vt && hit->d == d && hit->tmod8 == t % 8 && (int64_t)t - fb_i32(b, t) >= 0 &&
-        (uint64_t)t + hit->max_end <= b->size) {
-        lay = *hit; /* same vtable, same alignment, fits: the field checks hold */
-    } else {
-        vt_layout fresh;
-        etp_status s = table_layout(c, t, d, &fresh);
-        if (s)
+    /* Same vtable, same alignment, fits: the field checks hold. */
+    if (!(hit->vt == vt && hit->d == d && hit->tmod8 == t % 8 && svt >= 0 &&
+          (uint64_t)t + hit->max_end <= b->size))
+        return verify_table_uncached(c, t, d, depth, hit);
+    /* The common case reads the references straight from the cache slot,
+     * as long as verifying a child has not taken it over (the same vtable
+     * and type always give the same references). */
+    uint8_t n = hit->nrefs;
+    for (uint8_t k = 0; k < n; k++) {
+        if (hit->vt != vt || hit->d != d) {
+            vt_layout lay;
+            etp_status s = table_layout(c, t, d, &lay);
+            for (; !s && k < n; k++)
+                s = verify_field_ref(c, t, d, lay.ref_id[k], t + lay.ref_off[k], depth);
             return s;
-        if (fresh.vt)
-            *hit = fresh;
-        else {
-            /* Uncacheable (many references): check every reference field. */
-            for (int id = 0; id < d->count; id++) {
-                const fb_field *f = &d->fields[id];
-                if (is_scalar(f->kind) || f->kind == FB_UTYPE)
-                    continue;
-                uint32_t fp = fb_field_pos(b, t, (unsigned)id);
-                if (fp && (s = verify_field_ref(c, t, d, id, fp, depth)))
-                    return s;
-            }
-            return ETP_OK;
         }
-        lay = fresh;
-    }
-    for (uint8_t k = 0; k < lay.nrefs; k++) {
-        etp_status s = verify_field_ref(c, t, d, lay.ref_id[k], t + lay.ref_off[k], depth);
+        uint8_t id = hit->ref_id[k];
+        uint32_t fp = t + hit->ref_off[k];
+        const fb_field *f = &d->fields[id];
+        /* Strings and tables, the bulk of an ETDump, checked right here;
+         * anything else, or anything wrong, goes the general way (which
+         * also words the error). */
+        uint32_t rel = fb_u32(b, fp);
+        uint64_t to = (uint64_t)fp + rel;
+        if (fp % 4 == 0 && rel != 0 && to < b->size) {
+            uint32_t target = (uint32_t)to;
+            if (f->kind == FB_TABLE) {
+                etp_status s = verify_table(c, target, f->table, depth + 1);
+                if (s)
+                    return s;
+                continue;
+            }
+            if (f->kind == FB_STR && target % 4 == 0 && to + 4 <= b->size) {
+                uint64_t end = to + 4 + fb_u32(b, target); /* the NUL's position */
+                if (end < b->size && b->p[end] == 0)
+                    continue;
+            }
+        }
+        etp_status s = verify_field_ref(c, t, d, id, fp, depth);
         if (s)
             return s;
     }
