@@ -296,7 +296,9 @@ static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, in
         return vfail(c, ETP_E_TRUNCATED, t, "table %s runs past the end%s", tn, "");
     int64_t svt = (int64_t)t - fb_i32(b, t);
     uint32_t vt = (uint32_t)svt;
-    vt_layout *hit = &c->cache[((vt >> 1) ^ (uint32_t)(uintptr_t)d) % VT_CACHE];
+    /* Tables of one type and vtable at both 4-byte alignments (writers pack
+     * them back to back) get a slot each, or they would evict each other. */
+    vt_layout *hit = &c->cache[((vt >> 1) ^ (uint32_t)(uintptr_t)d ^ ((t & 4u) << 3)) % VT_CACHE];
     /* Same vtable, same alignment, fits: the field checks hold. */
     if (!(hit->vt == vt && hit->d == d && hit->tmod8 == t % 8 && svt >= 0 &&
           (uint64_t)t + hit->max_end <= b->size))
