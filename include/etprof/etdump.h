@@ -107,6 +107,28 @@ etp_status etp_etdump_open(const char *path, etp_etdump **out, etp_error *err);
 /** As etp_etdump_open but takes ownership of @p blob (freed on failure too). */
 etp_status etp_etdump_from_blob(etp_blob *blob, etp_etdump **out, etp_error *err);
 
+/**
+ * Open an ETDump for one full pass over its events: like etp_etdump_open(),
+ * except that the events' own tables are checked by the first
+ * etp_inspect_run() on the dump as it decodes them (the file is then read
+ * once, not twice; same errors either way). Until that call has returned
+ * ETP_OK, no other function may read the dump's events.
+ */
+etp_status etp_etdump_open_deferred(const char *path, etp_etdump **out, etp_error *err);
+
+/** As etp_etdump_open_deferred but takes ownership of @p blob. */
+etp_status etp_etdump_from_blob_deferred(etp_blob *blob, etp_etdump **out, etp_error *err);
+
+/** 1 once every table of the dump has been verified (from the start after
+ *  etp_etdump_open(); after a deferred open, once etp_inspect_run() or
+ *  etp_etdump_verify() has succeeded). */
+int etp_etdump_verified(const etp_etdump *d);
+
+/** Verify now whatever a deferred open left unverified, as
+ *  etp_etdump_open() would have (nothing to do otherwise). Callers use it
+ *  to report a defect in the ETDump before the problems of other inputs. */
+etp_status etp_etdump_verify(const etp_etdump *d, etp_error *err);
+
 /** Release. Safe on NULL. */
 void etp_etdump_free(etp_etdump *d);
 

@@ -10,6 +10,7 @@
 
 #include "analysis/inspect_internal.h"
 #include "analysis/method_match.h"
+#include "formats/etdump_checked.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
 #include "util/thread.h"
@@ -92,6 +93,7 @@ typedef struct decoder {
     u32vec seq, prev_seq;
     VEC(uint64_t) dur;
     int backward; /* runs come last to first: keep each signature's earliest offset */
+    etp_event_check *check; /* deferred dump: check each event as it is read */
 } decoder;
 
 /* Per-run tallies of the events that carry no timing. */
@@ -151,13 +153,25 @@ static int sig_same(const sig *a, const sig *b)
            (!a->did_str || (a->did_len == b->did_len && same_bytes(a->did_str, b->did_str, a->did_len)));
 }
 
+/* sig_same() of @p a and the signature @p pe would have. */
+static inline int sig_is(const sig *a, const etp_profile_event *pe)
+{
+    return a->chain == pe->chain_index && a->instr == pe->instruction_id &&
+           a->did_int == pe->delegate_id_int && a->name_len == pe->name_len &&
+           (a->name == NULL) == (pe->name == NULL) &&
+           (!a->name || same_bytes(a->name, pe->name, a->name_len)) &&
+           (a->did_str == NULL) == (pe->delegate_id_str == NULL) &&
+           (!a->did_str || (a->did_len == pe->delegate_id_str_len &&
+                            same_bytes(a->did_str, pe->delegate_id_str, a->did_len)));
+}
+
 /* Find or add the signature of @p pe; -1 on OOM. @p hint is a likely id. */
 static int64_t intern_sig(decoder *b, const etp_profile_event *pe, int64_t hint, int64_t offset)
 {
+    if (hint >= 0 && sig_is(&b->sigs.v[hint], pe))
+        return hint;
     sig s = {pe->name, pe->name_len, pe->chain_index, pe->instruction_id, pe->delegate_id_int,
              pe->delegate_id_str, pe->delegate_id_str_len, 0, 0, 0, offset, 0};
-    if (hint >= 0 && sig_same(&b->sigs.v[hint], &s))
-        return hint;
     s.hash = sig_hash(pe);
     size_t cur = 0;
     uint32_t id;
@@ -252,9 +266,20 @@ static etp_status decode_run(decoder *dc, uint32_t ri, const etp_run *run, run_t
     dc->prev_seq = tmp;
     dc->seq.n = dc->dur.n = 0;
     memset(t, 0, sizeof *t);
+    /* Room for every event of the run, written in place below. */
+    if (VEC_RESERVE(dc->seq, run->event_count) || VEC_RESERVE(dc->dur, run->event_count))
+        return oom(err, d);
+    uint32_t *seq = dc->seq.v, *prev = dc->prev_seq.v;
+    uint64_t *dur = dc->dur.v;
+    size_t m = 0, prev_n = dc->prev_seq.n;
     for (uint32_t j = 0; j < run->event_count; j++) {
         etp_event e;
-        etp_etdump_event(d, run, j, &e);
+        if (!dc->check)
+            etp_etdump_event(d, run, j, &e);
+        else if (!etp_event_check_read(dc->check, run, j, &e))
+            /* the caller verifies the whole file, which words the error */
+            return etp_error_set(err, ETP_E_FORMAT, etp_etdump_path(d), ETP_NO_OFFSET,
+                                 "event %u of run %u failed its check", j, ri);
         if (!e.kinds)
             t->empty++;
         if (e.kinds & ETP_EV_ALLOCATION) {
@@ -274,11 +299,13 @@ static etp_status decode_run(decoder *dc, uint32_t ri, const etp_run *run, run_t
         if (st)
             return st;
         t->wrapped += (uint64_t)w;
-        size_t k = dc->seq.n;
-        int64_t hint = k < dc->prev_seq.n ? (int64_t)dc->prev_seq.v[k] : -1;
+        int64_t hint = m < prev_n ? (int64_t)prev[m] : -1;
         int64_t id = intern_sig(dc, pe, hint, e.offset);
-        if (id < 0 || VEC_PUSH(dc->seq, (uint32_t)id) || VEC_PUSH(dc->dur, ticks))
+        if (id < 0)
             return oom(err, d);
+        seq[m] = (uint32_t)id;
+        dur[m] = ticks;
+        dc->seq.n = dc->dur.n = ++m;
         if (dc->backward && dc->sigs.v[id].seen != ri + 1) {
             /* this run comes before every run decoded so far */
             dc->sigs.v[id].seen = ri + 1;
@@ -468,6 +495,18 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
         return oom(err, d);
     half h;
     memset(&h, 0, sizeof h);
+    /* A deferred dump: each decoding thread checks the events it reads. */
+    etp_event_check main_check, half_check;
+    int checking = !etp_etdump_verified(d);
+    if (checking) {
+        if (etp_event_check_init(&main_check, d) || etp_event_check_init(&half_check, d)) {
+            etp_event_check_fini(&main_check);
+            etp_claims_fini(&claims);
+            return oom(err, d);
+        }
+        b->dc.check = &main_check;
+        h.dc.check = &half_check;
+    }
     pthread_t th;
     int threaded = 0;
     if (use_two_threads(d, b->threads, remaining)) {
@@ -536,6 +575,11 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
     }
     free_half(&h);
     etp_claims_fini(&claims);
+    if (checking) {
+        etp_event_check_fini(&main_check);
+        etp_event_check_fini(&half_check);
+        b->dc.check = NULL;
+    }
     return st;
 }
 
@@ -667,6 +711,18 @@ static etp_status publish(builder *b, etp_inspect *res, int row_stats, etp_error
     return ETP_OK;
 }
 
+/* Decode every run into @p b's groups (freed by the caller either way). */
+static etp_status group_events(const etp_etdump *d, const etp_inspect_options *opt,
+                               etp_inspect *res, builder *b, etp_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->dc.d = d;
+    b->threads = opt->threads;
+    etp_hm_init(&b->dc.sig_map);
+    etp_hm_init(&b->group_map);
+    return build_groups(b, res, err);
+}
+
 etp_status etp_inspect_run(const etp_etdump *d, const etp_inspect_options *opt, etp_inspect **out,
                            etp_error *err)
 {
@@ -700,12 +756,19 @@ etp_status etp_inspect_run(const etp_etdump *d, const etp_inspect_options *opt, 
     res->cpu_hz = opt->cpu_hz;
 
     builder b;
-    memset(&b, 0, sizeof b);
-    b.dc.d = d;
-    b.threads = opt->threads;
-    etp_hm_init(&b.dc.sig_map);
-    etp_hm_init(&b.group_map);
-    etp_status s = build_groups(&b, res, err);
+    etp_status s = group_events(d, opt, res, &b, err);
+    if (s && !etp_etdump_verified(d)) {
+        /* Something in the events did not pass the checks made while
+         * decoding: verify the file as an ordinary open does (its error, if
+         * any, is the one to report), then decode it the ordinary way. */
+        free_builder(&b);
+        res->runs_without_events = 0;
+        s = etp_etdump_verify(d, err);
+        if (!s)
+            s = group_events(d, opt, res, &b, err);
+    } else if (!s && !etp_etdump_verified(d)) {
+        etp_etdump_events_checked(d);
+    }
     if (!s)
         s = publish(&b, res, !opt->skip_row_stats, err);
     free_builder(&b);

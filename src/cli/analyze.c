@@ -339,7 +339,9 @@ int cmd_analyze(int argc, char **argv)
     if (etrecord)
         start_side(&th_rec, &threaded_rec, open_etrecord, &rec);
     start_side(&th, &threaded, open_program_and_log, &side);
-    etp_status ds = etp_etdump_open(etdump, &d, &err);
+    /* The events' tables are checked as they are decoded (one pass over
+     * the file instead of two). */
+    etp_status ds = etp_etdump_open_deferred(etdump, &d, &err);
     /* Decoding and grouping the events needs neither of the other inputs:
      * do it while they load. */
     etp_inspect *in = NULL;
@@ -354,7 +356,10 @@ int cmd_analyze(int argc, char **argv)
     r = rec.r;
     lg = side.lg;
     /* Report failures in input order: the ETDump, the program, the ETRecord,
-     * the runner log, then what grouping the events found. */
+     * the runner log, then what grouping the events found. A defect in
+     * events not decoded yet still counts as the ETDump's. */
+    if (!ds && (side.status || rec.status || ps) && !etp_etdump_verified(d))
+        ds = etp_etdump_verify(d, &err);
     int program_failed = side.status && side.pte && !side.p;
     if (!program_failed && rec.status) { /* the ETRecord comes before the log */
         side.status = rec.status;

@@ -76,11 +76,14 @@ int cmd_inspect(int argc, char **argv)
     etp_program *p = NULL;
     etp_inspect *in = NULL;
     int rc = EXIT_OK;
-    if (etp_etdump_open(argv[optind], &d, &err))
+    /* The events' tables are checked as they are decoded (one pass). */
+    if (etp_etdump_open_deferred(argv[optind], &d, &err))
         return cli_fail(&err);
     if (pte && etp_program_open(pte, &p, &err)) {
+        etp_error derr; /* a defect of the ETDump is reported first */
+        int bad_dump = etp_etdump_verify(d, &derr) != ETP_OK;
         etp_etdump_free(d);
-        return cli_fail(&err);
+        return cli_fail(bad_dump ? &derr : &err);
     }
     opt.program = p;
     etp_status s = etp_inspect_run(d, &opt, &in, &err);

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "formats/etdump_checked.h"
 #include "formats/fb.h"
 #include "formats/schemas.h"
 
@@ -12,6 +13,7 @@ struct etp_etdump {
     uint32_t root;    /* ETDump table */
     uint32_t runs;    /* run_data vector or 0 */
     uint64_t gen;     /* unique per opened dump: keys the vtable caches */
+    int events_deferred; /* opened deferred, events not verified yet */
 };
 
 static _Atomic uint64_t next_gen = 1;
@@ -47,7 +49,13 @@ static inline const uint16_t *vt_offsets(const etp_etdump *d, vt_cache *c, uint3
     return c->off;
 }
 
-etp_status etp_etdump_from_blob(etp_blob *blob, etp_etdump **out, etp_error *err)
+/* The schema's RunData.events field, and the tables below it. */
+static const fb_field *events_field(void)
+{
+    return &etp_schema_etdump.fields[ETD_ETDUMP_RUN_DATA].table->fields[ETD_RUN_EVENTS];
+}
+
+static etp_status from_blob(etp_blob *blob, int defer, etp_etdump **out, etp_error *err)
 {
     *out = NULL;
     const char *path = blob->path;
@@ -83,18 +91,35 @@ etp_status etp_etdump_from_blob(etp_blob *blob, etp_etdump **out, etp_error *err
     d->gen = next_gen++;
     d->b.p = p;
     d->b.size = prefix + 4;
-    etp_status st = fb_verify(&d->b, 4, &etp_schema_etdump, fb_default_limits(d->b.size), path, 0,
-                              &d->root, err);
+    etp_status st = fb_verify_deferring(&d->b, 4, &etp_schema_etdump,
+                                        fb_default_limits(d->b.size), path, 0,
+                                        defer ? events_field() : NULL, &d->root, err);
+    /* A defect outside the events: report the one a full verification
+     * meets first (it may be in an event of an earlier run). */
+    if (st && defer)
+        st = fb_verify(&d->b, 4, &etp_schema_etdump, fb_default_limits(d->b.size), path, 0,
+                       &d->root, err);
     if (st) {
         etp_etdump_free(d);
         return st;
     }
     d->runs = fb_ref(&d->b, d->root, ETD_ETDUMP_RUN_DATA);
+    d->events_deferred = defer;
     *out = d;
     return ETP_OK;
 }
 
-etp_status etp_etdump_open(const char *path, etp_etdump **out, etp_error *err)
+etp_status etp_etdump_from_blob(etp_blob *blob, etp_etdump **out, etp_error *err)
+{
+    return from_blob(blob, 0, out, err);
+}
+
+etp_status etp_etdump_from_blob_deferred(etp_blob *blob, etp_etdump **out, etp_error *err)
+{
+    return from_blob(blob, 1, out, err);
+}
+
+static etp_status open_path(const char *path, int defer, etp_etdump **out, etp_error *err)
 {
     etp_blob *blob;
     *out = NULL;
@@ -102,7 +127,172 @@ etp_status etp_etdump_open(const char *path, etp_etdump **out, etp_error *err)
     etp_status st = etp_blob_open(path, (size_t)UINT32_MAX + 4, &blob, err);
     if (st)
         return st;
-    return etp_etdump_from_blob(blob, out, err);
+    return from_blob(blob, defer, out, err);
+}
+
+etp_status etp_etdump_open(const char *path, etp_etdump **out, etp_error *err)
+{
+    return open_path(path, 0, out, err);
+}
+
+etp_status etp_etdump_open_deferred(const char *path, etp_etdump **out, etp_error *err)
+{
+    return open_path(path, 1, out, err);
+}
+
+/* ---- events of a deferred dump (etdump_checked.h) ---------------------- */
+
+int etp_etdump_verified(const etp_etdump *d)
+{
+    return !d->events_deferred;
+}
+
+etp_status etp_etdump_verify(const etp_etdump *d, etp_error *err)
+{
+    if (!d->events_deferred)
+        return ETP_OK;
+    uint32_t root;
+    etp_status st = fb_verify(&d->b, 4, &etp_schema_etdump, fb_default_limits(d->b.size),
+                              d->blob->path, 0, &root, err);
+    if (!st)
+        etp_etdump_events_checked(d);
+    return st;
+}
+
+void etp_etdump_events_checked(const etp_etdump *d)
+{
+    /* The flag is the dump's own state, not its contents: every dump is
+     * allocated writable (from_blob). */
+    ((etp_etdump *)d)->events_deferred = 0;
+}
+
+/* An Event is the second level below the root's run_data elements (which
+ * fb_verify() visits at depth 1), its ProfileEvent the third. */
+#define EVENT_DEPTH 2
+
+int etp_event_check_init(etp_event_check *k, const etp_etdump *d)
+{
+    memset(k, 0, sizeof *k);
+    k->d = d;
+    k->event = events_field()->table;
+    k->profile = k->event->fields[ETD_EVENT_PROFILE].table;
+    fb_limits lim = fb_default_limits(d->b.size);
+    k->max_visits = lim.max_visits;
+    for (int i = 0; i < 2; i++)
+        k->ev[i].key = k->pe[i].key = UINT64_MAX;
+    k->v = fb_verifier_new(&d->b, lim, d->blob->path, 0);
+    return k->v ? 0 : -1;
+}
+
+void etp_event_check_fini(etp_event_check *k)
+{
+    fb_verifier_free(k->v);
+    k->v = NULL;
+}
+
+/* The uoffset at @p pos followed, when fb_verify() would accept it; else 0. */
+static inline uint32_t checked_ref(const fb_buf *b, uint32_t pos)
+{
+    uint32_t rel = fb_u32(b, pos);
+    uint64_t to = (uint64_t)pos + rel;
+    return pos % 4 == 0 && rel != 0 && to < b->size ? (uint32_t)to : 0;
+}
+
+static inline int checked_string(const fb_buf *b, uint32_t s)
+{
+    if (s % 4 || (uint64_t)s + 4 > b->size)
+        return 0;
+    uint64_t nul = (uint64_t)s + 4 + fb_u32(b, s);
+    return nul < b->size && b->p[nul] == 0;
+}
+
+static inline int checked_bytes(const fb_buf *b, uint32_t v)
+{
+    return v % 4 == 0 && (uint64_t)v + 4 <= b->size && (uint64_t)v + 4 + fb_u32(b, v) <= b->size;
+}
+
+/* The layout of the table at @p t, from the cache of its alignment or
+ * checked now; NULL where fb_verify() would reject the table. */
+static inline const fb_layout *checked_layout(const fb_buf *b, uint32_t t, const fb_table *d,
+                                              etp_layout_slot slot[2])
+{
+    if (t % 4 || (uint64_t)t + 4 > b->size)
+        return NULL;
+    int64_t svt = (int64_t)t - fb_i32(b, t);
+    /* A negative vtable position sets the top bits: it never matches. */
+    uint64_t key = (uint64_t)svt ^ ((uint64_t)(t % 8) << 40);
+    etp_layout_slot *s = &slot[(t >> 2) & 1];
+    if (s->key != key) {
+        s->key = UINT64_MAX;
+        if (svt < 0 || fb_layout_of(b, t, d, &s->l))
+            return NULL;
+        s->key = key;
+    }
+    return (uint64_t)t + s->l.max_end <= b->size ? &s->l : NULL;
+}
+
+/* The ProfileEvent referenced at @p fp, checked with its strings and read
+ * into @p pe; 0 where fb_verify() would reject it. */
+static uint32_t checked_profile(etp_event_check *k, uint32_t fp, etp_profile_event *pe)
+{
+    const fb_buf *b = &k->d->b;
+    uint32_t t = checked_ref(b, fp);
+    const fb_layout *l = t ? checked_layout(b, t, k->profile, k->pe) : NULL;
+    if (!l)
+        return 0;
+    const uint16_t *off = l->off;
+    uint32_t name = 0, dstr = 0, md = 0;
+    if ((off[ETD_PE_NAME] &&
+         (!(name = checked_ref(b, t + off[ETD_PE_NAME])) || !checked_string(b, name))) ||
+        (off[ETD_PE_DID_STR] &&
+         (!(dstr = checked_ref(b, t + off[ETD_PE_DID_STR])) || !checked_string(b, dstr))) ||
+        (off[ETD_PE_METADATA] &&
+         (!(md = checked_ref(b, t + off[ETD_PE_METADATA])) || !checked_bytes(b, md))))
+        return 0;
+    pe->name = fb_str(b, name, &pe->name_len);
+    pe->chain_index = off[ETD_PE_CHAIN] ? fb_i32(b, t + off[ETD_PE_CHAIN]) : 0;
+    pe->instruction_id = off[ETD_PE_INSTR] ? fb_i32(b, t + off[ETD_PE_INSTR]) : -1;
+    pe->delegate_id_int = off[ETD_PE_DID_INT] ? fb_i32(b, t + off[ETD_PE_DID_INT]) : -1;
+    pe->delegate_id_str = fb_str(b, dstr, &pe->delegate_id_str_len);
+    pe->has_metadata = md != 0;
+    pe->metadata = md ? fb_vec_data(b, md) : NULL;
+    pe->metadata_len = fb_vec_len(b, md);
+    pe->start_time = off[ETD_PE_START] ? fb_u64(b, t + off[ETD_PE_START]) : 0;
+    pe->end_time = off[ETD_PE_END] ? fb_u64(b, t + off[ETD_PE_END]) : 0;
+    return t;
+}
+
+int etp_event_check_read(etp_event_check *k, const etp_run *run, uint32_t j, etp_event *out)
+{
+    const etp_etdump *d = k->d;
+    const fb_buf *b = &d->b;
+    /* The vector's bounds were verified at open: its elements can be read. */
+    uint32_t slot = run->events_pos_ + 4 + 4 * j;
+    if (j + 16 < run->event_count) {
+        uint64_t at = (uint64_t)slot + 64 + fb_u32(b, slot + 64);
+        if (at < b->size)
+            __builtin_prefetch(b->p + at);
+    }
+    uint32_t e = checked_ref(b, slot);
+    if (!e)
+        return 0;
+    /* The usual event: a ProfileEvent alone (two tables visited). */
+    const fb_layout *l = checked_layout(b, e, k->event, k->ev);
+    if (l && l->off[ETD_EVENT_PROFILE] && !l->off[ETD_EVENT_ALLOCATION] &&
+        !l->off[ETD_EVENT_DEBUG] && (k->visits += 2) <= k->max_visits &&
+        checked_profile(k, e + l->off[ETD_EVENT_PROFILE], &out->profile)) {
+        out->offset = e;
+        out->kinds = ETP_EV_PROFILE;
+        return 1;
+    }
+    /* Anything else: fb_verify()'s own walk of this event (on one budget
+     * with the usual ones), then the reader. */
+    if (fb_verifier_count(k->v, k->visits) ||
+        fb_verifier_table(k->v, e, k->event, EVENT_DEPTH, NULL))
+        return 0;
+    k->visits = 0;
+    etp_etdump_event(d, run, j, out);
+    return 1;
 }
 
 void etp_etdump_free(etp_etdump *d)

@@ -54,6 +54,7 @@ typedef struct vctx {
     etp_error *err;
     struct vt_layout *cache;
     int parallel;          /* may split the root's table vector across threads */
+    const fb_field *defer; /* vectors of this field: elements left to the caller */
 } vctx;
 
 /* Below this size a second thread costs more than it saves. */
@@ -115,7 +116,7 @@ static etp_status v_vector(vctx *c, uint32_t v, const fb_field *f, const char *t
         return vfail(c, ETP_E_TRUNCATED, v, "vector %s.%s runs past the end", tname, f->name);
     if (es == 8 && (v + 4) % 8)
         return vfail(c, ETP_E_FORMAT, v, "misaligned 8-byte elements in %s.%s", tname, f->name);
-    if (is_scalar(f->elem))
+    if (is_scalar(f->elem) || f == c->defer)
         return ETP_OK;
     if (f->elem != FB_STR && f->elem != FB_TABLE)
         return vfail(c, ETP_E_INTERNAL, v, "unsupported vector element in %s.%s", tname, f->name);
@@ -424,10 +425,18 @@ static etp_status v_tables_parallel(vctx *c, uint32_t v, uint32_t n, const fb_fi
 etp_status fb_verify(const fb_buf *b, uint32_t root_pos, const fb_table *root, fb_limits lim,
                      const char *file, int64_t base_offset, uint32_t *root_table, etp_error *err)
 {
+    return fb_verify_deferring(b, root_pos, root, lim, file, base_offset, NULL, root_table, err);
+}
+
+etp_status fb_verify_deferring(const fb_buf *b, uint32_t root_pos, const fb_table *root,
+                               fb_limits lim, const char *file, int64_t base_offset,
+                               const fb_field *defer, uint32_t *root_table, etp_error *err)
+{
     vt_layout *cache = calloc(VT_CACHE, sizeof *cache);
     if (!cache)
         return etp_error_set(err, ETP_E_NOMEM, file, ETP_NO_OFFSET, "out of memory");
-    vctx c = {b, lim, 0, file, base_offset, err, cache, 1};
+    /* With the bulk deferred, what is left is too little to split. */
+    vctx c = {b, lim, 0, file, base_offset, err, cache, defer == NULL, defer};
     etp_status s;
     uint32_t t = 0;
     if ((uint64_t)root_pos + 8 > b->size)
@@ -439,6 +448,67 @@ etp_status fb_verify(const fb_buf *b, uint32_t root_pos, const fb_table *root, f
     if (!s && root_table)
         *root_table = t;
     return s;
+}
+
+int fb_layout_of(const fb_buf *b, uint32_t t, const fb_table *d, fb_layout *out)
+{
+    if (d->count > FB_LAYOUT_FIELDS || t % 4 || (uint64_t)t + 4 > b->size)
+        return -1;
+    vctx c;
+    memset(&c, 0, sizeof c);
+    c.b = b;
+    vt_layout lay;
+    if (table_layout(&c, t, d, &lay) || !lay.vt)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->vt = lay.vt;
+    out->tmod8 = lay.tmod8;
+    out->max_end = lay.max_end;
+    uint16_t vtlen = fb_u16(b, lay.vt); /* checked by table_layout() */
+    for (int id = 0; id < d->count && 4u + 2u * (unsigned)id + 2u <= vtlen; id++)
+        out->off[id] = fb_u16(b, lay.vt + 4u + 2u * (unsigned)id);
+    return 0;
+}
+
+struct fb_verifier {
+    vctx c;
+};
+
+fb_verifier *fb_verifier_new(const fb_buf *b, fb_limits lim, const char *file, int64_t base_offset)
+{
+    fb_verifier *v = calloc(1, sizeof *v);
+    vt_layout *cache = calloc(VT_CACHE, sizeof *cache);
+    if (!v || !cache) {
+        free(v);
+        free(cache);
+        return NULL;
+    }
+    vctx c = {b, lim, 0, file, base_offset, NULL, cache, 0, NULL};
+    v->c = c;
+    return v;
+}
+
+etp_status fb_verifier_table(fb_verifier *v, uint32_t t, const fb_table *d, int depth,
+                             etp_error *err)
+{
+    v->c.err = err;
+    etp_status s = verify_table(&v->c, t, d, depth);
+    v->c.err = NULL;
+    return s;
+}
+
+int fb_verifier_count(fb_verifier *v, uint64_t n)
+{
+    v->c.visits += n;
+    return v->c.visits > v->c.lim.max_visits ? -1 : 0;
+}
+
+void fb_verifier_free(fb_verifier *v)
+{
+    if (!v)
+        return;
+    free(v->c.cache);
+    free(v);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -76,6 +76,48 @@ fb_limits fb_default_limits(uint32_t size);
 etp_status fb_verify(const fb_buf *b, uint32_t root_pos, const fb_table *root, fb_limits lim,
                      const char *file, int64_t base_offset, uint32_t *root_table, etp_error *err);
 
+/*
+ * fb_verify(), except that the elements of every vector described by
+ * @p defer (one field of the schema) are left unvisited: the vectors
+ * themselves are checked, their tables are not. The caller must check each
+ * of those tables (fb_layout_of(), fb_verifier_table()) before reading it.
+ */
+etp_status fb_verify_deferring(const fb_buf *b, uint32_t root_pos, const fb_table *root,
+                               fb_limits lim, const char *file, int64_t base_offset,
+                               const fb_field *defer, uint32_t *root_table, etp_error *err);
+
+/*
+ * Where the fields of one table are, checked the way fb_verify() checks a
+ * table itself (its vtable, the bounds and alignment of each field; not
+ * what its references point to). It holds for every table of the same type
+ * with the same vtable (vt), the same position mod 8 (tmod8) and room for
+ * max_end bytes: a reader can check those three facts per table instead.
+ */
+#define FB_LAYOUT_FIELDS 16
+typedef struct fb_layout {
+    uint32_t vt;
+    uint32_t tmod8;
+    uint32_t max_end;
+    uint16_t off[FB_LAYOUT_FIELDS]; /* per field id: offset from the table, 0 if absent */
+} fb_layout;
+
+/* Check the table at @p t (of a type with at most FB_LAYOUT_FIELDS fields)
+ * and fill @p out: 0, or -1 where fb_verify() would fail on the table. */
+int fb_layout_of(const fb_buf *b, uint32_t t, const fb_table *d, fb_layout *out);
+
+/* fb_verify()'s walk for single subtrees, with one budget of visits and one
+ * layout cache across calls (one verifier per thread). */
+typedef struct fb_verifier fb_verifier;
+fb_verifier *fb_verifier_new(const fb_buf *b, fb_limits lim, const char *file, int64_t base_offset);
+/* Verify the table at @p t (type @p d, nested @p depth deep in its tree)
+ * and everything it references, as fb_verify() would there. */
+etp_status fb_verifier_table(fb_verifier *v, uint32_t t, const fb_table *d, int depth,
+                             etp_error *err);
+/* Count @p n visits done by the caller against the budget: 0, or -1 once
+ * the budget is exceeded (fb_verify() would then fail). */
+int fb_verifier_count(fb_verifier *v, uint64_t n);
+void fb_verifier_free(fb_verifier *v);
+
 /* Write the table at @p table as JSON in flatc's --defaults-json shape. */
 void fb_dump_json(const fb_buf *b, uint32_t table, const fb_table *desc, etp_jw *w);
 

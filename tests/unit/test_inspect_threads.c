@@ -2,7 +2,8 @@
  * the one-thread result: every block, row, sample, count and offset, on
  * every real ETDump fixture and on generated ones; and the same first error
  * when events in either half are bad; and events read alternately from two
- * dumps. */
+ * dumps. A deferred open (events checked while decoding) gives the same
+ * results and, on damaged files, the same errors as a verifying open. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -87,6 +88,19 @@ static void check_file(const char *path)
     etp_inspect *two = run_inspect(d, 2, &err);
     assert_non_null(two);
     same_inspect(one, two);
+    /* Deferred: the events are checked by the first decode, on one thread
+     * or two; the dump counts as verified afterwards. */
+    for (int threads = 1; threads <= 2; threads++) {
+        etp_etdump *dd = NULL;
+        assert_int_equal(etp_etdump_open_deferred(path, &dd, &err), ETP_OK);
+        assert_int_equal(etp_etdump_verified(dd), etp_etdump_run_count(dd) == 0);
+        etp_inspect *in = run_inspect(dd, threads, &err);
+        assert_non_null(in);
+        assert_true(etp_etdump_verified(dd));
+        same_inspect(one, in);
+        etp_inspect_free(in);
+        etp_etdump_free(dd);
+    }
     etp_inspect_free(one);
     etp_inspect_free(two);
     etp_etdump_free(d);
@@ -241,6 +255,123 @@ static void test_first_error(void **state)
     free(dir);
 }
 
+/* The outcome of opening @p bytes one way and decoding the events on
+ * @p threads threads: the result, or NULL and the first error in *err.
+ * *d is the dump the result points into (the caller frees it). */
+static etp_inspect *outcome(const uint8_t *bytes, size_t size, int deferred, int threads,
+                            etp_etdump **d, etp_error *err)
+{
+    etp_blob *blob = NULL;
+    assert_int_equal(etp_blob_from_memory(bytes, size, "damaged.etdp", &blob, err), ETP_OK);
+    *d = NULL;
+    etp_error_clear(err);
+    if ((deferred ? etp_etdump_from_blob_deferred : etp_etdump_from_blob)(blob, d, err))
+        return NULL;
+    return run_inspect(*d, threads, err);
+}
+
+/* Damage @p orig at many places; both ways of opening must agree on every
+ * copy: the same result, or the same error (code, offset, message). */
+static void damage_both_ways(const uint8_t *orig, size_t size, uint64_t seed, int rounds)
+{
+    uint8_t *bytes = malloc(size);
+    assert_non_null(bytes);
+    int failures = 0;
+    for (int k = 0; k < rounds; k++) {
+        memcpy(bytes, orig, size);
+        /* one to three bytes anywhere past the header, set to a value that
+         * tends to matter (0, all ones, a small or a large offset) */
+        int n = 1 + (int)(tu_rand(&seed) % 3);
+        for (int i = 0; i < n; i++) {
+            size_t at = 12 + (size_t)(tu_rand(&seed) % (size - 12));
+            static const uint8_t vals[] = {0x00, 0xff, 0x04, 0x80, 0x7f, 0x10};
+            bytes[at] = vals[tu_rand(&seed) % sizeof vals];
+        }
+        int threads = 1 + (int)(k % 2);
+        etp_error e1, e2;
+        etp_etdump *da, *db;
+        etp_inspect *a = outcome(bytes, size, 0, threads, &da, &e1);
+        etp_inspect *b = outcome(bytes, size, 1, threads, &db, &e2);
+        assert_true((a == NULL) == (b == NULL));
+        if (a) {
+            same_inspect(a, b);
+        } else {
+            failures++;
+            assert_int_equal(e1.code, e2.code);
+            assert_int_equal(e1.offset, e2.offset);
+            assert_string_equal(e1.message, e2.message);
+        }
+        etp_inspect_free(a);
+        etp_inspect_free(b);
+        etp_etdump_free(da);
+        etp_etdump_free(db);
+    }
+    /* the damage must have hit the events often enough to mean something */
+    assert_true(failures > rounds / 10);
+    free(bytes);
+}
+
+static void test_deferred_damage(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    assert_non_null(dir);
+    const char *path = generate(dir, 6, 40);
+    size_t size = 0;
+    uint8_t *orig = tu_read_file(path, &size);
+    assert_non_null(orig);
+    damage_both_ways(orig, size, 7, 3000);
+
+    /* A decoding error (an interval that ends before it starts) and a
+     * structural one later in the file: the structural one is reported,
+     * as when the whole file is verified first. */
+    etp_etdump *d = NULL;
+    etp_error err;
+    assert_int_equal(etp_etdump_open(path, &d, &err), ETP_OK);
+    uint8_t *bytes = malloc(size);
+    assert_non_null(bytes);
+    memcpy(bytes, orig, size);
+    break_event(bytes, size, d, 1, 2);
+    etp_run last;
+    etp_etdump_run(d, etp_etdump_run_count(d) - 1, &last);
+    uint32_t bad = (uint32_t)size + 64; /* an event offset past the end */
+    memcpy(bytes + last.events_pos_ + 4, &bad, 4);
+    etp_error e1, e2;
+    etp_etdump *da, *db;
+    assert_null(outcome(bytes, size, 0, 2, &da, &e1));
+    assert_null(outcome(bytes, size, 1, 2, &db, &e2));
+    etp_etdump_free(da);
+    etp_etdump_free(db);
+    assert_int_equal(e1.code, e2.code);
+    assert_int_equal(e1.offset, e2.offset);
+    assert_string_equal(e1.message, e2.message);
+    assert_null(strstr(e2.message, "ends before it starts"));
+    free(bytes);
+    etp_etdump_free(d);
+    free(orig);
+    tu_rmrf(dir);
+    free(dir);
+}
+
+/* Real dumps hold other kinds of events (debug values, allocations), which
+ * the deferred reader checks the general way. */
+static void test_deferred_damage_real(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "real-runs/et_bundled_program_debug_intermediate.etdp",
+        "real-runs/xnn_np_add_x10.etdp",
+        "executorch/synthetic_multi_run.etdp",
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        size_t size = 0;
+        uint8_t *orig = tu_read_file(tu_fixture(files[i]), &size);
+        assert_non_null(orig);
+        damage_both_ways(orig, size, 100 + i, 1500);
+        free(orig);
+    }
+}
+
 /* Events read alternately from two dumps equal the same events read from
  * each dump alone (the event reader caches vtable offsets per thread). */
 static void collect(const etp_etdump *d, uint32_t ri, etp_event *out, uint32_t n)
@@ -308,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_generated),
         cmocka_unit_test(test_first_error),
         cmocka_unit_test(test_interleaved_dumps),
+        cmocka_unit_test(test_deferred_damage),
     };
     int rc = cmocka_run_group_tests_name("generated", gen_tests, NULL, NULL);
     if (!tu_have_fixtures()) {
@@ -316,6 +448,7 @@ int main(void)
     }
     const struct CMUnitTest fixture_tests[] = {
         cmocka_unit_test(test_real_fixtures),
+        cmocka_unit_test(test_deferred_damage_real),
     };
     return rc | cmocka_run_group_tests_name("fixtures", fixture_tests, NULL, NULL);
 }
