@@ -311,13 +311,43 @@ static int64_t add_entity(etp_abuild *b, etp_entity_kind kind, int32_t chain, in
     return (int64_t)(b->ents.n - 1);
 }
 
+/* Decimal digits of @p v at the end of @p end (exclusive); the start. */
+static char *put_int(char *end, int32_t v)
+{
+    uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    do
+        *--end = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--end = '-';
+    return end;
+}
+
+/* "<method>_<chain>_<instr>", as etp_strprintf("%s_%d_%d") would write it
+ * (one per instruction: worth doing without printf). */
+static char *instruction_id(const char *method, int32_t chain, int32_t instr)
+{
+    char tail[32], *end = tail + sizeof tail, *p = put_int(end, instr);
+    *--p = '_';
+    p = put_int(p, chain);
+    *--p = '_';
+    size_t m = strlen(method), t = (size_t)(end - p);
+    char *s = malloc(m + t + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, method, m);
+    memcpy(s + m, p, t);
+    s[m + t] = '\0';
+    return s;
+}
+
 static int64_t add_instruction(etp_abuild *b, int32_t chain, int32_t instr)
 {
     int64_t id = add_entity(b, ETP_ENTITY_INSTRUCTION, chain, instr);
     if (id < 0)
         return -1;
     etp_entity *e = &b->ents.v[id];
-    e->id = etp_strprintf("%s_%d_%d", b->a->method, chain, instr);
+    e->id = instruction_id(b->a->method, chain, instr);
     if (!e->id || etp_hm_put(&b->instr_map, etp_instr_key(chain, instr), (uint32_t)id))
         return -1;
     const etp_plan *pl = b->a->plan;

@@ -24,6 +24,16 @@ static int is(const etp_inspect_row *r, const char *name)
 static void accumulate(const etp_inspect_row *row, uint32_t nruns, int64_t *acc, int sign,
                        int *overflow)
 {
+    if (row->max_per_run == 1 && row->sample_count == nruns) {
+        /* The usual row: one sample per run, sample r in run r. */
+        for (uint32_t r = 0; r < nruns; r++) {
+            uint64_t t = row->ticks[r];
+            int64_t v = t > INT64_MAX ? 0 : (sign < 0 ? -(int64_t)t : (int64_t)t);
+            if (t > INT64_MAX || __builtin_add_overflow(acc[r], v, &acc[r]))
+                *overflow = 1;
+        }
+        return;
+    }
     uint64_t k = 0;
     for (uint32_t r = 0; r < nruns; r++)
         for (uint32_t c = 0; c < row->per_run[r]; c++) {

@@ -248,7 +248,9 @@ static etp_status decode_plan(const etp_program *pr, const fb_buf *b, uint32_t t
 
     uint32_t vals = fb_ref(b, t, PTE_PLAN_VALUES);
     pl->value_count = fb_vec_len(b, vals);
-    if (pl->value_count && !(pl->values = calloc(pl->value_count, sizeof *pl->values)))
+    /* malloc, not calloc: decode_value() sets every byte of each value, and
+     * a program can hold hundreds of thousands of them. */
+    if (pl->value_count && !(pl->values = malloc((size_t)pl->value_count * sizeof *pl->values)))
         return oom(err, path);
     for (uint32_t i = 0; i < pl->value_count; i++)
         decode_value(b, fb_vec_ref(b, vals, i), &pl->values[i]);
