@@ -203,7 +203,9 @@ static etp_status collect(attr *t)
         }
         /* A delegate call: detailed events first, the enclosing interval as fallback. */
         const etp_instr_delegate *dm = etp_etrecord_instr_delegate(t->maps, e->instruction);
-        memset(covered, 0, t->ep->node_count + 1);
+        /* covered[] is all zero here; the nodes this call's details mark are
+         * cleared again below (a memset per call would touch every node). */
+        size_t first_detail = t->contribs.n;
         int any_detail = 0, any_events = 0;
         size_t cur = 0;
         uint32_t k;
@@ -256,6 +258,9 @@ static etp_status collect(attr *t)
             st = oom(t);
             break;
         }
+        for (size_t q = first_detail; q < t->contribs.n; q++)
+            for (uint32_t j = 0; j < t->contribs.v[q].node_count; j++)
+                covered[t->contribs.v[q].nodes[j]] = 0;
         if (c.node_count) {
             t->fallbacks++;
             c.source = any_detail ? ETP_SRC_DELEGATE_FALLBACK : ETP_SRC_DELEGATE_CALL;

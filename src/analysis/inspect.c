@@ -683,7 +683,11 @@ static etp_status publish(builder *b, etp_inspect *res, int row_stats, etp_error
             row->first_offset = s->offset;
             row->per_run = g->irregular ? counts + (size_t)r * nr : counts;
             row->ticks = slab + off;
-            for (uint32_t x = 0; x < nr; x++) {
+            if (!g->irregular) { /* once in every run */
+                row->sample_count = nr;
+                row->max_per_run = nr ? 1 : 0;
+            }
+            for (uint32_t x = 0; g->irregular && x < nr; x++) {
                 row->sample_count += row->per_run[x];
                 if (row->per_run[x] > row->max_per_run)
                     row->max_per_run = row->per_run[x];
