@@ -285,12 +285,12 @@ int etp_event_check_read(etp_event_check *k, const etp_run *run, uint32_t j, etp
         out->kinds = ETP_EV_PROFILE;
         return 1;
     }
-    /* Anything else: fb_verify()'s own walk of this event (on one budget
-     * with the usual ones), then the reader. */
-    if (fb_verifier_count(k->v, k->visits) ||
-        fb_verifier_table(k->v, e, k->event, EVENT_DEPTH, NULL))
+    /* Anything else: fb_verify()'s own walk of this event (on the same
+     * budget as the usual ones), then the reader. */
+    fb_verifier_set_visits(k->v, k->visits);
+    if (fb_verifier_table(k->v, e, k->event, EVENT_DEPTH, NULL))
         return 0;
-    k->visits = 0;
+    k->visits = fb_verifier_visits(k->v);
     etp_etdump_event(d, run, j, out);
     return 1;
 }

@@ -30,9 +30,9 @@ typedef struct etp_layout_slot {
 typedef struct etp_event_check {
     const etp_etdump *d;
     const fb_table *event, *profile;
-    fb_verifier *v;              /* for events off the usual path; holds the budget */
-    uint64_t visits;             /* tables visited on the usual path, not yet counted in v */
-    uint64_t max_visits;
+    fb_verifier *v;              /* for events off the usual path */
+    uint64_t visits;             /* tables visited by this reader, both ways */
+    uint64_t max_visits;         /* fb_verify()'s budget */
     etp_layout_slot ev[2], pe[2]; /* last Event / ProfileEvent layout per 4-byte alignment */
 } etp_event_check;
 

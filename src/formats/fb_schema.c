@@ -497,10 +497,14 @@ etp_status fb_verifier_table(fb_verifier *v, uint32_t t, const fb_table *d, int 
     return s;
 }
 
-int fb_verifier_count(fb_verifier *v, uint64_t n)
+uint64_t fb_verifier_visits(const fb_verifier *v)
 {
-    v->c.visits += n;
-    return v->c.visits > v->c.lim.max_visits ? -1 : 0;
+    return v->c.visits;
+}
+
+void fb_verifier_set_visits(fb_verifier *v, uint64_t visits)
+{
+    v->c.visits = visits;
 }
 
 void fb_verifier_free(fb_verifier *v)

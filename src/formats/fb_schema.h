@@ -113,9 +113,10 @@ fb_verifier *fb_verifier_new(const fb_buf *b, fb_limits lim, const char *file, i
  * and everything it references, as fb_verify() would there. */
 etp_status fb_verifier_table(fb_verifier *v, uint32_t t, const fb_table *d, int depth,
                              etp_error *err);
-/* Count @p n visits done by the caller against the budget: 0, or -1 once
- * the budget is exceeded (fb_verify() would then fail). */
-int fb_verifier_count(fb_verifier *v, uint64_t n);
+/* The tables visited so far, on one budget with fb_limits.max_visits; a
+ * caller that checks some tables itself keeps the count with these. */
+uint64_t fb_verifier_visits(const fb_verifier *v);
+void fb_verifier_set_visits(fb_verifier *v, uint64_t visits);
 void fb_verifier_free(fb_verifier *v);
 
 /* Write the table at @p table as JSON in flatc's --defaults-json shape. */
