@@ -201,7 +201,9 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, int a
 /* The program and runner log on one thread, the ETRecord on another, while
  * the main one opens, verifies and groups the ETDump: the three are
  * independent. With a short ETDump the ETRecord's JSON is the longest of
- * them, so it does not wait for the program. */
+ * them, so it does not wait for the program. Only the ETRecord's thread may
+ * use jansson while they run: its reader swaps jansson's allocator for the
+ * whole process (util/json_arena.h). */
 typedef struct side_inputs {
     const char *pte, *etrecord, *log;
     etp_program *p;
