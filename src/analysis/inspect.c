@@ -144,31 +144,28 @@ static inline int same_bytes(const char *a, const char *b, size_t n)
     return x == y;
 }
 
-static int sig_same(const sig *a, const sig *b)
+/* Whether @p a is the signature with these fields. */
+static inline int sig_is(const sig *a, const char *name, uint32_t name_len, int32_t chain,
+                         int32_t instr, int32_t did_int, const char *did_str, uint32_t did_len)
 {
-    return a->chain == b->chain && a->instr == b->instr && a->did_int == b->did_int &&
-           (a->name == NULL) == (b->name == NULL) && a->name_len == b->name_len &&
-           (!a->name || same_bytes(a->name, b->name, a->name_len)) &&
-           (a->did_str == NULL) == (b->did_str == NULL) &&
-           (!a->did_str || (a->did_len == b->did_len && same_bytes(a->did_str, b->did_str, a->did_len)));
+    return a->chain == chain && a->instr == instr && a->did_int == did_int &&
+           a->name_len == name_len && (a->name == NULL) == (name == NULL) &&
+           (!a->name || same_bytes(a->name, name, name_len)) &&
+           (a->did_str == NULL) == (did_str == NULL) &&
+           (!a->did_str || (a->did_len == did_len && same_bytes(a->did_str, did_str, did_len)));
 }
 
-/* sig_same() of @p a and the signature @p pe would have. */
-static inline int sig_is(const sig *a, const etp_profile_event *pe)
+static int sig_same(const sig *a, const sig *b)
 {
-    return a->chain == pe->chain_index && a->instr == pe->instruction_id &&
-           a->did_int == pe->delegate_id_int && a->name_len == pe->name_len &&
-           (a->name == NULL) == (pe->name == NULL) &&
-           (!a->name || same_bytes(a->name, pe->name, a->name_len)) &&
-           (a->did_str == NULL) == (pe->delegate_id_str == NULL) &&
-           (!a->did_str || (a->did_len == pe->delegate_id_str_len &&
-                            same_bytes(a->did_str, pe->delegate_id_str, a->did_len)));
+    return sig_is(a, b->name, b->name_len, b->chain, b->instr, b->did_int, b->did_str, b->did_len);
 }
 
 /* Find or add the signature of @p pe; -1 on OOM. @p hint is a likely id. */
 static int64_t intern_sig(decoder *b, const etp_profile_event *pe, int64_t hint, int64_t offset)
 {
-    if (hint >= 0 && sig_is(&b->sigs.v[hint], pe))
+    if (hint >= 0 && sig_is(&b->sigs.v[hint], pe->name, pe->name_len, pe->chain_index,
+                            pe->instruction_id, pe->delegate_id_int, pe->delegate_id_str,
+                            pe->delegate_id_str_len))
         return hint;
     sig s = {pe->name, pe->name_len, pe->chain_index, pe->instruction_id, pe->delegate_id_int,
              pe->delegate_id_str, pe->delegate_id_str_len, 0, 0, 0, offset, 0};
@@ -304,14 +301,14 @@ static etp_status decode_run(decoder *dc, uint32_t ri, const etp_run *run, run_t
         if (id < 0)
             return oom(err, d);
         seq[m] = (uint32_t)id;
-        dur[m] = ticks;
-        dc->seq.n = dc->dur.n = ++m;
+        dur[m++] = ticks;
         if (dc->backward && dc->sigs.v[id].seen != ri + 1) {
             /* this run comes before every run decoded so far */
             dc->sigs.v[id].seen = ri + 1;
             dc->sigs.v[id].offset = e.offset;
         }
     }
+    dc->seq.n = dc->dur.n = m;
     return ETP_OK;
 }
 

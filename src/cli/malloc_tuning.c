@@ -90,7 +90,9 @@ static void huge_page_heap(char **argv)
     if (!probe)
         return;
     char *end = sbrk(0);
-    uintptr_t from = ((uintptr_t)probe + 4095) & ~(uintptr_t)4095;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t pg = page > 0 ? (uintptr_t)page : 4096;
+    uintptr_t from = ((uintptr_t)probe + pg - 1) & ~(pg - 1);
     /* Only when the block came from the brk heap (not glibc's mmap fallback). */
     if (end != (char *)-1 && (uintptr_t)end > from && (uintptr_t)end - from <= pad + 2 * PROBE_BYTES)
         (void)madvise((void *)from, (uintptr_t)end - from, MADV_HUGEPAGE);

@@ -55,6 +55,13 @@ static const fb_field *events_field(void)
     return &etp_schema_etdump.fields[ETD_ETDUMP_RUN_DATA].table->fields[ETD_RUN_EVENTS];
 }
 
+/* fb_verify() of the whole dump, as etp_etdump_open() runs it. */
+static etp_status verify_all(const etp_etdump *d, uint32_t *root, etp_error *err)
+{
+    return fb_verify(&d->b, 4, &etp_schema_etdump, fb_default_limits(d->b.size), d->blob->path, 0,
+                     root, err);
+}
+
 static etp_status from_blob(etp_blob *blob, int defer, etp_etdump **out, etp_error *err)
 {
     *out = NULL;
@@ -91,14 +98,14 @@ static etp_status from_blob(etp_blob *blob, int defer, etp_etdump **out, etp_err
     d->gen = next_gen++;
     d->b.p = p;
     d->b.size = prefix + 4;
-    etp_status st = fb_verify_deferring(&d->b, 4, &etp_schema_etdump,
-                                        fb_default_limits(d->b.size), path, 0,
-                                        defer ? events_field() : NULL, &d->root, err);
+    etp_status st = defer ? fb_verify_deferring(&d->b, 4, &etp_schema_etdump,
+                                                fb_default_limits(d->b.size), path, 0,
+                                                events_field(), &d->root, err)
+                          : verify_all(d, &d->root, err);
     /* A defect outside the events: report the one a full verification
      * meets first (it may be in an event of an earlier run). */
     if (st && defer)
-        st = fb_verify(&d->b, 4, &etp_schema_etdump, fb_default_limits(d->b.size), path, 0,
-                       &d->root, err);
+        st = verify_all(d, &d->root, err);
     if (st) {
         etp_etdump_free(d);
         return st;
@@ -152,8 +159,7 @@ etp_status etp_etdump_verify(const etp_etdump *d, etp_error *err)
     if (!d->events_deferred)
         return ETP_OK;
     uint32_t root;
-    etp_status st = fb_verify(&d->b, 4, &etp_schema_etdump, fb_default_limits(d->b.size),
-                              d->blob->path, 0, &root, err);
+    etp_status st = verify_all(d, &root, err);
     if (!st)
         etp_etdump_events_checked(d);
     return st;
@@ -190,22 +196,6 @@ void etp_event_check_fini(etp_event_check *k)
     k->v = NULL;
 }
 
-/* The uoffset at @p pos followed, when fb_verify() would accept it; else 0. */
-static inline uint32_t checked_ref(const fb_buf *b, uint32_t pos)
-{
-    uint32_t rel = fb_u32(b, pos);
-    uint64_t to = (uint64_t)pos + rel;
-    return pos % 4 == 0 && rel != 0 && to < b->size ? (uint32_t)to : 0;
-}
-
-static inline int checked_string(const fb_buf *b, uint32_t s)
-{
-    if (s % 4 || (uint64_t)s + 4 > b->size)
-        return 0;
-    uint64_t nul = (uint64_t)s + 4 + fb_u32(b, s);
-    return nul < b->size && b->p[nul] == 0;
-}
-
 static inline int checked_bytes(const fb_buf *b, uint32_t v)
 {
     return v % 4 == 0 && (uint64_t)v + 4 <= b->size && (uint64_t)v + 4 + fb_u32(b, v) <= b->size;
@@ -236,18 +226,18 @@ static inline const fb_layout *checked_layout(const fb_buf *b, uint32_t t, const
 static uint32_t checked_profile(etp_event_check *k, uint32_t fp, etp_profile_event *pe)
 {
     const fb_buf *b = &k->d->b;
-    uint32_t t = checked_ref(b, fp);
+    uint32_t t = fb_checked_ref(b, fp);
     const fb_layout *l = t ? checked_layout(b, t, k->profile, k->pe) : NULL;
     if (!l)
         return 0;
     const uint16_t *off = l->off;
     uint32_t name = 0, dstr = 0, md = 0;
     if ((off[ETD_PE_NAME] &&
-         (!(name = checked_ref(b, t + off[ETD_PE_NAME])) || !checked_string(b, name))) ||
+         (!(name = fb_checked_ref(b, t + off[ETD_PE_NAME])) || !fb_checked_string(b, name))) ||
         (off[ETD_PE_DID_STR] &&
-         (!(dstr = checked_ref(b, t + off[ETD_PE_DID_STR])) || !checked_string(b, dstr))) ||
+         (!(dstr = fb_checked_ref(b, t + off[ETD_PE_DID_STR])) || !fb_checked_string(b, dstr))) ||
         (off[ETD_PE_METADATA] &&
-         (!(md = checked_ref(b, t + off[ETD_PE_METADATA])) || !checked_bytes(b, md))))
+         (!(md = fb_checked_ref(b, t + off[ETD_PE_METADATA])) || !checked_bytes(b, md))))
         return 0;
     pe->name = fb_str(b, name, &pe->name_len);
     pe->chain_index = off[ETD_PE_CHAIN] ? fb_i32(b, t + off[ETD_PE_CHAIN]) : 0;
@@ -273,7 +263,7 @@ int etp_event_check_read(etp_event_check *k, const etp_run *run, uint32_t j, etp
         if (at < b->size)
             __builtin_prefetch(b->p + at);
     }
-    uint32_t e = checked_ref(b, slot);
+    uint32_t e = fb_checked_ref(b, slot);
     if (!e)
         return 0;
     /* The usual event: a ProfileEvent alone (two tables visited). */

@@ -322,22 +322,15 @@ static etp_status verify_table(vctx *c, uint32_t t, const struct fb_table *d, in
         /* Strings and tables, the bulk of an ETDump, checked right here;
          * anything else, or anything wrong, goes the general way (which
          * also words the error). */
-        uint32_t rel = fb_u32(b, fp);
-        uint64_t to = (uint64_t)fp + rel;
-        if (fp % 4 == 0 && rel != 0 && to < b->size) {
-            uint32_t target = (uint32_t)to;
-            if (f->kind == FB_TABLE) {
-                etp_status s = verify_table(c, target, f->table, depth + 1);
-                if (s)
-                    return s;
-                continue;
-            }
-            if (f->kind == FB_STR && target % 4 == 0 && to + 4 <= b->size) {
-                uint64_t end = to + 4 + fb_u32(b, target); /* the NUL's position */
-                if (end < b->size && b->p[end] == 0)
-                    continue;
-            }
+        uint32_t target = fb_checked_ref(b, fp);
+        if (target && f->kind == FB_TABLE) {
+            etp_status s = verify_table(c, target, f->table, depth + 1);
+            if (s)
+                return s;
+            continue;
         }
+        if (target && f->kind == FB_STR && fb_checked_string(b, target))
+            continue;
         etp_status s = verify_field_ref(c, t, d, id, fp, depth);
         if (s)
             return s;

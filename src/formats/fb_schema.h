@@ -86,6 +86,26 @@ etp_status fb_verify_deferring(const fb_buf *b, uint32_t root_pos, const fb_tabl
                                fb_limits lim, const char *file, int64_t base_offset,
                                const fb_field *defer, uint32_t *root_table, etp_error *err);
 
+/* The target of the uoffset at @p pos when fb_verify() would follow it
+ * (aligned, non-zero, inside the buffer), else 0. The caller knows that
+ * pos + 4 is inside the buffer. */
+static inline uint32_t fb_checked_ref(const fb_buf *b, uint32_t pos)
+{
+    uint32_t rel = fb_u32(b, pos);
+    uint64_t to = (uint64_t)pos + rel;
+    return pos % 4 == 0 && rel != 0 && to < b->size ? (uint32_t)to : 0;
+}
+
+/* Whether fb_verify() accepts the string at @p s (aligned, its length and
+ * NUL terminator inside the buffer). */
+static inline int fb_checked_string(const fb_buf *b, uint32_t s)
+{
+    if (s % 4 || (uint64_t)s + 4 > b->size)
+        return 0;
+    uint64_t nul = (uint64_t)s + 4 + fb_u32(b, s);
+    return nul < b->size && b->p[nul] == 0;
+}
+
 /*
  * Where the fields of one table are, checked the way fb_verify() checks a
  * table itself (its vtable, the bounds and alignment of each field; not
