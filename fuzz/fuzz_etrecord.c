@@ -16,7 +16,7 @@
 #include <zip.h>
 
 #include "etprof/etrecord.h"
-#include "outputs/outline.h"
+#include "outputs/dump/outline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

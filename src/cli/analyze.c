@@ -15,9 +15,9 @@
 #include "etprof/detect.h"
 #include "etprof/etrecord.h"
 #include "etprof/runner_log.h"
-#include "outputs/analysis_report.h"
-#include "outputs/jsonw.h"
-#include "outputs/publish.h"
+#include "outputs/report/analysis_report.h"
+#include "util/jsonw.h"
+#include "outputs/bundle/publish.h"
 #include "util/thread.h"
 
 static void help(void)

@@ -10,7 +10,7 @@
 #include "etprof/etdump.h"
 #include "etprof/etrecord.h"
 #include "etprof/program.h"
-#include "outputs/outline.h"
+#include "outputs/dump/outline.h"
 
 static void help(void)
 {

@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "etprof/inspect.h"
-#include "outputs/inspect_report.h"
+#include "outputs/report/inspect_report.h"
 
 static void help(void)
 {

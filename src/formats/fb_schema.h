@@ -14,7 +14,7 @@
 
 #include "etprof/error.h"
 #include "formats/fb.h"
-#include "outputs/jsonw.h"
+#include "util/jsonw.h"
 
 typedef enum fb_kind {
     FB_BOOL = 1, FB_I8, FB_U8, FB_I16, FB_U16, FB_I32, FB_U32, FB_I64, FB_U64, FB_F32, FB_F64,

@@ -23,7 +23,7 @@
 #include "formats/schemas.h"
 #include "gen/gen_model.h"
 #include "gen/gen_util.h"
-#include "outputs/jsonw.h"
+#include "util/jsonw.h"
 
 /* Every entry gets the same timestamp so the bytes never change. */
 #define ZIP_DOSDATE ((uint16_t)(((2026 - 1980) << 9) | (1 << 5) | 1)) /* 2026-01-01 */

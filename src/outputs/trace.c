@@ -9,7 +9,7 @@
 
 #include "analysis/timeline.h"
 #include "etprof/inspect.h"
-#include "outputs/jsonw.h"
+#include "util/jsonw.h"
 
 #ifndef ETP_VERSION
 #define ETP_VERSION "unknown"

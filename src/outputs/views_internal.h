@@ -4,7 +4,7 @@
 #define ETP_VIEWS_INTERNAL_H
 
 #include "etprof/views.h"
-#include "outputs/jsonw.h"
+#include "util/jsonw.h"
 
 /* Namespace from a module path: "layer1.0.conv1" -> "layer1/0/conv1" ('/'
  * inside a component escaped as "\/", ';' replaced by '_'). Caller frees. */

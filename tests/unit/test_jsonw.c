@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "outputs/jsonw.h"
-#include "outputs/pystr.h"
+#include "util/jsonw.h"
+#include "outputs/mexplorer/pystr.h"
 #include "testutil.h"
 
 /* The definition: the first precision from 1 up whose text reads back. */

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "outputs/layout.h"
+#include "outputs/report/layout.h"
 
 #define EPS 1e-6
 

@@ -21,7 +21,7 @@
 #include "etprof/mexplorer.h"
 #include "etprof/program.h"
 #include "etprof/views.h"
-#include "outputs/publish.h"
+#include "outputs/bundle/publish.h"
 #include "outputs/views_internal.h"
 #include "testutil.h"
 

@@ -1,0 +1,654 @@
+/* bundle.c - start a result bundle, record inputs, write artifacts. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/rand.h>
+
+#include "outputs/bundle/bundle_rules.h"
+#include "outputs/bundle/bundle_internal.h"
+#include "util/jsonw_value.h"
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* mkdir -p: create @p path and its missing parents. Existing parents may be
+ * symlinks (e.g. /tmp on some systems); only the bundle directory itself is
+ * held to "a real directory" by the caller. */
+static int mkdir_p(const char *path)
+{
+    size_t n = strlen(path);
+    char *buf = malloc(n + 1);
+    if (!buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(buf, path, n + 1);
+    while (n > 1 && buf[n - 1] == '/')
+        buf[--n] = '\0';
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        char saved = buf[i];
+        buf[i] = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            free(buf);
+            errno = e;
+            return -1;
+        }
+        buf[i] = saved;
+    }
+    free(buf);
+    return 0;
+}
+
+/* Remove @p name from @p dirfd if present. 0 when gone, -1 otherwise. */
+static int remove_entry(int dirfd, const char *name)
+{
+    if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
+        return 0;
+    return -1;
+}
+
+static int make_run_id(char out[37])
+{
+    unsigned char u[16];
+    if (RAND_bytes(u, sizeof u) != 1)
+        return -1;
+    u[6] = (unsigned char)((u[6] & 0x0f) | 0x40); /* version 4 */
+    u[8] = (unsigned char)((u[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+    static const char hex[] = "0123456789abcdef";
+    int o = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            out[o++] = '-';
+        out[o++] = hex[u[i] >> 4];
+        out[o++] = hex[u[i] & 15];
+    }
+    out[o] = '\0';
+    return 0;
+}
+
+etp_status etp_bundle_begin(const char *dir, etp_bundle **out, etp_error *err)
+{
+    *out = NULL;
+    if (!dir || !*dir)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "empty bundle directory");
+    struct stat st;
+    if (lstat(dir, &st) == 0) {
+        if (S_ISLNK(st.st_mode))
+            return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                                 "bundle directory is a symlink; give the real directory");
+        if (!S_ISDIR(st.st_mode))
+            return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                                 "exists and is not a directory");
+    } else if (errno != ENOENT || mkdir_p(dir) != 0) {
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "cannot create directory: %s",
+                             strerror(errno));
+    }
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0)
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "cannot open directory: %s",
+                             strerror(errno));
+    /* Unpublish first: whatever happens later, no old marker survives. */
+    if (remove_entry(dfd, ETP_BUNDLE_MANIFEST) || remove_entry(dfd, ETP_BUNDLE_MANIFEST_TMP)) {
+        int e = errno;
+        close(dfd);
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot remove the previous manifest: %s", strerror(e));
+    }
+    if (fsync(dfd) != 0) {
+        int e = errno;
+        close(dfd);
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "fsync: %s", strerror(e));
+    }
+    etp_bundle *b = calloc(1, sizeof *b);
+    if (!b) {
+        close(dfd);
+        return etp_error_set(err, ETP_E_NOMEM, dir, ETP_NO_OFFSET, "out of memory");
+    }
+    b->dirfd = dfd;
+    b->dir = dup_str(dir);
+    b->bundle_type = dup_str("profile");
+    b->issues = json_array();
+    b->comparability = json_object();
+    b->extensions = json_object();
+    if (!b->dir || !b->bundle_type || !b->issues || !b->comparability || !b->extensions) {
+        etp_bundle_free(b);
+        return etp_error_set(err, ETP_E_NOMEM, dir, ETP_NO_OFFSET, "out of memory");
+    }
+    if (make_run_id(b->run_id)) {
+        etp_bundle_free(b);
+        return etp_error_set(err, ETP_E_INTERNAL, dir, ETP_NO_OFFSET,
+                             "no random bytes for the run id");
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    if (now == (time_t)-1 || !gmtime_r(&now, &tm) ||
+        strftime(b->timestamp, sizeof b->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) {
+        etp_bundle_free(b);
+        return etp_error_set(err, ETP_E_INTERNAL, dir, ETP_NO_OFFSET, "cannot read the clock");
+    }
+    *out = b;
+    return ETP_OK;
+}
+
+static etp_status refuse_after_commit(const etp_bundle *b, etp_error *err)
+{
+    return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                         "the bundle is already published; it takes no more changes");
+}
+
+etp_status etp_bundle_add_input(etp_bundle *b, const char *role, const char *path,
+                                etp_error *err)
+{
+    if (b->committed)
+        return refuse_after_commit(b, err);
+    if (!etp_bundle_is_token(role))
+        return etp_error_set(err, ETP_E_USAGE, path, ETP_NO_OFFSET,
+                             "input role must be a lowercase name such as \"etdump\"");
+    if (!path || !*path)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "empty input path");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot open: %s",
+                             strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "not a regular file");
+    }
+    etp_bundle_input in = {0};
+    if (etp_sha256_fd(fd, in.sha256, &in.size) != 0) {
+        int e = errno;
+        close(fd);
+        return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot read to hash: %s",
+                             e ? strerror(e) : "OpenSSL SHA-256 failed");
+    }
+    close(fd);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (b->input_count == b->input_cap) {
+        size_t ncap = b->input_cap ? b->input_cap * 2 : 8;
+        etp_bundle_input *n = realloc(b->inputs, ncap * sizeof *n);
+        if (!n)
+            return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory");
+        b->inputs = n;
+        b->input_cap = ncap;
+    }
+    in.role = dup_str(role);
+    in.name = dup_str(base);
+    if (!in.role || !in.name) {
+        free(in.role);
+        free(in.name);
+        return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory");
+    }
+    b->inputs[b->input_count++] = in;
+    return ETP_OK;
+}
+
+static const char *media_type_for(const char *rel)
+{
+    const char *dot = strrchr(rel, '.');
+    const char *slash = strrchr(rel, '/');
+    if (!dot || (slash && dot < slash))
+        return "application/octet-stream";
+    if (!strcmp(dot, ".json"))
+        return "application/json";
+    if (!strcmp(dot, ".csv"))
+        return "text/csv";
+    if (!strcmp(dot, ".txt") || !strcmp(dot, ".log"))
+        return "text/plain";
+    return "application/octet-stream";
+}
+
+static int is_artifact_role(const char *role)
+{
+    static const char *const roles[] = {"core", "projection", "extension", "export",
+                                        "diagnostic"};
+    for (size_t i = 0; role && i < sizeof roles / sizeof roles[0]; i++)
+        if (!strcmp(role, roles[i]))
+            return 1;
+    return 0;
+}
+
+/* A media type as in RFC 6838: type "/" subtype, printable, no spaces. */
+static int is_media_type(const char *s)
+{
+    size_t n = strlen(s);
+    const char *slash = strchr(s, '/');
+    if (n == 0 || n > 127 || !slash || slash == s || !slash[1])
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] >= 0x7f)
+            return 0;
+    return 1;
+}
+
+/* Binary search of the sorted artifact list: index of @p rel, or where it
+ * would go (with *found = 0). */
+static size_t find_artifact(const etp_bundle *b, const char *rel, int *found)
+{
+    size_t lo = 0, hi = b->artifact_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(b->artifacts[mid].path, rel);
+        if (c == 0) {
+            *found = 1;
+            return mid;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = 0;
+    return lo;
+}
+
+/* Everything about an artifact that can be checked before touching disk.
+ * *slot receives the sorted-list position for the new entry. */
+static etp_status check_artifact(etp_bundle *b, const char *rel, const char **media_type,
+                                 const char *role, const char *schema_id, int schema_version,
+                                 size_t *slot, etp_error *err)
+{
+    if (b->committed)
+        return refuse_after_commit(b, err);
+    const char *why = etp_bundle_path_problem(rel, rel ? strlen(rel) : 0);
+    if (why)
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET, "artifact '%s': %s",
+                             rel ? rel : "", why);
+    if (!strcmp(rel, ETP_BUNDLE_MANIFEST) || !strcmp(rel, ETP_BUNDLE_MANIFEST_TMP))
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s': that name is reserved for the manifest", rel);
+    if (!*media_type)
+        *media_type = media_type_for(rel);
+    if (!is_media_type(*media_type))
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s': bad media type '%s'", rel, *media_type);
+    if (!is_artifact_role(role))
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s': role must be core, projection, extension, export "
+                             "or diagnostic",
+                             rel);
+    if (schema_id && (!etp_bundle_is_token(schema_id) || schema_version < 1))
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s': schema id must be a lowercase name and its "
+                             "version an integer >= 1",
+                             rel);
+    int found;
+    *slot = find_artifact(b, rel, &found);
+    if (found)
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s' is already in the bundle", rel);
+    /* A file cannot also be a directory of other artifacts, and vice versa.
+     * Binary searches keep this cheap for bundles of many files. */
+    char prefix[ETP_BUNDLE_PATH_MAX + 2];
+    size_t n = strlen(rel);
+    for (size_t i = 0; i < n; i++) {
+        if (rel[i] != '/')
+            continue;
+        memcpy(prefix, rel, i);
+        prefix[i] = '\0';
+        int hit;
+        size_t at = find_artifact(b, prefix, &hit);
+        if (hit)
+            return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                                 "artifact '%s' clashes with artifact '%s' (file vs directory)",
+                                 rel, b->artifacts[at].path);
+    }
+    memcpy(prefix, rel, n);
+    memcpy(prefix + n, "/", 2);
+    int hit;
+    size_t at = find_artifact(b, prefix, &hit); /* first path >= "rel/" */
+    if (at < b->artifact_count && !strncmp(b->artifacts[at].path, prefix, n + 1))
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s' clashes with artifact '%s' (file vs directory)", rel,
+                             b->artifacts[at].path);
+    return ETP_OK;
+}
+
+static etp_status add_artifact(etp_bundle *b, size_t slot, const char *rel,
+                               const char *media_type, const char *role, const char *schema_id,
+                               int schema_version, uint64_t size, const char *sha256,
+                               etp_error *err)
+{
+    if (b->artifact_count == b->artifact_cap) {
+        size_t ncap = b->artifact_cap ? b->artifact_cap * 2 : 16;
+        etp_bundle_artifact *n = realloc(b->artifacts, ncap * sizeof *n);
+        if (!n)
+            return etp_error_set(err, ETP_E_NOMEM, b->dir, ETP_NO_OFFSET, "out of memory");
+        b->artifacts = n;
+        b->artifact_cap = ncap;
+    }
+    etp_bundle_artifact a = {0};
+    a.path = dup_str(rel);
+    a.media_type = dup_str(media_type);
+    a.role = dup_str(role);
+    a.schema = schema_id ? dup_str(schema_id) : NULL;
+    a.schema_version = schema_id ? schema_version : 0;
+    a.size = size;
+    memcpy(a.sha256, sha256, ETP_SHA256_HEX);
+    if (!a.path || !a.media_type || !a.role || (schema_id && !a.schema)) {
+        free(a.path);
+        free(a.media_type);
+        free(a.role);
+        free(a.schema);
+        return etp_error_set(err, ETP_E_NOMEM, b->dir, ETP_NO_OFFSET, "out of memory");
+    }
+    memmove(&b->artifacts[slot + 1], &b->artifacts[slot],
+            (b->artifact_count - slot) * sizeof *b->artifacts);
+    b->artifacts[slot] = a;
+    b->artifact_count++;
+    return ETP_OK;
+}
+
+/* Open a fresh file for @p rel: parent directories made without following
+ * symlinks, any existing entry replaced (never written through). */
+static etp_status create_file(etp_bundle *b, const char *rel, int *parent_fd, int *fd,
+                              const char **leaf, etp_error *err)
+{
+    char bad[ETP_BUNDLE_PATH_MAX + 1];
+    etp_walk_result w = etp_bundle_walk_parent(b->dirfd, rel, 1, parent_fd, leaf, bad, sizeof bad);
+    if (w == ETP_WALK_SYMLINK)
+        return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s': '%s' is a symlink; refusing to follow it", rel, bad);
+    if (w == ETP_WALK_NOTDIR)
+        return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s': '%s' exists and is not a directory", rel, bad);
+    if (w != ETP_WALK_OK)
+        return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET, "artifact '%s': '%s': %s",
+                             rel, bad, strerror(errno));
+    if (remove_entry(*parent_fd, *leaf) != 0) {
+        int e = errno;
+        close(*parent_fd);
+        return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s': cannot replace the existing entry: %s", rel,
+                             strerror(e));
+    }
+    *fd = openat(*parent_fd, *leaf, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (*fd < 0) {
+        int e = errno;
+        close(*parent_fd);
+        return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET, "artifact '%s': create: %s",
+                             rel, strerror(e));
+    }
+    return ETP_OK;
+}
+
+etp_status etp_bundle_write(etp_bundle *b, const char *rel, const void *data, size_t len,
+                            const char *media_type, const char *role, const char *schema_id,
+                            int schema_version, etp_error *err)
+{
+    size_t slot;
+    etp_status s = check_artifact(b, rel, &media_type, role, schema_id, schema_version, &slot, err);
+    if (s)
+        return s;
+    if (!data && len)
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s': no data", rel);
+    char sha[ETP_SHA256_HEX];
+    if (etp_sha256_buf(data ? data : "", len, sha) != 0)
+        return etp_error_set(err, ETP_E_INTERNAL, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s': OpenSSL SHA-256 failed", rel);
+    int parent_fd, fd;
+    const char *leaf;
+    if ((s = create_file(b, rel, &parent_fd, &fd, &leaf, err)))
+        return s;
+    if (etp_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+        int e = errno;
+        close(fd);
+        unlinkat(parent_fd, leaf, 0);
+        close(parent_fd);
+        return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET, "artifact '%s': write: %s",
+                             rel, strerror(e));
+    }
+    int closed = close(fd);
+    int e = errno;
+    if (closed != 0) {
+        unlinkat(parent_fd, leaf, 0);
+        close(parent_fd);
+        return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET, "artifact '%s': close: %s",
+                             rel, strerror(e));
+    }
+    close(parent_fd);
+    return add_artifact(b, slot, rel, media_type, role, schema_id, schema_version, len, sha, err);
+}
+
+etp_status etp_bundle_write_stream(etp_bundle *b, const char *rel, const char *media_type,
+                                   const char *role, const char *schema_id, int schema_version,
+                                   int (*fill)(FILE *fp, void *ctx, etp_error *err), void *ctx,
+                                   etp_error *err)
+{
+    size_t slot;
+    etp_status s = check_artifact(b, rel, &media_type, role, schema_id, schema_version, &slot, err);
+    if (s)
+        return s;
+    if (!fill)
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "artifact '%s': no fill function", rel);
+    int parent_fd, fd;
+    const char *leaf;
+    if ((s = create_file(b, rel, &parent_fd, &fd, &leaf, err)))
+        return s;
+    FILE *fp = fdopen(fd, "w+");
+    if (!fp) {
+        int e = errno;
+        close(fd);
+        unlinkat(parent_fd, leaf, 0);
+        close(parent_fd);
+        return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET, "artifact '%s': %s", rel,
+                             strerror(e));
+    }
+    etp_error_clear(err);
+    int filled = fill(fp, ctx, err);
+    int e = 0;
+    const char *what = NULL;
+    char sha[ETP_SHA256_HEX];
+    uint64_t size = 0;
+    if (filled != 0)
+        what = "the writer failed";
+    else if (fflush(fp) != 0 || ferror(fp))
+        e = errno, what = "write";
+    else if (fsync(fd) != 0)
+        e = errno, what = "fsync";
+    else if (lseek(fd, 0, SEEK_SET) != 0 || etp_sha256_fd(fd, sha, &size) != 0)
+        e = errno, what = "reading back to hash";
+    if (fclose(fp) != 0 && !what)
+        e = errno, what = "close";
+    if (what) {
+        (void)unlinkat(parent_fd, leaf, 0);
+        close(parent_fd);
+        if (filled != 0 && err && err->code != ETP_OK)
+            return err->code;
+        return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET, "artifact '%s': %s%s%s", rel,
+                             what, e ? ": " : "", e ? strerror(e) : "");
+    }
+    close(parent_fd);
+    return add_artifact(b, slot, rel, media_type, role, schema_id, schema_version, size, sha,
+                        err);
+}
+
+void etp_bundle_set_status(etp_bundle *b, const char *status, const char *validity)
+{
+    if (!b || b->committed)
+        return;
+    free(b->status);
+    free(b->validity);
+    b->status = status ? dup_str(status) : NULL;
+    b->validity = validity ? dup_str(validity) : NULL;
+}
+
+/* Parse @p json with duplicate keys refused; NULL with @p err filled. */
+static json_t *parse_value(const etp_bundle *b, const char *what, const char *json,
+                           etp_error *err)
+{
+    if (!json) {
+        etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET, "%s: no JSON text", what);
+        return NULL;
+    }
+    json_error_t je;
+    json_t *v = json_loads(json, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+    if (!v) {
+        etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET, "%s: not JSON: %s (offset %d)",
+                      what, je.text, je.position);
+        return NULL;
+    }
+    if (etp_json_depth(v, ETP_JW_VALUE_MAX_DEPTH) > ETP_JW_VALUE_MAX_DEPTH) {
+        json_decref(v);
+        etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET, "%s: nested deeper than %d", what,
+                      ETP_JW_VALUE_MAX_DEPTH);
+        return NULL;
+    }
+    return v;
+}
+
+etp_status etp_bundle_set_json(etp_bundle *b, const char *member, const char *json,
+                               etp_error *err)
+{
+    if (b->committed)
+        return refuse_after_commit(b, err);
+    json_t **slot;
+    int want_array = 0;
+    if (member && !strcmp(member, "issues"))
+        slot = &b->issues, want_array = 1;
+    else if (member && !strcmp(member, "comparability"))
+        slot = &b->comparability;
+    else if (member && !strcmp(member, "extensions"))
+        slot = &b->extensions;
+    else
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "manifest member '%s' cannot be set (issues, comparability, "
+                             "extensions)",
+                             member ? member : "");
+    json_t *v = parse_value(b, member, json, err);
+    if (!v)
+        return ETP_E_USAGE;
+    if (want_array ? !json_is_array(v) : !json_is_object(v)) {
+        json_decref(v);
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET, "%s: must be a JSON %s",
+                             member, want_array ? "array" : "object");
+    }
+    if (want_array) {
+        size_t i;
+        json_t *issue;
+        json_array_foreach(v, i, issue) {
+            const char *why = etp_bundle_issue_problem(issue);
+            if (why) {
+                json_decref(v);
+                return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET, "issues[%zu] %s",
+                                     i, why);
+            }
+        }
+    }
+    json_decref(*slot);
+    *slot = v;
+    return ETP_OK;
+}
+
+etp_status etp_bundle_set_options(etp_bundle *b, const char *options_json, etp_error *err)
+{
+    if (b->committed)
+        return refuse_after_commit(b, err);
+    json_t *v = parse_value(b, "options", options_json, err);
+    if (!v)
+        return ETP_E_USAGE;
+    if (!json_is_object(v)) {
+        json_decref(v);
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "options: must be a JSON object");
+    }
+    char *canon = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT);
+    if (!canon) {
+        json_decref(v);
+        return etp_error_set(err, ETP_E_NOMEM, b->dir, ETP_NO_OFFSET, "out of memory");
+    }
+    int rc = etp_sha256_buf(canon, strlen(canon), b->options_sha256);
+    free(canon);
+    if (rc) {
+        json_decref(v);
+        return etp_error_set(err, ETP_E_INTERNAL, b->dir, ETP_NO_OFFSET,
+                             "OpenSSL SHA-256 failed");
+    }
+    json_decref(b->options);
+    b->options = v;
+    return ETP_OK;
+}
+
+etp_status etp_bundle_set_type(etp_bundle *b, const char *bundle_type, etp_error *err)
+{
+    if (b->committed)
+        return refuse_after_commit(b, err);
+    if (!etp_bundle_is_token(bundle_type))
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "bundle type must be a lowercase name such as \"profile\"");
+    char *t = dup_str(bundle_type);
+    if (!t)
+        return etp_error_set(err, ETP_E_NOMEM, b->dir, ETP_NO_OFFSET, "out of memory");
+    free(b->bundle_type);
+    b->bundle_type = t;
+    return ETP_OK;
+}
+
+etp_status etp_bundle_set_identity(etp_bundle *b, const char *run_id, const char *timestamp,
+                                   etp_error *err)
+{
+    if (b->committed)
+        return refuse_after_commit(b, err);
+    if (run_id && !etp_bundle_is_uuid(run_id))
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "run id must be a lowercase 8-4-4-4-12 hex UUID");
+    if (timestamp && !etp_bundle_is_utc_timestamp(timestamp))
+        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                             "timestamp must be UTC RFC 3339, e.g. 2026-03-01T12:00:00Z");
+    if (run_id)
+        memcpy(b->run_id, run_id, 37);
+    if (timestamp)
+        snprintf(b->timestamp, sizeof b->timestamp, "%s", timestamp);
+    return ETP_OK;
+}
+
+const char *etp_bundle_run_id(const etp_bundle *b) { return b->run_id; }
+const char *etp_bundle_timestamp(const etp_bundle *b) { return b->timestamp; }
+const char *etp_bundle_dir(const etp_bundle *b) { return b->dir; }
+
+void etp_bundle_free(etp_bundle *b)
+{
+    if (!b)
+        return;
+    if (b->dirfd >= 0)
+        close(b->dirfd);
+    for (size_t i = 0; i < b->artifact_count; i++) {
+        free(b->artifacts[i].path);
+        free(b->artifacts[i].media_type);
+        free(b->artifacts[i].role);
+        free(b->artifacts[i].schema);
+    }
+    free(b->artifacts);
+    for (size_t i = 0; i < b->input_count; i++) {
+        free(b->inputs[i].role);
+        free(b->inputs[i].name);
+    }
+    free(b->inputs);
+    json_decref(b->issues);
+    json_decref(b->comparability);
+    json_decref(b->extensions);
+    json_decref(b->options);
+    free(b->status);
+    free(b->validity);
+    free(b->bundle_type);
+    free(b->dir);
+    free(b);
+}

@@ -1,0 +1,346 @@
+/* publish_me.c - model_explorer/ of a bundle:
+ *   graph.json      the program graph (as the Arm PTE adapter draws it) and,
+ *                   with an ETRecord, the method's source graph
+ *                   ("<method>.source") in the same collection;
+ *   <metric>.json   one overlay per metric, keyed by graph id then node id
+ *                   (instruction ids <method>_<chain>_<instr>, operator ids);
+ *   link-status.json how every node is linked to the other graph;
+ *   mapping.json, sync_navigation.json  instruction <-> operator links;
+ *   index.html      the standalone report, written only if the .pte still
+ *                   has the bytes that were analysed.
+ * Delegate timings sit on the delegate-call node; they are never spread over
+ * the operators inside the delegate. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "etprof/mexplorer.h"
+#include "etprof/views.h"
+#include "outputs/mexplorer/me_write.h"
+#include "outputs/bundle/publish_internal.h"
+#include "outputs/views_internal.h"
+
+typedef struct me_ctx {
+    const etp_analysis *a;
+    const etp_me_collection *c;
+    const etp_source_graph *sg;
+    const char *label;
+    const etp_me_overlay *ov;
+    size_t ov_count;
+    const etp_me_label_overlay *lov;
+    size_t lov_count;
+    const etp_me_graph *ig;
+    etp_report_inputs report;
+} me_ctx;
+
+static void write_source_graph(etp_jw *w, void *ctx)
+{
+    const me_ctx *m = ctx;
+    if (m->sg)
+        etp_source_graph_write_me(w, m->sg, m->a);
+}
+
+static int fill_graph(FILE *fp, void *ctx, etp_error *err)
+{
+    me_ctx *m = ctx;
+    if (m->c)
+        return etp_me_write_extended(m->c, fp, ETP_ME_PRETTY, write_source_graph, m, err) ? -1 : 0;
+    /* No program: a collection holding only the source graph. */
+    etp_jw w;
+    etp_jw_init_file(&w, fp, 1);
+    etp_jw_obj_begin(&w);
+    etp_jw_kstr(&w, "label", m->label);
+    etp_jw_key(&w, "graphs");
+    etp_jw_arr_begin(&w);
+    write_source_graph(&w, m);
+    etp_jw_arr_end(&w);
+    etp_jw_obj_end(&w);
+    if (etp_jw_finish(&w)) {
+        etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "could not write the graph");
+        return -1;
+    }
+    return 0;
+}
+
+static int fill_overlay(FILE *fp, void *ctx, etp_error *err)
+{
+    const me_ctx *m = ctx;
+    return etp_me_write_overlays(m->ov, m->ov_count, fp, 1, err) ? -1 : 0;
+}
+
+static int fill_labels(FILE *fp, void *ctx, etp_error *err)
+{
+    const me_ctx *m = ctx;
+    return etp_me_write_label_overlays(m->lov, m->lov_count, fp, 1, err) ? -1 : 0;
+}
+
+static int fill_mapping(FILE *fp, void *ctx, etp_error *err)
+{
+    const me_ctx *m = ctx;
+    return etp_views_write_mapping(m->a, m->ig, m->sg, fp, err) ? -1 : 0;
+}
+
+static int fill_sync(FILE *fp, void *ctx, etp_error *err)
+{
+    const me_ctx *m = ctx;
+    return etp_views_write_sync_navigation(m->ig, m->sg, fp, err) ? -1 : 0;
+}
+
+static int fill_page(FILE *fp, void *ctx, etp_error *err)
+{
+    const me_ctx *m = ctx;
+    return etp_report_write_html(&m->report, fp, err) ? -1 : 0;
+}
+
+typedef enum { M_AVG, M_P50, M_MIN, M_MAX, M_KERNEL, M_SHARE } me_metric;
+
+static int metric_value(const etp_entity *e, me_metric m, double exec_avg, double *v)
+{
+    const etp_stats *s = &e->time.stats;
+    switch (m) {
+    case M_AVG: *v = s->avg; return e->time.executions > 0;
+    case M_P50: *v = s->p50; return e->time.executions > 0;
+    case M_MIN: *v = s->min; return e->time.executions > 0;
+    case M_MAX: *v = s->max; return e->time.executions > 0;
+    case M_KERNEL: *v = e->kernel.stats.avg; return e->has_kernel && e->kernel.executions > 0;
+    case M_SHARE:
+        *v = exec_avg > 0 ? 100.0 * s->avg / exec_avg : 0;
+        return e->time.executions > 0 && exec_avg > 0;
+    }
+    return 0;
+}
+
+static const char *basename_of(const char *p)
+{
+    if (!p)
+        return NULL;
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static int cmp_str_ptr(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The instruction graph's node ids, sorted, for membership tests. */
+static const char **sorted_ids(const etp_me_graph *g)
+{
+    const char **ids = malloc(((g ? g->node_count : 0) + 1) * sizeof *ids);
+    if (!ids || !g)
+        return ids;
+    for (uint32_t k = 0; k < g->node_count; k++)
+        ids[k] = g->nodes[k].id;
+    qsort(ids, g->node_count, sizeof *ids, cmp_str_ptr);
+    return ids;
+}
+
+static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
+{
+    const etp_analysis *a = ctx->a;
+    const etp_figure *ex = etp_analysis_figure(a, "method_execute");
+    double exec_avg = ex && ex->available ? ex->stats.avg : 0;
+    static const struct {
+        me_metric m;
+        const char *name;
+        int pct;
+        unsigned hide;
+        int on_source;
+    } metrics[] = {
+        {M_AVG, "Runtime avg", 0, 0, 1},
+        {M_P50, "Runtime p50", 0, ETP_ME_HIDE_SUM, 1},
+        {M_MIN, "Runtime min", 0, ETP_ME_HIDE_SUM, 1},
+        {M_MAX, "Runtime max", 0, ETP_ME_HIDE_SUM, 1},
+        {M_KERNEL, "Kernel avg", 0, 0, 0},
+        {M_SHARE, "Share of execute avg", 1, 0, 1},
+    };
+    uint32_t nsrc = ctx->sg ? ctx->sg->node_count : 0;
+    etp_me_value *ivals = calloc(a->entity_count + 1, sizeof *ivals);
+    etp_me_value *svals = calloc(nsrc + 1, sizeof *svals);
+    const char **ids = sorted_ids(ctx->ig);
+    etp_status s = ETP_OK;
+    if (!ivals || !svals || !ids)
+        s = etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    for (size_t mi = 0; !s && mi < sizeof metrics / sizeof metrics[0]; mi++) {
+        etp_me_overlay ov[2];
+        size_t nov = 0;
+        const char *unit = metrics[mi].pct ? "%" : etp_unit_name(a->target_unit);
+        size_t n = 0;
+        for (uint32_t i = 0; ctx->ig && i < a->entity_count; i++) {
+            const etp_entity *e = &a->entities[i];
+            double v;
+            if (e->kind != ETP_ENTITY_INSTRUCTION || !metric_value(e, metrics[mi].m, exec_avg, &v))
+                continue;
+            if (!bsearch(&e->id, ids, ctx->ig->node_count, sizeof *ids, cmp_str_ptr))
+                continue; /* every key must exist in the graph it targets */
+            ivals[n].node_id = e->id;
+            ivals[n].value = v;
+            n++;
+        }
+        if (n) {
+            etp_me_overlay_init(&ov[nov]);
+            ov[nov].graph_id = ctx->ig->id;
+            ov[nov].metric = metrics[mi].name;
+            ov[nov].unit = unit;
+            ov[nov].values = ivals;
+            ov[nov].value_count = n;
+            /* Averages of instructions add up; p50/min/max do not. */
+            ov[nov].hide_stats = metrics[mi].hide;
+            nov++;
+        }
+        size_t ns = 0;
+        int shared = 0;
+        for (uint32_t i = 0; metrics[mi].on_source && i < nsrc; i++) {
+            const etp_entity *e = ctx->sg->nodes[i].entity;
+            double v;
+            if (!e || !metric_value(e, metrics[mi].m, exec_avg, &v))
+                continue;
+            svals[ns].node_id = ctx->sg->nodes[i].id;
+            svals[ns].value = v;
+            shared |= !e->additive;
+            ns++;
+        }
+        if (ns) {
+            etp_me_overlay_init(&ov[nov]);
+            ov[nov].graph_id = ctx->sg->id;
+            ov[nov].metric = metrics[mi].name;
+            ov[nov].unit = unit;
+            ov[nov].values = svals;
+            ov[nov].value_count = ns;
+            /* Shared timings give several operators the same event: their
+             * sum would count it several times. */
+            ov[nov].hide_stats = metrics[mi].hide | (shared ? ETP_ME_HIDE_SUM : 0);
+            nov++;
+        }
+        if (!nov)
+            continue;
+        char fname[200], rel[260];
+        etp_me_overlay_filename(fname, sizeof fname, metrics[mi].name, unit);
+        snprintf(rel, sizeof rel, "model_explorer/%s", fname);
+        ctx->ov = ov;
+        ctx->ov_count = nov;
+        s = etp_bundle_write_stream(b, rel, "application/json", "projection", NULL, 0, fill_overlay,
+                                    ctx, err);
+    }
+    free(ivals);
+    free(svals);
+    free(ids);
+    return s;
+}
+
+#define LINK_OK "#91bfdb"
+#define LINK_SHARED "#fee090"
+#define LINK_NONE "#f46d43"
+
+/* link-status.json: how each node is linked, as strings with colours. */
+static etp_status write_link_overlay(etp_bundle *b, me_ctx *ctx, etp_error *err)
+{
+    const etp_source_graph *sg = ctx->sg;
+    const etp_me_graph *ig = ctx->ig;
+    uint32_t ni = ig ? ig->node_count : 0;
+    etp_me_label *il = calloc(ni + 1, sizeof *il), *sl = calloc(sg->node_count + 1, sizeof *sl);
+    if (!il || !sl) {
+        free(il);
+        free(sl);
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    }
+    size_t n = 0;
+    for (uint32_t k = 0; k < ni; k++) {
+        int64_t li;
+        etp_link_state st = etp_views_instruction_link(ig, k, sg, &li);
+        if (st == ETP_LINK_NOT_APPLICABLE)
+            continue;
+        int shared = st == ETP_LINK_LINKED && sg->links[li].node_count > 1;
+        il[n].node_id = ig->nodes[k].id;
+        il[n].value = st != ETP_LINK_LINKED ? etp_link_state_name(st)
+                      : shared             ? "linked to several operators"
+                                           : "linked";
+        il[n].bg_color = st != ETP_LINK_LINKED ? LINK_NONE : shared ? LINK_SHARED : LINK_OK;
+        n++;
+    }
+    size_t m = 0;
+    for (uint32_t k = 0; k < sg->node_count; k++) {
+        const etp_src_node *nd = &sg->nodes[k];
+        if (nd->kind != ETP_SRC_NODE_OPERATOR)
+            continue;
+        int shared = nd->entity && nd->entity->shared;
+        sl[m].node_id = nd->id;
+        sl[m].value = nd->link != ETP_LINK_LINKED ? etp_link_state_name(nd->link)
+                      : shared ? "linked, shared timing (non-additive)"
+                               : "linked";
+        sl[m].bg_color = nd->link != ETP_LINK_LINKED ? LINK_NONE : shared ? LINK_SHARED : LINK_OK;
+        m++;
+    }
+    etp_me_label_overlay ov[2];
+    size_t nov = 0;
+    if (n)
+        ov[nov++] = (etp_me_label_overlay){ig->id, "Link status", il, n};
+    if (m)
+        ov[nov++] = (etp_me_label_overlay){sg->id, "Link status", sl, m};
+    etp_status s = ETP_OK;
+    if (nov) {
+        ctx->lov = ov;
+        ctx->lov_count = nov;
+        s = etp_bundle_write_stream(b, "model_explorer/link-status.json", "application/json",
+                                    "projection", NULL, 0, fill_labels, ctx, err);
+    }
+    free(il);
+    free(sl);
+    return s;
+}
+
+etp_status etp_publish_model_explorer(etp_bundle *b, const etp_analysis *a,
+                                      const etp_publish_options *po, etp_error *err)
+{
+    me_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.a = a;
+    etp_me_collection *c = NULL;
+    etp_source_graph *sg = NULL;
+    etp_status s = ETP_OK;
+    if (a->program) {
+        s = etp_me_build(a->program, NULL, basename_of(a->program->path), &c, err);
+        if (!s && !(ctx.ig = etp_me_find_graph(c, a->method)))
+            s = etp_error_set(err, ETP_E_INTERNAL, a->program->path, ETP_NO_OFFSET,
+                              "no graph for method %s", a->method);
+    }
+    if (!s && a->etrecord && etp_etrecord_edge_program(a->etrecord, a->method))
+        s = etp_source_graph_build(a, NULL, &sg, err);
+    if (!s && !c && !sg)
+        return ETP_OK; /* nothing to draw */
+    ctx.c = c;
+    ctx.sg = sg;
+    ctx.label = a->etrecord ? basename_of(a->etrecord->path) : "etprof";
+    if (!s && c && sg && etp_me_find_graph(c, sg->id))
+        s = etp_error_set(err, ETP_E_MISMATCH, a->program->path, ETP_NO_OFFSET,
+                          "the program has a method named %s, the source graph's id", sg->id);
+    if (!s)
+        s = etp_bundle_write_stream(b, "model_explorer/graph.json", "application/json", "projection",
+                                    NULL, 0, fill_graph, &ctx, err);
+    if (!s)
+        s = write_overlays(b, &ctx, err);
+    if (!s && sg)
+        s = write_link_overlay(b, &ctx, err);
+    if (!s && ctx.ig && sg)
+        s = etp_bundle_write_stream(b, "model_explorer/mapping.json", "application/json",
+                                    "projection", "etprof.me-mapping", 1, fill_mapping, &ctx, err);
+    if (!s && ctx.ig && sg)
+        s = etp_bundle_write_stream(b, "model_explorer/sync_navigation.json", "application/json",
+                                    "projection", NULL, 0, fill_sync, &ctx, err);
+    /* The companion-program gate: the page draws the program as it was
+     * analysed; a file changed since then would not match it. */
+    if (!s && a->program)
+        s = etp_views_check_program(a, po->pte_path ? po->pte_path : a->program->path, err);
+    if (!s) {
+        ctx.report.analysis = a;
+        ctx.report.instructions = ctx.ig;
+        ctx.report.source = sg;
+        ctx.report.etdump_name = basename_of(po->etdump_path);
+        ctx.report.pte_name = basename_of(po->pte_path);
+        ctx.report.etrecord_name = basename_of(po->etrecord_path);
+        s = etp_bundle_write_stream(b, "model_explorer/index.html", "text/html", "projection", NULL,
+                                    0, fill_page, &ctx, err);
+    }
+    etp_source_graph_free(sg);
+    etp_me_free(c);
+    return s;
+}

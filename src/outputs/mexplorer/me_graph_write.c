@@ -1,0 +1,389 @@
+/*
+ * me_graph_write.c - serialise a Model Explorer graph collection.
+ *
+ * The key order, the explicit nulls and every attribute string follow the
+ * PTE adapter's output (Python dataclasses through asdict, values made with
+ * str() of flatbuffers object-API fields): booleans "True"/"False", absent
+ * vectors and tables "None", present tables by class name
+ * ("AllocationDetailsT"), lists "[a, b]", doubles as Python's repr.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etprof/mexplorer.h"
+#include "util/jsonw.h"
+#include "outputs/mexplorer/me_write.h"
+#include "outputs/mexplorer/pystr.h"
+
+/* A growable string for attribute values. */
+typedef struct sbuf {
+    char *p;
+    size_t len, cap;
+    int failed;
+} sbuf;
+
+static void sb_put(sbuf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *np = realloc(b->p, cap);
+        if (!np) {
+            b->failed = 1;
+            return;
+        }
+        b->p = np;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void sb_puts(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    char tmp[64];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof tmp) {
+        b->failed = 1;
+        return;
+    }
+    sb_put(b, tmp, (size_t)n);
+}
+
+static const char *sb_str(sbuf *b) { return b->failed || !b->p ? "" : b->p; }
+
+typedef enum { EL_I32, EL_U8, EL_I64, EL_F64, EL_BOOL } elem_kind;
+
+/* "[a, b, c]" of @p count elements at @p items, or "None" when the vector is absent. */
+static void sb_list(sbuf *b, const void *items, uint32_t count, elem_kind k)
+{
+    if (!items) {
+        sb_puts(b, "None");
+        return;
+    }
+    const uint8_t *p = items;
+    sb_puts(b, "[");
+    for (uint32_t i = 0; i < count; i++) {
+        if (i)
+            sb_puts(b, ", ");
+        switch (k) {
+        case EL_I32: {
+            int32_t v;
+            memcpy(&v, p + 4 * (size_t)i, 4);
+            sb_printf(b, "%" PRId32, v);
+            break;
+        }
+        case EL_U8:
+            sb_printf(b, "%u", (unsigned)p[i]);
+            break;
+        case EL_BOOL:
+            sb_puts(b, p[i] ? "True" : "False");
+            break;
+        case EL_I64: {
+            int64_t v;
+            memcpy(&v, p + 8 * (size_t)i, 8);
+            sb_printf(b, "%" PRId64, v);
+            break;
+        }
+        case EL_F64: {
+            double v;
+            char d[40];
+            memcpy(&v, p + 8 * (size_t)i, 8);
+            etp_py_repr_double(d, sizeof d, v);
+            sb_puts(b, d);
+            break;
+        }
+        }
+    }
+    sb_puts(b, "]");
+}
+
+static void kv(etp_jw *w, const char *key, const char *value)
+{
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "key", key);
+    etp_jw_kstr(w, "value", value);
+    etp_jw_obj_end(w);
+}
+
+static void kv_int(etp_jw *w, const char *key, int64_t v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%" PRId64, v);
+    kv(w, key, b);
+}
+
+/* kv with a value built in @p b (reset first by the caller's macros). */
+static void kv_sb(etp_jw *w, const char *key, sbuf *b)
+{
+    kv(w, key, sb_str(b));
+    b->len = 0;
+    if (b->p)
+        b->p[0] = '\0';
+}
+
+/* The concrete value's fields in schema order (the adapter lists the object
+ * API fields of the union value, then valType). */
+static void evalue_fields(etp_jw *w, const etp_evalue *v, sbuf *b)
+{
+    char d[40];
+    switch (v->kind) {
+    case ETP_EV_INT:
+        kv_int(w, "intVal", v->i);
+        break;
+    case ETP_EV_BOOL:
+        kv(w, "boolVal", v->i ? "True" : "False");
+        break;
+    case ETP_EV_DOUBLE:
+        etp_py_repr_double(d, sizeof d, v->d);
+        kv(w, "doubleVal", d);
+        break;
+    case ETP_EV_STRING:
+        if (v->s) {
+            char *s = etp_py_decode_utf8(v->s, strlen(v->s));
+            kv(w, "stringVal", s ? s : "");
+            if (!s)
+                w->failed = 1;
+            free(s);
+        } else
+            kv(w, "stringVal", "None");
+        break;
+    case ETP_EV_TENSOR:
+        kv_int(w, "scalarType", v->scalar_type);
+        kv_int(w, "storageOffset", v->storage_offset);
+        sb_list(b, v->items, v->count, EL_I32);
+        kv_sb(w, "sizes", b);
+        sb_list(b, v->dim_order, v->dim_order_len, EL_U8);
+        kv_sb(w, "dimOrder", b);
+        kv(w, "requiresGrad", v->requires_grad ? "True" : "False");
+        kv_int(w, "dataBufferIdx", v->data_buffer_idx);
+        kv(w, "allocationInfo", v->has_allocation ? "AllocationDetailsT" : "None");
+        kv_int(w, "layout", v->layout);
+        kv_int(w, "shapeDynamism", v->shape_dynamism);
+        kv(w, "extraTensorInfo", v->has_extra ? "ExtraTensorInfoT" : "None");
+        break;
+    case ETP_EV_INT_LIST:
+        sb_list(b, v->items, v->count, EL_I64);
+        kv_sb(w, "items", b);
+        break;
+    case ETP_EV_DOUBLE_LIST:
+        sb_list(b, v->items, v->count, EL_F64);
+        kv_sb(w, "items", b);
+        break;
+    case ETP_EV_BOOL_LIST:
+        sb_list(b, v->items, v->count, EL_BOOL);
+        kv_sb(w, "items", b);
+        break;
+    case ETP_EV_TENSOR_LIST:
+    case ETP_EV_OPT_TENSOR_LIST:
+        sb_list(b, v->items, v->count, EL_I32);
+        kv_sb(w, "items", b);
+        break;
+    default: /* Null: a table without fields */
+        break;
+    }
+}
+
+/* A metadata item {id, attrs} describing EValue @p idx. An index outside
+ * the value table gets only its index (the adapter has nothing to print). */
+static void metadata_item(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf *b)
+{
+    char id[16];
+    snprintf(id, sizeof id, "%" PRId32, idx);
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "id", id);
+    etp_jw_key(w, "attrs");
+    etp_jw_arr_begin(w);
+    kv(w, "EValue Index", id);
+    if (pl && idx >= 0 && (uint32_t)idx < pl->value_count) {
+        const etp_evalue *v = &pl->values[idx];
+        if (v->has_val && v->kind > ETP_EV_NONE && v->kind <= ETP_EV_OPT_TENSOR_LIST)
+            evalue_fields(w, v, b);
+        kv_int(w, "valType", (int)v->kind);
+    }
+    etp_jw_arr_end(w);
+    etp_jw_obj_end(w);
+}
+
+static void instruction_attrs(etp_jw *w, const etp_instruction *in, sbuf *b)
+{
+    char tmp[16];
+    const char *type = etp_instr_kind_name(in->kind);
+    if ((int)in->kind < 0 || (int)in->kind > ETP_INSTR_FREE) {
+        snprintf(tmp, sizeof tmp, "%d", (int)in->kind);
+        type = tmp;
+    }
+    kv(w, "Instruction Type", type);
+    if (in->has_args) {
+        switch (in->kind) {
+        case ETP_INSTR_KERNEL:
+        case ETP_INSTR_DELEGATE:
+            kv_int(w, in->kind == ETP_INSTR_KERNEL ? "opIndex" : "delegateIndex", in->a);
+            sb_list(b, in->args, in->arg_count, EL_I32);
+            kv_sb(w, "args", b);
+            break;
+        case ETP_INSTR_MOVE:
+            kv_int(w, "moveFrom", in->a);
+            kv_int(w, "moveTo", in->b);
+            break;
+        case ETP_INSTR_JUMP_FALSE:
+            kv_int(w, "condValueIndex", in->a);
+            kv_int(w, "destinationInstruction", in->b);
+            break;
+        case ETP_INSTR_FREE:
+            kv_int(w, "valueIndex", in->a);
+            break;
+        default:
+            break;
+        }
+    }
+    kv_int(w, "instrArgsType", (int)in->kind);
+}
+
+static void write_node(etp_jw *w, const etp_me_graph *g, const etp_me_node *nd, sbuf *b)
+{
+    char port[16];
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "id", nd->id);
+    etp_jw_kstr(w, "label", nd->label);
+    etp_jw_kstr(w, "namespace", nd->ns);
+
+    etp_jw_key(w, "subgraphIds");
+    etp_jw_arr_begin(w);
+    if (nd->has_subgraph)
+        etp_jw_str(w, nd->id);
+    etp_jw_arr_end(w);
+
+    etp_jw_key(w, "attrs");
+    etp_jw_arr_begin(w);
+    if (nd->kind == ETP_ME_NODE_INSTRUCTION)
+        instruction_attrs(w, nd->instr, b);
+    else if (nd->kind == ETP_ME_NODE_EMPTY_CHAIN) {
+        kv_int(w, "Chain Index", nd->chain);
+        kv(w, "Instructions", "0");
+    }
+    etp_jw_arr_end(w);
+
+    etp_jw_key(w, "incomingEdges");
+    etp_jw_arr_begin(w);
+    for (uint32_t k = 0; k < nd->edge_count; k++) {
+        snprintf(port, sizeof port, "%" PRId32, nd->edges[k].port);
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "sourceNodeId", g->nodes[nd->edges[k].source].id);
+        etp_jw_kstr(w, "sourceNodeOutputId", port);
+        etp_jw_kstr(w, "targetNodeInputId", port);
+        etp_jw_obj_end(w);
+    }
+    etp_jw_arr_end(w);
+
+    etp_jw_key(w, "outputsMetadata");
+    etp_jw_arr_begin(w);
+    for (uint32_t k = 0; k < nd->output_count; k++)
+        metadata_item(w, g->plan, nd->outputs[k], b);
+    etp_jw_arr_end(w);
+
+    etp_jw_key(w, "inputsMetadata");
+    etp_jw_arr_begin(w);
+    for (uint32_t k = 0; k < nd->input_count; k++)
+        metadata_item(w, g->plan, nd->inputs[k], b);
+    etp_jw_arr_end(w);
+
+    etp_jw_knull(w, "style");
+    etp_jw_knull(w, "config");
+    etp_jw_obj_end(w);
+}
+
+/* What a placeholder graph says about the delegate it stands for. */
+static void delegate_summary(etp_jw *w, const etp_me_graph *g)
+{
+    const etp_delegate *d = g->delegate;
+    char buf[32];
+    etp_jw_key(w, "groupNodeAttributes");
+    etp_jw_obj_begin(w);
+    etp_jw_key(w, "");
+    etp_jw_obj_begin(w);
+    char *backend = etp_py_decode_utf8(d->id ? d->id : "", d->id ? strlen(d->id) : 0);
+    etp_jw_kstr(w, "backend", backend ? backend : "");
+    free(backend);
+    snprintf(buf, sizeof buf, "%" PRId32, g->delegate_index);
+    etp_jw_kstr(w, "delegateIndex", buf);
+    etp_jw_kstr(w, "processedLocation",
+                d->location == 0 ? "INLINE" : d->location == 1 ? "SEGMENT" : "unknown");
+    if (d->size_known)
+        snprintf(buf, sizeof buf, "%" PRIu64, d->processed_size);
+    else
+        snprintf(buf, sizeof buf, "unknown");
+    etp_jw_kstr(w, "processedBytes", buf);
+    etp_jw_kstr(w, "note", "delegate payload not decoded by etprof (Arm's PTE adapter draws the "
+                           "VGF or TOSA graph here)");
+    etp_jw_obj_end(w);
+    etp_jw_obj_end(w);
+}
+
+static void write_graph(etp_jw *w, const etp_me_graph *g, sbuf *b)
+{
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "id", g->id);
+    etp_jw_key(w, "nodes");
+    etp_jw_arr_begin(w);
+    for (uint32_t k = 0; k < g->node_count; k++)
+        write_node(w, g, &g->nodes[k], b);
+    etp_jw_arr_end(w);
+    if (g->delegate)
+        delegate_summary(w, g);
+    else
+        etp_jw_knull(w, "groupNodeAttributes");
+    etp_jw_knull(w, "groupNodeConfigs");
+    etp_jw_knull(w, "nodeLabelsToHide");
+    etp_jw_knull(w, "tasksData");
+    etp_jw_knull(w, "layoutConfigs");
+    etp_jw_obj_end(w);
+}
+
+etp_status etp_me_write_extended(const etp_me_collection *c, FILE *fp, int flags,
+                                 void (*extra)(etp_jw *w, void *ctx), void *ctx, etp_error *err)
+{
+    etp_jw w;
+    sbuf b = {0};
+    etp_jw_init_file(&w, fp, (flags & ETP_ME_PRETTY) != 0);
+    etp_jw_obj_begin(&w);
+    etp_jw_kstr(&w, "label", c->label);
+    etp_jw_key(&w, "graphs");
+    etp_jw_arr_begin(&w);
+    for (uint32_t i = 0; i < c->graph_count; i++)
+        write_graph(&w, &c->graphs[i], &b);
+    if (extra)
+        extra(&w, ctx);
+    if (!(flags & ETP_ME_NO_DELEGATE_GRAPHS))
+        for (uint32_t i = 0; i < c->delegate_graph_count; i++)
+            write_graph(&w, &c->delegate_graphs[i], &b);
+    etp_jw_arr_end(&w);
+    etp_jw_obj_end(&w);
+    int failed = b.failed;
+    free(b.p);
+    if (etp_jw_finish(&w) || failed)
+        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET,
+                             "could not write the Model Explorer graph");
+    return ETP_OK;
+}
+
+etp_status etp_me_write(const etp_me_collection *c, FILE *fp, int flags, etp_error *err)
+{
+    return etp_me_write_extended(c, fp, flags, NULL, NULL, err);
+}

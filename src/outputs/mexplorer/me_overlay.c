@@ -1,0 +1,367 @@
+/*
+ * me_overlay.c - Model Explorer node-data ("overlay") files: one metric on
+ * one graph, keyed by graph id then node id (spec section 2).
+ *
+ * Every result carries an explicit bgColor/textColor computed here with the
+ * rules Model Explorer applies to a gradient. Model Explorer would paint
+ * nothing when all values are equal (its t = 0/0), and explicit colours let
+ * several overlays share one scale (use_range); the gradient is still written
+ * so the UI can draw its legend.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etprof/mexplorer.h"
+#include "util/jsonw.h"
+
+static const etp_me_stop default_stops[] = {
+    {0.0, "#1a9850"}, {0.5, "#ffd700"}, {1.0, "#d73027"}};
+
+void etp_me_overlay_init(etp_me_overlay *ov)
+{
+    memset(ov, 0, sizeof *ov);
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = (char)tolower((unsigned char)c);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* "#rrggbb" -> rgb; 0 when malformed. */
+static int parse_hex(const char *s, int rgb[3])
+{
+    if (!s || strlen(s) != 7 || s[0] != '#')
+        return 0;
+    for (int i = 0; i < 3; i++) {
+        int hi = hex_digit(s[1 + 2 * i]), lo = hex_digit(s[2 + 2 * i]);
+        if (hi < 0 || lo < 0)
+            return 0;
+        rgb[i] = hi * 16 + lo;
+    }
+    return 1;
+}
+
+static int stops_valid(const etp_me_stop *stops, size_t n)
+{
+    int rgb[3];
+    if (n < 2 || stops[0].stop != 0.0 || stops[n - 1].stop != 1.0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!parse_hex(stops[i].bg_color, rgb) || !isfinite(stops[i].stop))
+            return 0;
+        if (i && stops[i].stop < stops[i - 1].stop)
+            return 0;
+    }
+    return 1;
+}
+
+void etp_me_color(const etp_me_stop *stops, size_t n, double min, double max, double v, char *bg,
+                  char *text)
+{
+    if (!stops || n < 2) {
+        stops = default_stops;
+        n = sizeof default_stops / sizeof default_stops[0];
+    }
+    double t = max > min ? (v - min) / (max - min) : 0.0;
+    if (!(t >= 0.0)) /* also NaN */
+        t = 0.0;
+    if (t > 1.0)
+        t = 1.0;
+    size_t seg = 0;
+    while (seg + 2 < n && t > stops[seg + 1].stop)
+        seg++;
+    int a[3] = {0, 0, 0}, b[3] = {0, 0, 0}, c[3];
+    parse_hex(stops[seg].bg_color, a);
+    parse_hex(stops[seg + 1].bg_color, b);
+    double span = stops[seg + 1].stop - stops[seg].stop;
+    double ratio = span > 0 ? (t - stops[seg].stop) / span : 0.0;
+    if (ratio < 0)
+        ratio = 0;
+    if (ratio > 1)
+        ratio = 1;
+    for (int i = 0; i < 3; i++) {
+        c[i] = (int)floor(a[i] + (b[i] - a[i]) * ratio);
+        if (c[i] < 0)
+            c[i] = 0;
+        if (c[i] > 255)
+            c[i] = 255;
+    }
+    snprintf(bg, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
+    /* Model Explorer's contrast rule: relative luminance with gamma 2.2. */
+    double lum = 0.2126 * pow(c[0] / 255.0, 2.2) + 0.7152 * pow(c[1] / 255.0, 2.2) +
+                 0.0722 * pow(c[2] / 255.0, 2.2);
+    snprintf(text, 8, "%s", lum < 0.38 ? "#ffffff" : "#1f1f1f");
+}
+
+int etp_me_overlay_filename(char *buf, size_t size, const char *metric, const char *unit)
+{
+    char tmp[256];
+    size_t n = 0;
+    int dash = 0;
+    const char *parts[2] = {metric ? metric : "", unit ? unit : ""};
+    for (int p = 0; p < 2; p++, dash = 1)
+        for (const char *s = parts[p]; *s && n < sizeof tmp - 8; s++) {
+            unsigned char ch = (unsigned char)*s;
+            if (isalnum(ch) && ch < 0x80) {
+                if (dash && n)
+                    tmp[n++] = '-';
+                dash = 0;
+                tmp[n++] = (char)tolower(ch);
+            } else
+                dash = 1;
+        }
+    if (!n) {
+        memcpy(tmp, "overlay", 7);
+        n = 7;
+    }
+    tmp[n] = '\0';
+    return snprintf(buf, size, "%s.json", tmp);
+}
+
+static int cmp_str_ptr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Refuse a node id given twice. @p first points at the node_id member of
+ * the first of @p n records laid out @p stride bytes apart (values and labels
+ * share this check). */
+static etp_status no_duplicate_ids(const char *metric, const char *const *first, size_t n,
+                                   size_t stride, etp_error *err)
+{
+    if (n < 2)
+        return ETP_OK;
+    const char **ids = malloc(n * sizeof *ids);
+    if (!ids)
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        ids[i] = *(const char *const *)((const char *)first + i * stride);
+    qsort(ids, n, sizeof *ids, cmp_str_ptr);
+    etp_status s = ETP_OK;
+    for (size_t i = 1; i < n && !s; i++)
+        if (!strcmp(ids[i], ids[i - 1]))
+            s = etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                              "overlay \"%s\": node %s has two values", metric, ids[i]);
+    free(ids);
+    return s;
+}
+
+static etp_status check(const etp_me_overlay *ov, etp_error *err)
+{
+    if (!ov->graph_id || !ov->metric || !*ov->metric)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                             "overlay needs a graph id and a metric name");
+    if (ov->stops && !stops_valid(ov->stops, ov->stop_count))
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                             "overlay \"%s\": gradient stops must run from 0 to 1 in order with "
+                             "#rrggbb colours",
+                             ov->metric);
+    if (ov->use_range && !(isfinite(ov->range_min) && isfinite(ov->range_max) &&
+                           ov->range_min <= ov->range_max))
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                             "overlay \"%s\": bad colour range", ov->metric);
+    if (ov->significant_digits < 0 || ov->significant_digits > 17)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                             "overlay \"%s\": significant digits must be 0..17", ov->metric);
+    for (size_t i = 0; i < ov->value_count; i++) {
+        if (!ov->values[i].node_id)
+            return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                 "overlay \"%s\": value %zu has no node id", ov->metric, i);
+        if (!isfinite(ov->values[i].value))
+            return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                 "overlay \"%s\": node %s has a non-finite value", ov->metric,
+                                 ov->values[i].node_id);
+    }
+    if (!ov->value_count)
+        return ETP_OK;
+    return no_duplicate_ids(ov->metric, &ov->values[0].node_id, ov->value_count,
+                            sizeof ov->values[0], err);
+}
+
+/* The value as written: rounded to the requested significant digits. */
+static double shown(const etp_me_overlay *ov, double v)
+{
+    if (!ov->significant_digits)
+        return v;
+    char b[40];
+    snprintf(b, sizeof b, "%.*g", ov->significant_digits, v);
+    return strtod(b, NULL);
+}
+
+/* One graph's GraphNodeData object (the value under its graph id). */
+static etp_status write_graph_data(etp_jw *w, const etp_me_overlay *ov, etp_error *err)
+{
+    const etp_me_stop *stops = ov->stops ? ov->stops : default_stops;
+    size_t nstops = ov->stops ? ov->stop_count : sizeof default_stops / sizeof default_stops[0];
+
+    double lo = ov->range_min, hi = ov->range_max;
+    if (!ov->use_range) {
+        lo = INFINITY;
+        hi = -INFINITY;
+        for (size_t i = 0; i < ov->value_count; i++) {
+            double v = shown(ov, ov->values[i].value);
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+    }
+
+    etp_jw_key(w, ov->graph_id);
+    etp_jw_obj_begin(w);
+
+    /* The unit goes into the run name: the UI shows nothing else about it. */
+    char *name = malloc(strlen(ov->metric) + (ov->unit ? strlen(ov->unit) : 0) + 4);
+    if (!name)
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    if (ov->unit && *ov->unit)
+        sprintf(name, "%s (%s)", ov->metric, ov->unit);
+    else
+        strcpy(name, ov->metric);
+    etp_jw_kstr(w, "name", name);
+    free(name);
+
+    etp_jw_key(w, "results");
+    etp_jw_obj_begin(w);
+    for (size_t i = 0; i < ov->value_count; i++) {
+        double v = shown(ov, ov->values[i].value);
+        char bg[8], text[8];
+        etp_me_color(stops, nstops, lo, hi, v, bg, text);
+        etp_jw_key(w, ov->values[i].node_id);
+        etp_jw_obj_begin(w);
+        etp_jw_kdouble(w, "value", v);
+        etp_jw_kstr(w, "bgColor", bg);
+        etp_jw_kstr(w, "textColor", text);
+        etp_jw_obj_end(w);
+    }
+    etp_jw_obj_end(w);
+
+    etp_jw_key(w, "gradient");
+    etp_jw_arr_begin(w);
+    for (size_t i = 0; i < nstops; i++) {
+        etp_jw_obj_begin(w);
+        etp_jw_kdouble(w, "stop", stops[i].stop);
+        etp_jw_kstr(w, "bgColor", stops[i].bg_color);
+        etp_jw_obj_end(w);
+    }
+    etp_jw_arr_end(w);
+
+    etp_jw_key(w, "hideAggregatedStats");
+    etp_jw_arr_begin(w);
+    static const char *const stat_names[] = {"min", "max", "sum", "avg"};
+    for (int i = 0; i < 4; i++)
+        if (ov->hide_stats & (1u << i))
+            etp_jw_str(w, stat_names[i]);
+    etp_jw_arr_end(w);
+
+    etp_jw_obj_end(w);
+    return ETP_OK;
+}
+
+etp_status etp_me_write_overlays(const etp_me_overlay *ovs, size_t count, FILE *fp, int pretty,
+                                 etp_error *err)
+{
+    if (!count)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "no overlay to write");
+    for (size_t i = 0; i < count; i++) {
+        etp_status s = check(&ovs[i], err);
+        if (s)
+            return s;
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(ovs[k].graph_id, ovs[i].graph_id))
+                return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                     "overlay \"%s\": graph %s appears twice", ovs[i].metric,
+                                     ovs[i].graph_id);
+    }
+    etp_jw w;
+    etp_jw_init_file(&w, fp, pretty);
+    etp_jw_obj_begin(&w);
+    etp_status s = ETP_OK;
+    for (size_t i = 0; i < count && !s; i++)
+        s = write_graph_data(&w, &ovs[i], err);
+    etp_jw_obj_end(&w);
+    if (etp_jw_finish(&w) && !s)
+        s = etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "could not write the overlay \"%s\"",
+                          ovs[0].metric);
+    return s;
+}
+
+etp_status etp_me_write_overlay(const etp_me_overlay *ov, FILE *fp, int pretty, etp_error *err)
+{
+    return etp_me_write_overlays(ov, 1, fp, pretty, err);
+}
+
+static etp_status label_duplicates(const etp_me_label_overlay *ov, etp_error *err)
+{
+    if (!ov->label_count)
+        return ETP_OK;
+    return no_duplicate_ids(ov->metric, &ov->labels[0].node_id, ov->label_count,
+                            sizeof ov->labels[0], err);
+}
+
+etp_status etp_me_write_label_overlays(const etp_me_label_overlay *ovs, size_t count, FILE *fp,
+                                       int pretty, etp_error *err)
+{
+    if (!count)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "no overlay to write");
+    for (size_t i = 0; i < count; i++) {
+        if (!ovs[i].graph_id || !ovs[i].metric || !*ovs[i].metric)
+            return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                 "overlay needs a graph id and a metric name");
+        for (size_t k = 0; k < ovs[i].label_count; k++) {
+            int rgb[3];
+            const etp_me_label *l = &ovs[i].labels[k];
+            if (!l->node_id || !l->value || (l->bg_color && !parse_hex(l->bg_color, rgb)))
+                return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                     "overlay \"%s\": label %zu needs a node id, a value and a "
+                                     "#rrggbb colour",
+                                     ovs[i].metric, k);
+        }
+        etp_status s = label_duplicates(&ovs[i], err);
+        if (s)
+            return s;
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(ovs[k].graph_id, ovs[i].graph_id))
+                return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                     "overlay \"%s\": graph %s appears twice", ovs[i].metric,
+                                     ovs[i].graph_id);
+    }
+    etp_jw w;
+    etp_jw_init_file(&w, fp, pretty);
+    etp_jw_obj_begin(&w);
+    for (size_t i = 0; i < count; i++) {
+        const etp_me_label_overlay *ov = &ovs[i];
+        etp_jw_key(&w, ov->graph_id);
+        etp_jw_obj_begin(&w);
+        etp_jw_kstr(&w, "name", ov->metric);
+        etp_jw_key(&w, "results");
+        etp_jw_obj_begin(&w);
+        for (size_t k = 0; k < ov->label_count; k++) {
+            const etp_me_label *l = &ov->labels[k];
+            etp_jw_key(&w, l->node_id);
+            etp_jw_obj_begin(&w);
+            etp_jw_kstr(&w, "value", l->value);
+            if (l->bg_color) {
+                int rgb[3];
+                parse_hex(l->bg_color, rgb);
+                double lum = 0.2126 * pow(rgb[0] / 255.0, 2.2) + 0.7152 * pow(rgb[1] / 255.0, 2.2) +
+                             0.0722 * pow(rgb[2] / 255.0, 2.2);
+                etp_jw_kstr(&w, "bgColor", l->bg_color);
+                etp_jw_kstr(&w, "textColor", lum < 0.38 ? "#ffffff" : "#1f1f1f");
+            }
+            etp_jw_obj_end(&w);
+        }
+        etp_jw_obj_end(&w);
+        /* Strings have no min/max/sum/avg; per-value counts on layers instead. */
+        etp_jw_kbool(&w, "showExpandedSummaryOnGroupNode", 1);
+        etp_jw_obj_end(&w);
+    }
+    etp_jw_obj_end(&w);
+    if (etp_jw_finish(&w))
+        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "could not write the overlay \"%s\"",
+                             ovs[0].metric);
+    return ETP_OK;
+}

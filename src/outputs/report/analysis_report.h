@@ -1,0 +1,36 @@
+/* analysis_report.h - `etprof analyze` output: terminal summary and JSON. */
+#ifndef ETP_ANALYSIS_REPORT_H
+#define ETP_ANALYSIS_REPORT_H
+
+#include <stdio.h>
+
+#include "etprof/analysis.h"
+#include "util/jsonw.h"
+
+typedef struct etp_text_style {
+    int color;        /* ANSI colours (only for a TTY without NO_COLOR) */
+    int top;          /* operators listed (default 10) */
+} etp_text_style;
+
+/* The terminal summary: validity first, headline figures, top operators with
+ * their share of execute time, issues with guidance. */
+void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FILE *fp);
+
+/* The whole analysis as one JSON document (schema etprof.analysis v1). */
+int etp_analysis_write_json(const etp_analysis *a, FILE *fp);
+
+/* 1 for figures summarised over occurrences (program load, method init), 0
+ * for per-execution totals. */
+int etp_figure_per_occurrence(const etp_figure *f);
+
+/* Pieces reused by the bundle writer. */
+void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f);
+void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e);
+void etp_json_issues(etp_jw *w, const etp_issue_list *l);
+void etp_json_inputs(etp_jw *w, const etp_analysis *a);
+
+/* Entities to show as "top operators": source operators when there are any,
+ * else instructions; sorted by avg time, descending. Caller frees. */
+const etp_entity **etp_analysis_top(const etp_analysis *a, uint32_t *count);
+
+#endif

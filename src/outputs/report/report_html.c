@@ -1,0 +1,200 @@
+/* report_html.c - the standalone report page (etp_report_write_html): one
+ * HTML file with inline CSS, inline SVG drawings, the data as JSON and
+ * etprof's own script. Nothing refers outside the file, so it works from
+ * file:// with no network. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outputs/report/report_internal.h"
+
+static void input_line(FILE *fp, const char *role, const char *name, const char *extra)
+{
+    if (!name)
+        return;
+    fprintf(fp, "<span class=\"in\"><b>%s</b> ", role);
+    rp_html(fp, name);
+    if (extra)
+        fprintf(fp, " <small>%s</small>", extra);
+    fputs("</span>\n", fp);
+}
+
+static void figure_chip(FILE *fp, const rp_report *r, const char *label, const char *name)
+{
+    const etp_figure *f = etp_analysis_figure(r->a, name);
+    if (!f || !f->available || !f->events)
+        return; /* e.g. no delegate call at all: nothing measured */
+    char v[48], p[48];
+    rp_num(v, sizeof v, f->stats.avg);
+    rp_num(p, sizeof p, f->stats.p50);
+    fprintf(fp, "<span class=\"fig\">%s <b>%s</b> %s avg <small>(p50 %s, n=%" PRIu64 ")</small></span>\n",
+            label, v, etp_unit_name(r->a->target_unit), p, f->stats.n);
+}
+
+static void header(FILE *fp, const rp_report *r)
+{
+    const etp_analysis *a = r->a;
+    const etp_report_inputs *in = r->in;
+    const char *val = etp_validity_name(a->validity);
+    fprintf(fp, "<header>\n<div class=\"top\"><span class=\"validity v-%s\">%s</span>\n", val, val);
+    fputs("<h1>etprof report \xe2\x80\x94 method <code>", fp);
+    rp_html(fp, a->method);
+    fputs("</code></h1></div>\n<div class=\"inputs\">\n", fp);
+    char sha[80];
+    snprintf(sha, sizeof sha, "sha256 %.16s\xe2\x80\xa6", a->program_sha256);
+    input_line(fp, "ETDump", in->etdump_name, NULL);
+    input_line(fp, "program", in->pte_name, a->program_sha256[0] ? sha : NULL);
+    input_line(fp, "ETRecord", in->etrecord_name, NULL);
+    fprintf(fp, "<span class=\"in\"><b>executions</b> %" PRIu32 "</span>\n", a->execution_count);
+    fprintf(fp, "<span class=\"in\"><b>unit</b> %s</span>\n", etp_unit_name(a->target_unit));
+    fputs("<span class=\"in\"><b>method</b> ", fp);
+    rp_html(fp, a->method_basis);
+    fputs("</span>\n</div>\n<div class=\"figs\">\n", fp);
+    figure_chip(fp, r, "Method::execute", "method_execute");
+    figure_chip(fp, r, "native operators", "operator_calls_total");
+    figure_chip(fp, r, "delegate calls", "delegate_calls_total");
+    figure_chip(fp, r, "framework", "framework_overhead");
+    fputs("</div>\n", fp);
+    fprintf(fp, "<ul class=\"issues\" aria-label=\"issues\">\n");
+    if (!a->issues.count)
+        fputs("<li class=\"sev-none\">No issues: the result is valid.</li>\n", fp);
+    for (size_t i = 0; i < a->issues.count; i++) {
+        const etp_issue *is = &a->issues.items[i];
+        const char *sev = etp_severity_name(is->code->severity);
+        fprintf(fp, "<li class=\"sev-%s\"><b>%s</b> <code>", sev, sev);
+        rp_html(fp, is->code->code);
+        fputs("</code> ", fp);
+        rp_html(fp, is->message);
+        fputs(" <span class=\"guide\">\xe2\x86\x92 ", fp);
+        rp_html(fp, is->code->guidance);
+        fputs("</span></li>\n", fp);
+    }
+    if (!in->source)
+        fputs("<li class=\"sev-info\"><b>note</b> No ETRecord graph for this method: source "
+              "operators and their links to instructions are not shown.</li>\n",
+              fp);
+    if (!in->instructions)
+        fputs("<li class=\"sev-info\"><b>note</b> No program (.pte): the instruction graph is not "
+              "shown.</li>\n",
+              fp);
+    for (int k = 0; k < 2; k++) {
+        uint32_t n = k ? r->skipped_src : r->skipped_instr;
+        if (n)
+            fprintf(fp, "<li class=\"sev-info\"><b>note</b> The %s graph has %" PRIu32 " nodes, more "
+                        "than the %u this page draws: open graph.json in Model Explorer; the tables "
+                        "below cover everything.</li>\n",
+                    k ? "source" : "instruction", n, RP_MAX_DRAWN);
+    }
+    if (r->instr_view >= 0 && r->src_view >= 0) {
+        uint32_t ui = 0;
+        const rp_view *iv = &r->views[r->instr_view];
+        for (uint32_t k = 0; k < iv->node_count; k++)
+            ui += iv->nodes[k].link != ETP_LINK_LINKED && iv->nodes[k].link != ETP_LINK_NOT_APPLICABLE;
+        if (ui || in->source->unlinked_operators)
+            fprintf(fp, "<li class=\"sev-info\"><b>note</b> %" PRIu32 " instruction%s and %" PRIu32
+                        " source operator%s are not linked to the other graph (dashed outline); "
+                        "their reason is in the details panel and mapping.json.</li>\n",
+                    ui, ui == 1 ? "" : "s", in->source->unlinked_operators,
+                    in->source->unlinked_operators == 1 ? "" : "s");
+    }
+    fputs("</ul>\n</header>\n", fp);
+}
+
+static void toolbar(FILE *fp, const rp_report *r)
+{
+    fputs("<div class=\"toolbar\">\n<div class=\"tabs\" role=\"tablist\">", fp);
+    for (int vi = 0; vi < r->view_count; vi++) {
+        fprintf(fp, "<button type=\"button\" role=\"tab\" data-view=\"%d\"%s>", vi,
+                vi == 0 ? " class=\"on\"" : "");
+        rp_html(fp, r->views[vi].title);
+        fprintf(fp, " <small>%" PRIu32 "</small></button>", r->views[vi].node_count);
+    }
+    fputs("</div>\n<label>metric <select id=\"metric\">", fp);
+    for (int m = 0; m < RP_METRICS; m++) {
+        fprintf(fp, "<option value=\"%d\">%s (%s)</option>", m, rp_metric_name((rp_metric)m),
+                rp_metric_unit(r, (rp_metric)m));
+    }
+    fputs("</select></label>\n"
+          "<input id=\"search\" type=\"search\" placeholder=\"search nodes (name, id, type)\" "
+          "autocomplete=\"off\"><span id=\"search-info\"></span>\n"
+          "<button type=\"button\" id=\"fit\">fit</button>\n"
+          "<div id=\"legend\"></div>\n</div>\n",
+          fp);
+}
+
+/* The data block: JSON with every '<' escaped, so no "</script>" or "<!--"
+ * in a string can end or confuse the script element. */
+static int data_block(FILE *fp, const rp_report *r)
+{
+    etp_jw w;
+    etp_jw_init_mem(&w, 0);
+    rp_write_data(&w, r);
+    size_t len = 0;
+    char *json = etp_jw_take(&w, &len);
+    if (!json)
+        return -1;
+    fputs("<script type=\"application/json\" id=\"etp-data\">", fp);
+    size_t run = 0;
+    for (size_t i = 0; i < len; i++)
+        if (json[i] == '<') {
+            fwrite(json + run, 1, i - run, fp);
+            fputs("\\u003c", fp);
+            run = i + 1;
+        }
+    fwrite(json + run, 1, len - run, fp);
+    fputs("</script>\n", fp);
+    free(json);
+    return 0;
+}
+
+etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_error *err)
+{
+    rp_report r;
+    memset(&r, 0, sizeof r);
+    r.in = in;
+    r.a = in->analysis;
+    etp_status s = rp_views_build(&r, err);
+    if (s) {
+        rp_views_free(&r);
+        return s;
+    }
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+          "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+          "<meta name=\"generator\" content=\"etprof " ETP_VERSION "\">\n<title>etprof \xe2\x80\x94 ",
+          fp);
+    rp_html(fp, r.a->method);
+    if (in->pte_name || in->etrecord_name) {
+        fputs(" (", fp);
+        rp_html(fp, in->pte_name ? in->pte_name : in->etrecord_name);
+        fputs(")", fp);
+    }
+    fprintf(fp, "</title>\n<style>\n%s</style>\n</head>\n<body data-etprof-ready=\"0\">\n",
+            etp_report_css);
+    header(fp, &r);
+    fputs("<main>\n<section id=\"graphs\">\n", fp);
+    if (r.view_count) {
+        toolbar(fp, &r);
+        fputs("<div class=\"area\">\n<div class=\"views\">\n", fp);
+        for (int vi = 0; vi < r.view_count; vi++) {
+            fprintf(fp, "<div class=\"view\" id=\"view%d\"%s>\n", vi, vi ? " hidden" : "");
+            rp_write_svg(fp, &r, vi);
+            fputs("</div>\n", fp);
+        }
+        fputs("</div>\n<aside id=\"panel\"><p class=\"hint\">Click a node for its details; drag to "
+              "pan, wheel to zoom.</p></aside>\n</div>\n<div id=\"tip\" hidden></div>\n",
+              fp);
+    }
+    fputs("</section>\n<section id=\"tables\">\n", fp);
+    rp_write_tables(fp, &r);
+    fputs("</section>\n</main>\n<pre id=\"etp-selftest\" hidden></pre>\n", fp);
+    int bad = data_block(fp, &r);
+    fprintf(fp, "<script>\n%s</script>\n</body>\n</html>\n", etp_report_js);
+    rp_views_free(&r);
+    if (bad)
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory writing the report");
+    if (ferror(fp))
+        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "could not write the report");
+    return ETP_OK;
+}

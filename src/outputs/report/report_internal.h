@@ -1,0 +1,84 @@
+/* report_internal.h - the pieces of the standalone HTML report (views.h):
+ * drawn views (layout + SVG + per-node data), tables, page assembly. */
+#ifndef ETP_REPORT_INTERNAL_H
+#define ETP_REPORT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "etprof/views.h"
+#include "util/jsonw.h"
+#include "outputs/report/layout.h"
+
+/* Views with more nodes are not drawn (the page would grow past what a
+ * browser handles comfortably); graph.json has them for Model Explorer. */
+#define RP_MAX_DRAWN 15000u
+
+/* Metrics a view can be coloured by (the overlays' set). */
+typedef enum rp_metric { RP_AVG = 0, RP_P50, RP_MIN, RP_MAX, RP_KERNEL, RP_SHARE, RP_METRICS } rp_metric;
+
+/* One drawn node. */
+typedef struct rp_node {
+    const char *id, *label;
+    const char *kind;            /* CSS class: in, out, kernel, delegate, other, op */
+    const etp_entity *entity;    /* its timing, or NULL */
+    etp_link_state link;
+    int64_t link_index;          /* instruction views: first link in source->links, or -1 */
+    uint32_t source_index;       /* source views: index in etp_source_graph.nodes */
+    uint32_t me_index;           /* instruction views: index in etp_me_graph.nodes */
+    int32_t group;               /* delegated region, or -1 */
+} rp_node;
+
+/* One view: a graph drawn as SVG. */
+typedef struct rp_view {
+    const char *title;           /* "Instructions" / "Source operators" */
+    const char *graph_id;
+    rp_node *nodes;
+    uint32_t node_count;
+    etp_layout_node *boxes;
+    etp_layout lay;
+    uint32_t *edge_from, *edge_to;
+    uint32_t edge_count;
+    int64_t *node_of_source;     /* source views: source node index -> drawn index (or -1) */
+    int64_t *node_of_me;         /* instruction views: ME node index -> drawn index */
+    uint32_t me_count;
+} rp_view;
+
+/* The report being written. */
+typedef struct rp_report {
+    const etp_report_inputs *in;
+    const etp_analysis *a;
+    rp_view views[2];
+    int view_count;
+    int instr_view, src_view;    /* view indices, -1 when absent */
+    double exec_avg;             /* Method::execute avg, 0 when unknown */
+    uint32_t skipped_instr, skipped_src; /* node counts of views too large to draw, else 0 */
+    int64_t *chain0_node;        /* instruction index (chain 0) -> instruction-view node, or -1 */
+    uint32_t chain0_count;
+} rp_report;
+
+/* Build both views and lay them out. */
+etp_status rp_views_build(rp_report *r, etp_error *err);
+void rp_views_free(rp_report *r);
+
+/* Value of metric @p m for entity @p e; 0 when it has none. */
+int rp_metric_value(const rp_report *r, const etp_entity *e, rp_metric m, double *v);
+const char *rp_metric_name(rp_metric m);
+const char *rp_metric_unit(const rp_report *r, rp_metric m);
+
+/* The SVG drawing of view @p v (coloured by the first metric). */
+void rp_write_svg(FILE *fp, const rp_report *r, int v);
+/* The per-node and per-metric data of every view as one JSON value. */
+void rp_write_data(etp_jw *w, const rp_report *r);
+/* The tables (top operators, per type, per backend, executions). */
+void rp_write_tables(FILE *fp, const rp_report *r);
+
+/* HTML text with & < > " ' escaped. */
+void rp_html(FILE *fp, const char *s);
+/* A number for people: 4 significant digits, no exponent from 1e4 up. */
+void rp_num(char *buf, size_t size, double v);
+
+/* Our own stylesheet and script (src/outputs/assets/, embedded at build time). */
+extern const char etp_report_css[];
+extern const char etp_report_js[];
+
+#endif

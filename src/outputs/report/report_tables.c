@@ -1,0 +1,431 @@
+/* report_tables.c - the report's tables, as HTML the page's script can sort
+ * (numeric cells carry their exact value in data-v): top operators, totals
+ * per operator type (summed only over additive timings), delegate vs native
+ * time per backend, and executions. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outputs/report/analysis_report.h"
+#include "outputs/report/report_internal.h"
+
+#define TOP_ROWS 100
+#define EXEC_ROWS 2000
+
+static void th(FILE *fp, const char *label, int numeric)
+{
+    fprintf(fp, "<th%s>", numeric ? " data-t=\"n\"" : "");
+    rp_html(fp, label);
+    fputs("</th>", fp);
+}
+
+static void td_text(FILE *fp, const char *s)
+{
+    fputs("<td>", fp);
+    rp_html(fp, s ? s : "");
+    fputs("</td>", fp);
+}
+
+static void td_num(FILE *fp, double v)
+{
+    char exact[40], shown[48];
+    etp_format_double(exact, sizeof exact, v);
+    rp_num(shown, sizeof shown, v);
+    fprintf(fp, "<td data-v=\"%s\">%s</td>", exact, shown);
+}
+
+static void td_uint(FILE *fp, uint64_t v)
+{
+    fprintf(fp, "<td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>", v, v);
+}
+
+static void td_none(FILE *fp, const char *why)
+{
+    fputs("<td data-v=\"\" class=\"na\" title=\"", fp);
+    rp_html(fp, why);
+    fputs("\">\xe2\x80\x94</td>", fp);
+}
+
+static void td_share(FILE *fp, const rp_report *r, double v)
+{
+    if (r->exec_avg > 0)
+        td_num(fp, 100.0 * v / r->exec_avg);
+    else
+        td_none(fp, "no Method::execute time");
+}
+
+/* Where entity @p e is drawn: view and node index, or -1. */
+typedef struct drawn_at {
+    int view;
+    uint32_t node;
+} drawn_at;
+
+static drawn_at *drawn_index(const rp_report *r)
+{
+    const etp_analysis *a = r->a;
+    drawn_at *d = malloc((a->entity_count + 1) * sizeof *d);
+    if (!d)
+        return NULL;
+    for (uint32_t i = 0; i < a->entity_count; i++)
+        d[i].view = -1;
+    for (int vi = 0; vi < r->view_count; vi++)
+        for (uint32_t k = 0; k < r->views[vi].node_count; k++) {
+            const etp_entity *e = r->views[vi].nodes[k].entity;
+            if (e && d[e - a->entities].view < 0)
+                d[e - a->entities] = (drawn_at){vi, k};
+        }
+    return d;
+}
+
+static void name_cell(FILE *fp, const rp_report *r, const drawn_at *d, const etp_entity *e)
+{
+    const drawn_at *at = d ? &d[e - r->a->entities] : NULL;
+    fputs("<td>", fp);
+    if (at && at->view >= 0)
+        fprintf(fp, "<a href=\"#\" data-view=\"%d\" data-node=\"%" PRIu32 "\">", at->view, at->node);
+    rp_html(fp, e->name ? e->name : e->id);
+    fputs(at && at->view >= 0 ? "</a></td>" : "</td>", fp);
+}
+
+static const char *additivity(const etp_entity *e, char *buf, size_t size)
+{
+    if (e->additive)
+        return "additive";
+    if (e->shared) {
+        snprintf(buf, size, "shared with %" PRIu32 ", not additive", e->co_count);
+        return buf;
+    }
+    return "not additive";
+}
+
+static void top_table(FILE *fp, const rp_report *r, const drawn_at *d)
+{
+    uint32_t n = 0;
+    const etp_entity **top = etp_analysis_top(r->a, &n);
+    int ops = top && n && top[0]->kind == ETP_ENTITY_OPERATOR;
+    const char *u = etp_unit_name(r->a->target_unit);
+    fprintf(fp, "<section class=\"tbl\" id=\"t-top\"><h2>Top %s</h2>\n",
+            ops ? "source operators" : "instructions");
+    if (!top || !n) {
+        fputs("<p class=\"note\">No timed entities.</p></section>\n", fp);
+        free(top);
+        return;
+    }
+    fprintf(fp, "<p class=\"note\">%" PRIu32 " of %" PRIu32 " shown, by average time per execution "
+                "(%s). Rows marked * carry a shared or non-additive timing: never add them up. "
+                "Every entity is in operators.csv.</p>\n",
+            n < TOP_ROWS ? n : TOP_ROWS, n, u);
+    fputs("<table class=\"sortable\"><thead><tr>", fp);
+    th(fp, "#", 1);
+    th(fp, ops ? "operator" : "instruction", 0);
+    th(fp, "type", 0);
+    th(fp, "backend", 0);
+    char h[64];
+    static const char *const cols[] = {"avg", "p50", "min", "max"};
+    for (int k = 0; k < 4; k++) {
+        snprintf(h, sizeof h, "%s (%s)", cols[k], u);
+        th(fp, h, 1);
+    }
+    th(fp, "executions", 1);
+    th(fp, "share of execute (%)", 1);
+    th(fp, "additivity", 0);
+    fputs("</tr></thead><tbody>\n", fp);
+    for (uint32_t i = 0; i < n && i < TOP_ROWS; i++) {
+        const etp_entity *e = top[i];
+        char b[64];
+        fprintf(fp, "<tr%s>", e->additive ? "" : " class=\"shared\"");
+        td_uint(fp, i + 1);
+        name_cell(fp, r, d, e);
+        td_text(fp, e->op_type);
+        td_text(fp, e->backend);
+        td_num(fp, e->time.stats.avg);
+        td_num(fp, e->time.stats.p50);
+        td_num(fp, e->time.stats.min);
+        td_num(fp, e->time.stats.max);
+        td_uint(fp, e->time.executions);
+        td_share(fp, r, e->time.stats.avg);
+        td_text(fp, additivity(e, b, sizeof b));
+        fputs("</tr>\n", fp);
+    }
+    fputs("</tbody></table></section>\n", fp);
+    free(top);
+}
+
+static int by_type(const void *x, const void *y)
+{
+    const etp_entity *a = *(const etp_entity *const *)x, *b = *(const etp_entity *const *)y;
+    int c = strcmp(a->op_type ? a->op_type : "", b->op_type ? b->op_type : "");
+    return c ? c : strcmp(a->id, b->id);
+}
+
+static void type_table(FILE *fp, const rp_report *r)
+{
+    const etp_analysis *a = r->a;
+    int ops = 0;
+    for (uint32_t i = 0; i < a->entity_count; i++)
+        ops |= a->entities[i].kind == ETP_ENTITY_OPERATOR && a->entities[i].time.executions;
+    etp_entity_kind want = ops ? ETP_ENTITY_OPERATOR : ETP_ENTITY_INSTRUCTION;
+    const etp_entity **v = malloc((a->entity_count + 1) * sizeof *v);
+    if (!v)
+        return;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < a->entity_count; i++)
+        if (a->entities[i].kind == want)
+            v[n++] = &a->entities[i];
+    qsort(v, n, sizeof *v, by_type);
+    const char *u = etp_unit_name(a->target_unit);
+    fprintf(fp, "<section class=\"tbl\" id=\"t-types\"><h2>Totals per %s type</h2>\n",
+            ops ? "operator" : "instruction");
+    fputs("<p class=\"note\">The sum adds only additive average times; shared or non-additive "
+          "timings are counted but never added (marked).</p>\n",
+          fp);
+    fputs("<table class=\"sortable\"><thead><tr>", fp);
+    char h[80];
+    th(fp, "type", 0);
+    th(fp, ops ? "operators" : "instructions", 1);
+    th(fp, "timed", 1);
+    snprintf(h, sizeof h, "sum of avg, additive (%s)", u);
+    th(fp, h, 1);
+    th(fp, "share of execute (%)", 1);
+    th(fp, "not summed", 1);
+    snprintf(h, sizeof h, "largest not-summed avg (%s)", u);
+    th(fp, h, 1);
+    fputs("</tr></thead><tbody>\n", fp);
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i;
+        uint32_t timed = 0, not_summed = 0;
+        double sum = 0, worst = 0;
+        while (j < n && !strcmp(v[j]->op_type ? v[j]->op_type : "", v[i]->op_type ? v[i]->op_type : "")) {
+            const etp_entity *e = v[j++];
+            if (!e->time.executions)
+                continue;
+            timed++;
+            if (e->additive)
+                sum += e->time.stats.avg;
+            else {
+                not_summed++;
+                worst = e->time.stats.avg > worst ? e->time.stats.avg : worst;
+            }
+        }
+        fprintf(fp, "<tr%s>", !not_summed          ? ""
+                              : not_summed < timed ? " class=\"partial\""
+                                                   : " class=\"nosum\"");
+        td_text(fp, v[i]->op_type ? v[i]->op_type : "(unknown)");
+        td_uint(fp, j - i);
+        td_uint(fp, timed);
+        if (timed > not_summed)
+            td_num(fp, sum);
+        else
+            td_none(fp, timed ? "only shared or non-additive timings" : "not timed");
+        if (timed > not_summed)
+            td_share(fp, r, sum);
+        else
+            td_none(fp, "nothing to add");
+        if (not_summed) {
+            fprintf(fp, "<td data-v=\"%" PRIu32 "\" class=\"warn\">%" PRIu32 " not summed</td>",
+                    not_summed, not_summed);
+            td_num(fp, worst);
+        } else {
+            td_uint(fp, 0);
+            td_none(fp, "all additive");
+        }
+        fputs("</tr>\n", fp);
+        i = j;
+    }
+    fputs("</tbody></table></section>\n", fp);
+    free(v);
+}
+
+static void figure_row(FILE *fp, const rp_report *r, const char *where, const char *kind,
+                       const etp_figure *f, int64_t instructions)
+{
+    fputs("<tr>", fp);
+    td_text(fp, where);
+    td_text(fp, kind);
+    if (instructions >= 0)
+        td_uint(fp, (uint64_t)instructions);
+    else
+        td_none(fp, "not applicable");
+    if (!f || !f->available) {
+        const char *why = f && f->reason ? f->reason : "not measured";
+        for (int k = 0; k < 5; k++)
+            td_none(fp, why);
+        td_text(fp, "unavailable");
+    } else {
+        td_num(fp, f->stats.avg);
+        td_num(fp, f->stats.p50);
+        td_num(fp, f->stats.min);
+        td_num(fp, f->stats.max);
+        td_share(fp, r, f->stats.avg);
+        td_text(fp, f->additive ? "additive" : "total, do not add");
+    }
+    fputs("</tr>\n", fp);
+}
+
+static void backend_table(FILE *fp, const rp_report *r)
+{
+    const etp_analysis *a = r->a;
+    const char *u = etp_unit_name(a->target_unit);
+    fputs("<section class=\"tbl\" id=\"t-backends\"><h2>Delegate vs native time per backend</h2>\n"
+          "<p class=\"note\">Per-execution totals summarised across executions. Delegate time is "
+          "the DELEGATE_CALL intervals of each backend; native time is the portable kernels run "
+          "by KernelCall instructions. Additive rows add up to Method::execute.</p>\n",
+          fp);
+    fputs("<table class=\"sortable\"><thead><tr>", fp);
+    char h[64];
+    th(fp, "where", 0);
+    th(fp, "kind", 0);
+    th(fp, "instructions", 1);
+    static const char *const cols[] = {"avg", "p50", "min", "max"};
+    for (int k = 0; k < 4; k++) {
+        snprintf(h, sizeof h, "%s (%s)", cols[k], u);
+        th(fp, h, 1);
+    }
+    th(fp, "share of execute (%)", 1);
+    th(fp, "additivity", 0);
+    fputs("</tr></thead><tbody>\n", fp);
+    int64_t kernels = 0;
+    for (uint32_t i = 0; i < a->entity_count; i++)
+        kernels += a->entities[i].kind == ETP_ENTITY_INSTRUCTION &&
+                   a->entities[i].source == ETP_SRC_OPERATOR_CALL && a->entities[i].time.executions;
+    for (uint32_t fi = 0; fi < a->figure_count; fi++) {
+        const etp_figure *f = &a->figures[fi];
+        if (strncmp(f->name, "delegate_time:", 14))
+            continue;
+        const char *be = f->name + 14;
+        int64_t calls = 0;
+        for (uint32_t i = 0; i < a->entity_count; i++) {
+            const etp_entity *e = &a->entities[i];
+            calls += e->kind == ETP_ENTITY_INSTRUCTION && e->source == ETP_SRC_DELEGATE_CALL &&
+                     e->time.executions && e->backend && !strcmp(e->backend, be);
+        }
+        figure_row(fp, r, be, "delegate", f, calls);
+    }
+    figure_row(fp, r, "native operators (OPERATOR_CALL)", "native",
+               etp_analysis_figure(a, "operator_calls_total"), kernels);
+    figure_row(fp, r, "\xe2\x80\x83of which kernels (native_call_*)", "native",
+               etp_analysis_figure(a, "native_kernels_total"), -1);
+    figure_row(fp, r, "\xe2\x80\x83of which dispatch overhead", "native",
+               etp_analysis_figure(a, "dispatch_overhead_total"), -1);
+    figure_row(fp, r, "other calls (move, jump, free)", "runtime",
+               etp_analysis_figure(a, "other_calls_total"), -1);
+    figure_row(fp, r, "framework overhead (outside instructions)", "runtime",
+               etp_analysis_figure(a, "framework_overhead"), -1);
+    figure_row(fp, r, "Method::execute", "total", etp_analysis_figure(a, "method_execute"), -1);
+    fputs("</tbody></table></section>\n", fp);
+}
+
+/* Execution index of RunData @p run, or -1 (executions are ascending). */
+static int64_t exec_of_run(const etp_analysis *a, uint32_t run)
+{
+    uint32_t lo = 0, hi = a->execution_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a->executions[mid] < run)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < a->execution_count && a->executions[lo] == run ? (int64_t)lo : -1;
+}
+
+static void exec_table(FILE *fp, const rp_report *r)
+{
+    const etp_analysis *a = r->a;
+    uint32_t n = a->execution_count;
+    const char *u = etp_unit_name(a->target_unit);
+    fputs("<section class=\"tbl\" id=\"t-exec\"><h2>Executions</h2>\n", fp);
+    if (!n) {
+        fputs("<p class=\"note\">No execution of the method.</p></section>\n", fp);
+        return;
+    }
+    enum { EXEC, INSTR, DELS, OPS, NCOL };
+    uint64_t *acc = calloc((size_t)n * NCOL, sizeof *acc);
+    uint8_t *has = calloc((size_t)n * NCOL, 1);
+    if (!acc || !has) {
+        free(acc);
+        free(has);
+        fputs("</section>\n", fp);
+        return;
+    }
+    const etp_inspect *in = a->inspect;
+    for (uint32_t bi = 0; in && bi < in->block_count; bi++) {
+        const etp_inspect_block *blk = &in->blocks[bi];
+        for (uint32_t ri = 0; ri < blk->row_count; ri++) {
+            const etp_inspect_row *row = &blk->rows[ri];
+            if (!row->is_framework || !row->event_name || strcmp(row->event_name, "Method::execute"))
+                continue;
+            uint64_t k = 0;
+            for (uint32_t x = 0; x < blk->run_count; x++) {
+                int64_t e = exec_of_run(a, blk->runs[x]);
+                for (uint32_t c = 0; c < row->per_run[x] && k < row->sample_count; c++, k++)
+                    if (e >= 0) {
+                        acc[(size_t)e * NCOL + EXEC] += row->ticks[k];
+                        has[(size_t)e * NCOL + EXEC] = 1;
+                    }
+            }
+        }
+    }
+    for (uint32_t i = 0; i < a->entity_count; i++) {
+        const etp_entity *e = &a->entities[i];
+        if (e->kind != ETP_ENTITY_INSTRUCTION || !e->time.executions || !e->time.present)
+            continue;
+        int col = e->source == ETP_SRC_DELEGATE_CALL ? DELS : e->source == ETP_SRC_OPERATOR_CALL ? OPS : -1;
+        for (uint32_t x = 0; x < n; x++) {
+            if (!e->time.present[x])
+                continue;
+            acc[(size_t)x * NCOL + INSTR] += e->time.ticks[x];
+            has[(size_t)x * NCOL + INSTR] = 1;
+            if (col >= 0) {
+                acc[(size_t)x * NCOL + col] += e->time.ticks[x];
+                has[(size_t)x * NCOL + col] = 1;
+            }
+        }
+    }
+    fprintf(fp, "<p class=\"note\">%" PRIu32 " executions of %s%s. Per-execution sums of the "
+                "instructions' events; framework time is Method::execute minus them.</p>\n",
+            n, a->method, n > EXEC_ROWS ? " (the first 2000 shown)" : "");
+    fputs("<table class=\"sortable\"><thead><tr>", fp);
+    char h[64];
+    th(fp, "#", 1);
+    th(fp, "ETDump run", 1);
+    static const char *const cols[] = {"Method::execute", "instructions", "delegate calls",
+                                       "operator calls", "framework"};
+    for (int k = 0; k < 5; k++) {
+        snprintf(h, sizeof h, "%s (%s)", cols[k], u);
+        th(fp, h, 1);
+    }
+    fputs("</tr></thead><tbody>\n", fp);
+    double div = a->divisor > 0 ? a->divisor : 1;
+    for (uint32_t x = 0; x < n && x < EXEC_ROWS; x++) {
+        const uint64_t *v = acc + (size_t)x * NCOL;
+        const uint8_t *p = has + (size_t)x * NCOL;
+        fputs("<tr>", fp);
+        td_uint(fp, x);
+        td_uint(fp, a->executions[x]);
+        for (int c = 0; c < NCOL; c++) {
+            if (p[c])
+                td_num(fp, (double)v[c] / div);
+            else
+                td_none(fp, c == EXEC ? "no Method::execute event" : "no such events");
+        }
+        if (p[EXEC] && p[INSTR])
+            td_num(fp, ((double)v[EXEC] - (double)v[INSTR]) / div);
+        else
+            td_none(fp, "needs Method::execute and instruction events");
+        fputs("</tr>\n", fp);
+    }
+    fputs("</tbody></table></section>\n", fp);
+    free(acc);
+    free(has);
+}
+
+void rp_write_tables(FILE *fp, const rp_report *r)
+{
+    drawn_at *d = drawn_index(r);
+    top_table(fp, r, d);
+    type_table(fp, r);
+    backend_table(fp, r);
+    exec_table(fp, r);
+    free(d);
+}

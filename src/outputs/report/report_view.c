@@ -1,0 +1,764 @@
+/* report_view.c - the drawn views of the HTML report: which nodes, laid out
+ * with the layered engine (layout.h), written as inline SVG, and the
+ * per-node data the page's script needs (details, links, metric values and
+ * colours computed here with Model Explorer's rules, as in the overlays). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outputs/report/report_internal.h"
+#include "outputs/views_internal.h"
+
+#define NODE_H 34.0
+#define CHAR_W 7.3      /* DejaVu Sans Mono at 12px: 0.6 em per glyph */
+#define LABEL_MAX 44    /* characters drawn on a node; the full label is in the panel */
+#define NO_VALUE "#e4e4e4"
+
+static size_t utf8_len(const char *s)
+{
+    size_t n = 0;
+    for (; s && *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+static double box_width(const char *label)
+{
+    size_t n = utf8_len(label);
+    if (n > LABEL_MAX)
+        n = LABEL_MAX;
+    if (n < 11)
+        n = 11; /* room for the value line ("0.001234 ms") */
+    return (double)n * CHAR_W + 18;
+}
+
+const char *rp_metric_name(rp_metric m)
+{
+    static const char *const names[RP_METRICS] = {"Runtime avg", "Runtime p50", "Runtime min",
+                                                  "Runtime max", "Kernel avg", "Share of execute avg"};
+    return names[m];
+}
+
+const char *rp_metric_unit(const rp_report *r, rp_metric m)
+{
+    return m == RP_SHARE ? "%" : etp_unit_name(r->a->target_unit);
+}
+
+int rp_metric_value(const rp_report *r, const etp_entity *e, rp_metric m, double *v)
+{
+    if (!e)
+        return 0;
+    const etp_stats *s = &e->time.stats;
+    int timed = e->time.executions > 0;
+    switch (m) {
+    case RP_AVG: *v = s->avg; return timed;
+    case RP_P50: *v = s->p50; return timed;
+    case RP_MIN: *v = s->min; return timed;
+    case RP_MAX: *v = s->max; return timed;
+    case RP_KERNEL: *v = e->kernel.stats.avg; return e->has_kernel && e->kernel.executions > 0;
+    case RP_SHARE:
+        *v = r->exec_avg > 0 ? 100.0 * s->avg / r->exec_avg : 0;
+        return timed && r->exec_avg > 0;
+    default: return 0;
+    }
+}
+
+/* ---- building -------------------------------------------------------------- */
+
+typedef struct ent_key {
+    int32_t chain, instr;
+    const etp_entity *e;
+} ent_key;
+
+static int cmp_ent_key(const void *x, const void *y)
+{
+    const ent_key *a = x, *b = y;
+    if (a->chain != b->chain)
+        return a->chain < b->chain ? -1 : 1;
+    return (a->instr > b->instr) - (a->instr < b->instr);
+}
+
+static const etp_entity *find_instr(const ent_key *k, size_t n, int32_t chain, int32_t instr)
+{
+    ent_key key = {chain, instr, NULL};
+    const ent_key *f = n ? bsearch(&key, k, n, sizeof *k, cmp_ent_key) : NULL;
+    return f ? f->e : NULL;
+}
+
+static etp_status nomem(etp_error *err)
+{
+    return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory drawing the report");
+}
+
+static etp_status layout_view(rp_view *v, etp_error *err)
+{
+    etp_layout_edge *edges = malloc((v->edge_count ? v->edge_count : 1) * sizeof *edges);
+    if (!edges)
+        return nomem(err);
+    for (uint32_t i = 0; i < v->edge_count; i++)
+        edges[i] = (etp_layout_edge){v->edge_from[i], v->edge_to[i]};
+    etp_layout_options o;
+    etp_layout_options_init(&o);
+    o.rank_sep = 36;
+    o.node_sep = 18;
+    o.group_pad = 14;
+    o.margin = 24;
+    etp_status s = etp_layout_compute(v->boxes, v->node_count, edges, v->edge_count, &o, &v->lay, err);
+    free(edges);
+    return s;
+}
+
+static int push_edge(rp_view *v, uint32_t from, uint32_t to, uint32_t *cap)
+{
+    if (v->edge_count == *cap) {
+        uint32_t nc = *cap ? 2 * *cap : 64;
+        uint32_t *f = realloc(v->edge_from, nc * sizeof *f);
+        if (!f)
+            return -1;
+        v->edge_from = f;
+        uint32_t *t = realloc(v->edge_to, nc * sizeof *t);
+        if (!t)
+            return -1;
+        v->edge_to = t;
+        *cap = nc;
+    }
+    v->edge_from[v->edge_count] = from;
+    v->edge_to[v->edge_count] = to;
+    v->edge_count++;
+    return 0;
+}
+
+static etp_status build_instruction_view(rp_report *r, rp_view *v, etp_error *err)
+{
+    const etp_me_graph *g = r->in->instructions;
+    const etp_analysis *a = r->a;
+    v->title = "Instructions";
+    v->graph_id = g->id;
+    v->node_count = g->node_count;
+    v->me_count = g->node_count;
+    v->nodes = calloc(g->node_count + 1, sizeof *v->nodes);
+    v->boxes = calloc(g->node_count + 1, sizeof *v->boxes);
+    v->node_of_me = malloc((g->node_count + 1) * sizeof *v->node_of_me);
+    ent_key *keys = malloc((a->entity_count + 1) * sizeof *keys);
+    if (!v->nodes || !v->boxes || !v->node_of_me || !keys) {
+        free(keys);
+        return nomem(err);
+    }
+    size_t nk = 0;
+    for (uint32_t i = 0; i < a->entity_count; i++)
+        if (a->entities[i].kind == ETP_ENTITY_INSTRUCTION)
+            keys[nk++] = (ent_key){a->entities[i].chain, a->entities[i].instruction, &a->entities[i]};
+    if (nk)
+        qsort(keys, nk, sizeof *keys, cmp_ent_key);
+    uint32_t cap = 0;
+    for (uint32_t k = 0; k < g->node_count; k++) {
+        const etp_me_node *nd = &g->nodes[k];
+        rp_node *n = &v->nodes[k];
+        v->node_of_me[k] = k;
+        n->id = nd->id;
+        n->label = nd->label;
+        n->me_index = k;
+        n->group = -1;
+        n->link_index = -1;
+        n->kind = nd->kind == ETP_ME_NODE_INPUTS ? "in"
+                  : nd->kind == ETP_ME_NODE_OUTPUTS || nd->kind == ETP_ME_NODE_CHAIN_OUTPUTS ? "out"
+                  : nd->kind != ETP_ME_NODE_INSTRUCTION || !nd->instr ? "other"
+                  : nd->instr->kind == ETP_INSTR_KERNEL ? "kernel"
+                  : nd->instr->kind == ETP_INSTR_DELEGATE ? "delegate"
+                                                           : "other";
+        if (nd->kind == ETP_ME_NODE_INSTRUCTION)
+            n->entity = find_instr(keys, nk, nd->chain, nd->instruction);
+        n->link = r->in->source ? etp_views_instruction_link(g, k, r->in->source, &n->link_index)
+                                : ETP_LINK_NOT_APPLICABLE;
+        v->boxes[k] = (etp_layout_node){box_width(nd->label), NODE_H, -1};
+        for (uint32_t e = 0; e < nd->edge_count; e++)
+            if (push_edge(v, nd->edges[e].source, k, &cap)) {
+                free(keys);
+                return nomem(err);
+            }
+    }
+    free(keys);
+    return layout_view(v, err);
+}
+
+static etp_status build_source_view(rp_report *r, rp_view *v, etp_error *err)
+{
+    const etp_source_graph *g = r->in->source;
+    v->title = "Source operators";
+    v->graph_id = g->id;
+    v->node_of_source = malloc((g->node_count + 1) * sizeof *v->node_of_source);
+    v->nodes = calloc(g->node_count + 1, sizeof *v->nodes);
+    v->boxes = calloc(g->node_count + 1, sizeof *v->boxes);
+    if (!v->node_of_source || !v->nodes || !v->boxes)
+        return nomem(err);
+    /* Graph inputs (user inputs and every parameter) are listed in the
+     * panel, not drawn: thousands of weights would bury the operators. */
+    for (uint32_t i = 0; i < g->node_count; i++) {
+        const etp_src_node *sn = &g->nodes[i];
+        v->node_of_source[i] = -1;
+        if (sn->kind == ETP_SRC_NODE_INPUT)
+            continue;
+        uint32_t k = v->node_count++;
+        v->node_of_source[i] = k;
+        rp_node *n = &v->nodes[k];
+        n->id = sn->id;
+        n->label = sn->label;
+        n->kind = sn->kind == ETP_SRC_NODE_OUTPUTS                      ? "out"
+                  : sn->node && sn->node->is_delegate_call             ? "delegate"
+                                                                       : "op";
+        n->entity = sn->entity;
+        n->link = sn->link;
+        n->link_index = -1;
+        n->source_index = i;
+        n->group = sn->group;
+        v->boxes[k] = (etp_layout_node){box_width(sn->label), NODE_H, sn->group};
+    }
+    uint32_t cap = 0;
+    for (uint32_t i = 0; i < g->node_count; i++) {
+        int64_t to = v->node_of_source[i];
+        for (uint32_t e = 0; to >= 0 && e < g->nodes[i].edge_count; e++) {
+            int64_t from = v->node_of_source[g->nodes[i].edges[e].source];
+            if (from >= 0 && push_edge(v, (uint32_t)from, (uint32_t)to, &cap))
+                return nomem(err);
+        }
+    }
+    return layout_view(v, err);
+}
+
+etp_status rp_views_build(rp_report *r, etp_error *err)
+{
+    r->instr_view = r->src_view = -1;
+    const etp_figure *ex = etp_analysis_figure(r->a, "method_execute");
+    r->exec_avg = ex && ex->available ? ex->stats.avg : 0;
+    etp_status s = ETP_OK;
+    if (r->in->instructions && r->in->instructions->node_count > RP_MAX_DRAWN)
+        r->skipped_instr = r->in->instructions->node_count;
+    if (r->in->source && r->in->source->operator_count + 1 > RP_MAX_DRAWN)
+        r->skipped_src = r->in->source->operator_count + 1;
+    if (r->in->instructions && !r->skipped_instr) {
+        const etp_me_graph *g = r->in->instructions;
+        for (uint32_t k = 0; k < g->node_count; k++)
+            if (g->nodes[k].kind == ETP_ME_NODE_INSTRUCTION && g->nodes[k].chain == 0 &&
+                g->nodes[k].instruction >= 0 && (uint32_t)g->nodes[k].instruction >= r->chain0_count)
+                r->chain0_count = (uint32_t)g->nodes[k].instruction + 1;
+        /* Drawn index = graph index in the instruction view. */
+        r->chain0_node = etp_views_instruction_nodes(g, r->chain0_count);
+        if (!r->chain0_node)
+            return nomem(err);
+        r->instr_view = r->view_count++;
+        s = build_instruction_view(r, &r->views[r->instr_view], err);
+    }
+    if (!s && r->in->source && !r->skipped_src) {
+        r->src_view = r->view_count++;
+        s = build_source_view(r, &r->views[r->src_view], err);
+    }
+    return s;
+}
+
+void rp_views_free(rp_report *r)
+{
+    free(r->chain0_node);
+    r->chain0_node = NULL;
+    for (int i = 0; i < 2; i++) {
+        rp_view *v = &r->views[i];
+        free(v->nodes);
+        free(v->boxes);
+        free(v->edge_from);
+        free(v->edge_to);
+        free(v->node_of_source);
+        free(v->node_of_me);
+        etp_layout_release(&v->lay);
+        memset(v, 0, sizeof *v);
+    }
+}
+
+/* ---- metric values and colours ----------------------------------------------- */
+
+typedef struct rp_colors {
+    int any;
+    double min, max;
+} rp_colors;
+
+static rp_colors metric_range(const rp_report *r, const rp_view *v, rp_metric m)
+{
+    rp_colors c = {0, INFINITY, -INFINITY};
+    for (uint32_t i = 0; i < v->node_count; i++) {
+        double x;
+        if (!rp_metric_value(r, v->nodes[i].entity, m, &x))
+            continue;
+        c.any = 1;
+        c.min = x < c.min ? x : c.min;
+        c.max = x > c.max ? x : c.max;
+    }
+    return c;
+}
+
+void rp_num(char *buf, size_t size, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, size, "-");
+    else if (fabs(v) >= 1e4)
+        snprintf(buf, size, "%.0f", v);
+    else
+        snprintf(buf, size, "%.4g", v);
+}
+
+/* ---- SVG ---------------------------------------------------------------------- */
+
+void rp_html(FILE *fp, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", fp); break;
+        case '<': fputs("&lt;", fp); break;
+        case '>': fputs("&gt;", fp); break;
+        case '"': fputs("&quot;", fp); break;
+        case '\'': fputs("&#39;", fp); break;
+        default:
+            if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+                fputc(' ', fp);
+            else
+                fputc(*s, fp);
+        }
+    }
+}
+
+/* The label as drawn: at most LABEL_MAX code points, then an ellipsis. */
+static void label_text(FILE *fp, const char *s)
+{
+    size_t n = 0;
+    const char *p = s;
+    for (; *p; p++) {
+        if (((unsigned char)*p & 0xc0) != 0x80 && ++n > LABEL_MAX - 1 && utf8_len(s) > LABEL_MAX)
+            break;
+    }
+    if (!*p) {
+        rp_html(fp, s);
+        return;
+    }
+    size_t len = (size_t)(p - s);
+    char *cut = malloc(len + 1);
+    if (!cut)
+        return;
+    memcpy(cut, s, len);
+    cut[len] = 0;
+    rp_html(fp, cut);
+    fputs("\xe2\x80\xa6", fp);
+    free(cut);
+}
+
+typedef struct span {
+    uint32_t layer;
+    double x0, x1, y0, y1;
+} span;
+
+static int cmp_span(const void *x, const void *y)
+{
+    const span *a = x, *b = y;
+    return (a->layer > b->layer) - (a->layer < b->layer);
+}
+
+/* Outline of a delegated region: per layer the extent of its nodes, joined
+ * down the right side and back up the left, one polygon per run of
+ * consecutive layers (the layout keeps a group contiguous in each layer). */
+static void group_outlines(FILE *fp, const rp_report *r, const rp_view *v)
+{
+    const etp_source_graph *g = r->in->source;
+    span *sp = malloc((v->node_count + 1) * sizeof *sp);
+    if (!sp)
+        return;
+    const double pad = 7;
+    for (uint32_t gi = 0; gi < g->group_count; gi++) {
+        size_t n = 0;
+        for (uint32_t i = 0; i < v->node_count; i++) {
+            if (v->nodes[i].group != (int32_t)gi)
+                continue;
+            double hw = v->boxes[i].width / 2, hh = v->boxes[i].height / 2;
+            span s = {v->lay.layer[i], v->lay.x[i] - hw - pad, v->lay.x[i] + hw + pad,
+                      v->lay.y[i] - hh - pad, v->lay.y[i] + hh + pad};
+            size_t k;
+            for (k = 0; k < n && sp[k].layer != s.layer; k++)
+                ;
+            if (k == n)
+                sp[n++] = s;
+            else {
+                sp[k].x0 = s.x0 < sp[k].x0 ? s.x0 : sp[k].x0;
+                sp[k].x1 = s.x1 > sp[k].x1 ? s.x1 : sp[k].x1;
+                sp[k].y0 = s.y0 < sp[k].y0 ? s.y0 : sp[k].y0;
+                sp[k].y1 = s.y1 > sp[k].y1 ? s.y1 : sp[k].y1;
+            }
+        }
+        if (!n)
+            continue;
+        qsort(sp, n, sizeof *sp, cmp_span);
+        fprintf(fp, "<g class=\"grp\" data-g=\"%" PRIu32 "\">", gi);
+        for (size_t a = 0; a < n;) {
+            size_t b = a + 1;
+            while (b < n && sp[b].layer == sp[b - 1].layer + 1)
+                b++;
+            fputs("<path d=\"", fp);
+            for (size_t k = a; k < b; k++)
+                fprintf(fp, "%s%.1f,%.1f L%.1f,%.1f ", k == a ? "M" : "L", sp[k].x1, sp[k].y0, sp[k].x1,
+                        sp[k].y1);
+            for (size_t k = b; k-- > a;)
+                fprintf(fp, "L%.1f,%.1f L%.1f,%.1f ", sp[k].x0, sp[k].y1, sp[k].x0, sp[k].y0);
+            fputs("Z\"/>", fp);
+            a = b;
+        }
+        const etp_src_group *gr = &g->groups[gi];
+        fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\">", sp[0].x0 + 4, sp[0].y0 - 4);
+        rp_html(fp, gr->backend ? gr->backend : "delegate");
+        fprintf(fp, " \xc2\xb7 %s_0_%" PRId32 "</text></g>\n", g->method, gr->instruction);
+    }
+    free(sp);
+}
+
+void rp_write_svg(FILE *fp, const rp_report *r, int vi)
+{
+    const rp_view *v = &r->views[vi];
+    const etp_layout *l = &v->lay;
+    fprintf(fp,
+            "<svg class=\"graph\" id=\"svg%d\" xmlns=\"http://www.w3.org/2000/svg\" "
+            "data-w=\"%.1f\" data-h=\"%.1f\" role=\"img\" aria-label=\"",
+            vi, l->width, l->height);
+    rp_html(fp, v->title);
+    fprintf(fp, "\">\n<defs><marker id=\"arr%d\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" "
+                "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0L8,4L0,8z\"/>"
+                "</marker></defs>\n<g class=\"vp\">\n<g class=\"grps\">\n",
+            vi);
+    if (vi == r->src_view)
+        group_outlines(fp, r, v);
+    fprintf(fp, "</g>\n<g class=\"edges\" marker-end=\"url(#arr%d)\">\n", vi);
+    for (uint32_t e = 0; e < l->edge_count; e++) {
+        if (l->edge_flags[e] & (ETP_LAYOUT_EDGE_SELF | ETP_LAYOUT_EDGE_DUPLICATE))
+            continue;
+        uint32_t p0 = l->point_start[e], p1 = l->point_start[e + 1];
+        if (p1 - p0 < 2)
+            continue;
+        fprintf(fp, "<path d=\"M%.1f,%.1f", l->points[p0].x, l->points[p0].y);
+        for (uint32_t p = p0 + 1; p < p1; p++)
+            fprintf(fp, "L%.1f,%.1f", l->points[p].x, l->points[p].y);
+        fputs("\"/>\n", fp);
+    }
+    fputs("</g>\n<g class=\"nodes\">\n", fp);
+    rp_colors c = metric_range(r, v, RP_AVG);
+    for (uint32_t i = 0; i < v->node_count; i++) {
+        const rp_node *n = &v->nodes[i];
+        double w = v->boxes[i].width, h = v->boxes[i].height;
+        double x;
+        int has = rp_metric_value(r, n->entity, RP_AVG, &x);
+        char bg[8] = NO_VALUE, fg[8] = "#1f1f1f", val[48] = "";
+        if (has && c.any) {
+            etp_me_color(NULL, 0, c.min, c.max, x, bg, fg);
+            rp_num(val, sizeof val, x);
+            if (!n->entity->additive)
+                strcat(val, "*");
+        }
+        int unlinked = n->link != ETP_LINK_LINKED && n->link != ETP_LINK_NOT_APPLICABLE;
+        fprintf(fp, "<g class=\"n %s%s%s\" data-i=\"%" PRIu32 "\" transform=\"translate(%.1f,%.1f)\">",
+                n->kind, unlinked ? " unl" : "", has ? "" : " nv", i, l->x[i] - w / 2, l->y[i] - h / 2);
+        fprintf(fp, "<rect width=\"%.1f\" height=\"%.1f\" rx=\"5\" fill=\"%s\"/>", w, h, bg);
+        fprintf(fp, "<text class=\"l\" x=\"%.1f\" y=\"14\" fill=\"%s\">", w / 2, fg);
+        label_text(fp, n->label);
+        fprintf(fp, "</text><text class=\"v\" x=\"%.1f\" y=\"28\" fill=\"%s\">%s</text></g>\n", w / 2,
+                fg, val);
+    }
+    fputs("</g>\n</g>\n</svg>\n", fp);
+}
+
+/* ---- data for the script -------------------------------------------------------- */
+
+static void stats_array(etp_jw *w, const etp_stats *s)
+{
+    etp_jw_arr_begin(w);
+    etp_jw_double(w, s->avg);
+    etp_jw_double(w, s->p10);
+    etp_jw_double(w, s->p50);
+    etp_jw_double(w, s->p90);
+    etp_jw_double(w, s->min);
+    etp_jw_double(w, s->max);
+    etp_jw_arr_end(w);
+}
+
+static void entity_json(etp_jw *w, const rp_report *r, const etp_entity *e)
+{
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "id", e->id);
+    if (e->name && strcmp(e->name, e->id))
+        etp_jw_kstr(w, "name", e->name);
+    etp_jw_kstr(w, "op", e->op_type);
+    if (e->backend)
+        etp_jw_kstr(w, "be", e->backend);
+    if (e->kind != ETP_ENTITY_OPERATOR && e->instr_kind != ETP_INSTR_NONE)
+        etp_jw_kstr(w, "ik", etp_instr_kind_name(e->instr_kind));
+    etp_jw_kuint(w, "x", e->time.executions);
+    etp_jw_kuint(w, "ev", e->time.events);
+    if (e->time.executions) {
+        etp_jw_kstr(w, "src", etp_timing_source_name(e->source));
+        etp_jw_key(w, "s");
+        stats_array(w, &e->time.stats);
+        etp_jw_kbool(w, "add", e->additive);
+        etp_jw_kbool(w, "sh", e->shared);
+    }
+    if (e->co_count) {
+        etp_jw_key(w, "co");
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; i < e->co_count; i++)
+            etp_jw_str(w, e->co_attributed[i]);
+        etp_jw_arr_end(w);
+    }
+    if (e->handle_count) {
+        etp_jw_key(w, "h");
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; i < e->handle_count; i++)
+            etp_jw_int(w, e->handles[i]);
+        etp_jw_arr_end(w);
+    }
+    if (e->unresolved_count) {
+        etp_jw_key(w, "u");
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; i < e->unresolved_count; i++)
+            etp_jw_int(w, e->unresolved[i]);
+        etp_jw_arr_end(w);
+    }
+    if (e->has_kernel && e->kernel.executions) {
+        etp_jw_kdouble(w, "k", e->kernel.stats.avg);
+        if (e->dispatch.n)
+            etp_jw_kdouble(w, "d", e->dispatch.avg);
+    }
+    if (e->module_path)
+        etp_jw_kstr(w, "mp", e->module_path);
+    if (e->module_type)
+        etp_jw_kstr(w, "mt", e->module_type);
+    if (e->source_fn)
+        etp_jw_kstr(w, "fn", e->source_fn);
+    if (e->stack_trace)
+        etp_jw_kstr(w, "st", e->stack_trace);
+    (void)r;
+    etp_jw_obj_end(w);
+}
+
+/* Entities the page shows, numbered in analysis order: those of drawn
+ * nodes and the delegate events of drawn delegate calls. */
+static int32_t *entity_numbers(const rp_report *r, uint32_t *count)
+{
+    const etp_analysis *a = r->a;
+    int32_t *num = malloc((a->entity_count + 1) * sizeof *num);
+    if (!num)
+        return NULL;
+    for (uint32_t i = 0; i < a->entity_count; i++)
+        num[i] = -1;
+    for (int vi = 0; vi < r->view_count; vi++)
+        for (uint32_t i = 0; i < r->views[vi].node_count; i++)
+            if (r->views[vi].nodes[i].entity)
+                num[r->views[vi].nodes[i].entity - a->entities] = 0;
+    for (uint32_t i = 0; i < a->entity_count; i++)
+        if (a->entities[i].kind == ETP_ENTITY_DELEGATE_EVENT && r->instr_view >= 0)
+            num[i] = 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < a->entity_count; i++)
+        if (num[i] == 0)
+            num[i] = (int32_t)n++;
+    *count = n;
+    return num;
+}
+
+/* Drawn nodes of the other view reached from node @p i of view @p vi. */
+static void links_json(etp_jw *w, const rp_report *r, int vi, uint32_t i)
+{
+    const rp_node *n = &r->views[vi].nodes[i];
+    const etp_source_graph *sg = r->in->source;
+    etp_jw_key(w, "to");
+    etp_jw_arr_begin(w);
+    if (vi == r->instr_view && r->src_view >= 0 && n->link_index >= 0) {
+        const etp_src_link *l = &sg->links[n->link_index];
+        for (uint32_t q = 0; q < l->node_count; q++) {
+            int64_t d = r->views[r->src_view].node_of_source[l->nodes[q]];
+            if (d >= 0)
+                etp_jw_int(w, d);
+        }
+    } else if (vi == r->src_view && r->instr_view >= 0) {
+        const etp_src_node *sn = &sg->nodes[n->source_index];
+        int32_t last = -1;
+        for (uint32_t q = 0; q < sn->link_count; q++) {
+            int32_t ins = sg->links[sn->links[q]].instruction;
+            if (ins == last)
+                continue;
+            last = ins;
+            if (ins >= 0 && (uint32_t)ins < r->chain0_count && r->chain0_node[ins] >= 0)
+                etp_jw_int(w, r->chain0_node[ins]);
+        }
+    }
+    etp_jw_arr_end(w);
+}
+
+static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
+{
+    const rp_view *v = &r->views[vi];
+    const etp_analysis *a = r->a;
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "title", v->title);
+    etp_jw_kstr(w, "graph", v->graph_id);
+    etp_jw_kdouble(w, "w", v->lay.width);
+    etp_jw_kdouble(w, "h", v->lay.height);
+    etp_jw_key(w, "nodes");
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < v->node_count; i++) {
+        const rp_node *n = &v->nodes[i];
+        etp_jw_break(w);
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "id", n->id);
+        etp_jw_kstr(w, "label", n->label);
+        etp_jw_kint(w, "ln", (int64_t)n->link);
+        if (n->link != ETP_LINK_LINKED && n->link != ETP_LINK_NOT_APPLICABLE)
+            etp_jw_kbool(w, "unl", 1);
+        if (n->entity)
+            etp_jw_kint(w, "e", num[n->entity - a->entities]);
+        if (n->group >= 0)
+            etp_jw_kint(w, "g", n->group);
+        links_json(w, r, vi, i);
+        if (vi == r->instr_view && n->entity && n->entity->instr_kind == ETP_INSTR_DELEGATE) {
+            etp_jw_key(w, "dev");
+            etp_jw_arr_begin(w);
+            for (uint32_t k = 0; k < a->entity_count; k++) {
+                const etp_entity *de = &a->entities[k];
+                if (de->kind == ETP_ENTITY_DELEGATE_EVENT && de->chain == n->entity->chain &&
+                    de->instruction == n->entity->instruction)
+                    etp_jw_int(w, num[k]);
+            }
+            etp_jw_arr_end(w);
+        }
+        if (vi == r->src_view) {
+            const etp_src_node *sn = &r->in->source->nodes[n->source_index];
+            if (sn->input_count) {
+                etp_jw_key(w, "in");
+                etp_jw_arr_begin(w);
+                for (uint32_t k = 0; k < sn->input_count; k++)
+                    etp_jw_str(w, sn->inputs[k]);
+                etp_jw_arr_end(w);
+            }
+        }
+        etp_jw_obj_end(w);
+    }
+    etp_jw_arr_end(w);
+    if (vi == r->src_view) {
+        etp_jw_key(w, "groups");
+        etp_jw_arr_begin(w);
+        for (uint32_t g = 0; g < r->in->source->group_count; g++) {
+            const etp_src_group *gr = &r->in->source->groups[g];
+            char b[300];
+            snprintf(b, sizeof b, "%s \xc2\xb7 %s_0_%" PRId32, gr->backend ? gr->backend : "delegate",
+                     r->in->source->method, gr->instruction);
+            etp_jw_str(w, b);
+        }
+        etp_jw_arr_end(w);
+    }
+    /* Per metric: values (null where none), colours and text colours, as
+     * the overlay files have them. */
+    etp_jw_key(w, "metrics");
+    etp_jw_arr_begin(w);
+    for (int m = 0; m < RP_METRICS; m++) {
+        rp_colors c = metric_range(r, v, (rp_metric)m);
+        int hide_sum = m == RP_P50 || m == RP_MIN || m == RP_MAX;
+        etp_jw_break(w);
+        etp_jw_obj_begin(w);
+        etp_jw_key(w, "v");
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; i < v->node_count; i++) {
+            double x;
+            if (rp_metric_value(r, v->nodes[i].entity, (rp_metric)m, &x)) {
+                etp_jw_double(w, x);
+                hide_sum |= !v->nodes[i].entity->additive;
+            } else
+                etp_jw_null(w);
+        }
+        etp_jw_arr_end(w);
+        etp_jw_key(w, "bg");
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; i < v->node_count; i++) {
+            double x;
+            char bg[8] = NO_VALUE, fg[8];
+            if (c.any && rp_metric_value(r, v->nodes[i].entity, (rp_metric)m, &x))
+                etp_me_color(NULL, 0, c.min, c.max, x, bg, fg);
+            etp_jw_str(w, bg + 1);
+        }
+        etp_jw_arr_end(w);
+        char *fgs = malloc(v->node_count + 1);
+        for (uint32_t i = 0; fgs && i < v->node_count; i++) {
+            double x;
+            char bg[8], fg[8] = "#1f1f1f";
+            if (c.any && rp_metric_value(r, v->nodes[i].entity, (rp_metric)m, &x))
+                etp_me_color(NULL, 0, c.min, c.max, x, bg, fg);
+            fgs[i] = fg[1] == 'f' ? '1' : '0';
+        }
+        if (fgs) {
+            fgs[v->node_count] = 0;
+            etp_jw_kstr(w, "fg", fgs);
+        }
+        free(fgs);
+        if (c.any) {
+            etp_jw_kdouble(w, "min", c.min);
+            etp_jw_kdouble(w, "max", c.max);
+        }
+        etp_jw_kbool(w, "noSum", hide_sum);
+        etp_jw_obj_end(w);
+    }
+    etp_jw_arr_end(w);
+    etp_jw_obj_end(w);
+}
+
+void rp_write_data(etp_jw *w, const rp_report *r)
+{
+    const etp_analysis *a = r->a;
+    uint32_t ne = 0;
+    int32_t *num = entity_numbers(r, &ne);
+    if (!num) {
+        w->failed = 1;
+        return;
+    }
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "method", a->method);
+    etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
+    etp_jw_kuint(w, "executions", a->execution_count);
+    etp_jw_kdouble(w, "execAvg", r->exec_avg);
+    etp_jw_key(w, "metrics");
+    etp_jw_arr_begin(w);
+    for (int m = 0; m < RP_METRICS; m++) {
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "name", rp_metric_name((rp_metric)m));
+        etp_jw_kstr(w, "unit", rp_metric_unit(r, (rp_metric)m));
+        etp_jw_obj_end(w);
+    }
+    etp_jw_arr_end(w);
+    etp_jw_key(w, "links");
+    etp_jw_arr_begin(w);
+    for (int k = ETP_LINK_LINKED; k <= ETP_LINK_NOT_APPLICABLE; k++)
+        etp_jw_str(w, etp_link_state_name((etp_link_state)k));
+    etp_jw_arr_end(w);
+    etp_jw_key(w, "stops");
+    etp_jw_arr_begin(w);
+    static const char *const stops[][2] = {{"0", "#1a9850"}, {"0.5", "#ffd700"}, {"1", "#d73027"}};
+    for (int i = 0; i < 3; i++) {
+        etp_jw_arr_begin(w);
+        etp_jw_double(w, atof(stops[i][0]));
+        etp_jw_str(w, stops[i][1]);
+        etp_jw_arr_end(w);
+    }
+    etp_jw_arr_end(w);
+    etp_jw_key(w, "ents");
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < a->entity_count; i++)
+        if (num[i] >= 0) {
+            etp_jw_break(w);
+            entity_json(w, r, &a->entities[i]);
+        }
+    etp_jw_arr_end(w);
+    etp_jw_key(w, "views");
+    etp_jw_arr_begin(w);
+    for (int vi = 0; vi < r->view_count; vi++)
+        view_json(w, r, vi, num);
+    etp_jw_arr_end(w);
+    etp_jw_obj_end(w);
+    free(num);
+}

@@ -1,0 +1,378 @@
+/* jsonw.c - streaming JSON writer (see jsonw.h for why it exists). */
+#include "util/jsonw.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FLUSH_AT (1u << 16)
+
+static void jw_reserve(etp_jw *w, size_t extra)
+{
+    if (w->failed)
+        return;
+    if (w->len + extra + 1 <= w->cap)
+        return;
+    size_t ncap = w->cap ? w->cap : 4096;
+    while (ncap < w->len + extra + 1) {
+        if (ncap > SIZE_MAX / 2) {
+            w->failed = 1;
+            return;
+        }
+        ncap *= 2;
+    }
+    char *nb = realloc(w->buf, ncap);
+    if (!nb) {
+        w->failed = 1;
+        return;
+    }
+    w->buf = nb;
+    w->cap = ncap;
+}
+
+static void jw_flush(etp_jw *w)
+{
+    if (!w->fp || w->failed || w->len == 0)
+        return;
+    if (fwrite(w->buf, 1, w->len, w->fp) != w->len)
+        w->failed = 1;
+    w->len = 0;
+}
+
+static void jw_put(etp_jw *w, const char *s, size_t n)
+{
+    jw_reserve(w, n);
+    if (w->failed)
+        return;
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+    if (w->fp && w->len >= FLUSH_AT)
+        jw_flush(w);
+}
+
+static void jw_putc(etp_jw *w, char c)
+{
+    jw_put(w, &c, 1);
+}
+
+static void jw_newline(etp_jw *w)
+{
+    if (!w->pretty)
+        return;
+    jw_putc(w, '\n');
+    for (int i = 0; i < w->depth; i++)
+        jw_put(w, "  ", 2);
+}
+
+/* Separator and indentation before a value or key. */
+static void jw_pre(etp_jw *w)
+{
+    if (w->after_key) {
+        w->after_key = 0;
+        return;
+    }
+    if (w->depth > 0) {
+        if (!w->first[w->depth - 1])
+            jw_putc(w, ',');
+        w->first[w->depth - 1] = 0;
+        if (w->line_break && !w->pretty)
+            jw_putc(w, '\n');
+        w->line_break = 0;
+        jw_newline(w);
+    }
+}
+
+void etp_jw_break(etp_jw *w)
+{
+    w->line_break = 1;
+}
+
+void etp_jw_init_file(etp_jw *w, FILE *fp, int pretty)
+{
+    memset(w, 0, sizeof *w);
+    w->fp = fp;
+    w->pretty = pretty;
+}
+
+void etp_jw_init_mem(etp_jw *w, int pretty)
+{
+    memset(w, 0, sizeof *w);
+    w->pretty = pretty;
+}
+
+int etp_jw_finish(etp_jw *w)
+{
+    if (w->fp) {
+        if (w->pretty)
+            jw_putc(w, '\n');
+        jw_flush(w);
+        if (fflush(w->fp) != 0)
+            w->failed = 1;
+        free(w->buf);
+        w->buf = NULL;
+        w->cap = w->len = 0;
+    }
+    return w->failed ? -1 : 0;
+}
+
+char *etp_jw_take(etp_jw *w, size_t *len)
+{
+    if (w->pretty)
+        jw_putc(w, '\n');
+    jw_reserve(w, 1);
+    if (w->failed) {
+        etp_jw_discard(w);
+        return NULL;
+    }
+    w->buf[w->len] = '\0';
+    char *out = w->buf;
+    if (len)
+        *len = w->len;
+    w->buf = NULL;
+    w->len = w->cap = 0;
+    return out;
+}
+
+void etp_jw_discard(etp_jw *w)
+{
+    free(w->buf);
+    w->buf = NULL;
+    w->len = w->cap = 0;
+}
+
+static void jw_open(etp_jw *w, char c, int is_obj)
+{
+    jw_pre(w);
+    jw_putc(w, c);
+    if (w->depth >= ETP_JW_MAX_DEPTH) {
+        w->failed = 1;
+        return;
+    }
+    w->first[w->depth] = 1;
+    w->is_obj[w->depth] = (uint8_t)is_obj;
+    w->depth++;
+}
+
+static void jw_close(etp_jw *w, char c)
+{
+    if (w->depth <= 0) {
+        w->failed = 1;
+        return;
+    }
+    w->depth--;
+    if (!w->first[w->depth])
+        jw_newline(w);
+    jw_putc(w, c);
+}
+
+void etp_jw_obj_begin(etp_jw *w) { jw_open(w, '{', 1); }
+void etp_jw_obj_end(etp_jw *w) { jw_close(w, '}'); }
+void etp_jw_arr_begin(etp_jw *w) { jw_open(w, '[', 0); }
+void etp_jw_arr_end(etp_jw *w) { jw_close(w, ']'); }
+
+static void jw_string_body(etp_jw *w, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    jw_putc(w, '"');
+    const unsigned char *p = (const unsigned char *)s;
+    size_t run = 0; /* start of a run of bytes that need no escaping */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = p[i];
+        const char *esc = NULL;
+        char ubuf[7];
+        if (c == '"')
+            esc = "\\\"";
+        else if (c == '\\')
+            esc = "\\\\";
+        else if (c == '\n')
+            esc = "\\n";
+        else if (c == '\r')
+            esc = "\\r";
+        else if (c == '\t')
+            esc = "\\t";
+        else if (c < 0x20 || c == 0x7f) {
+            ubuf[0] = '\\'; ubuf[1] = 'u'; ubuf[2] = '0'; ubuf[3] = '0';
+            ubuf[4] = hex[c >> 4]; ubuf[5] = hex[c & 15]; ubuf[6] = 0;
+            esc = ubuf;
+        } else if (c >= 0x80) {
+            /* Pass well-formed UTF-8 through; escape stray bytes as U+00XX so
+             * the output stays valid JSON whatever the input holds. */
+            size_t need = (c >= 0xf0 && c <= 0xf4) ? 3 : (c >= 0xe0) ? 2 : (c >= 0xc2 && c < 0xe0) ? 1 : 0;
+            int ok = need > 0 && i + need < n;
+            for (size_t k = 1; ok && k <= need; k++)
+                if ((p[i + k] & 0xc0) != 0x80)
+                    ok = 0;
+            if (ok) {
+                i += need;
+                continue;
+            }
+            ubuf[0] = '\\'; ubuf[1] = 'u'; ubuf[2] = '0'; ubuf[3] = '0';
+            ubuf[4] = hex[c >> 4]; ubuf[5] = hex[c & 15]; ubuf[6] = 0;
+            esc = ubuf;
+        } else
+            continue;
+        if (i > run)
+            jw_put(w, s + run, i - run);
+        jw_put(w, esc, strlen(esc));
+        run = i + 1;
+    }
+    if (n > run)
+        jw_put(w, s + run, n - run);
+    jw_putc(w, '"');
+}
+
+void etp_jw_key(etp_jw *w, const char *key)
+{
+    jw_pre(w);
+    jw_string_body(w, key, strlen(key));
+    jw_put(w, w->pretty ? ": " : ":", w->pretty ? 2 : 1);
+    w->after_key = 1;
+}
+
+void etp_jw_strn(etp_jw *w, const char *s, size_t n)
+{
+    jw_pre(w);
+    jw_string_body(w, s ? s : "", s ? n : 0);
+}
+
+void etp_jw_str(etp_jw *w, const char *s)
+{
+    if (!s) {
+        etp_jw_null(w);
+        return;
+    }
+    etp_jw_strn(w, s, strlen(s));
+}
+
+void etp_jw_int(etp_jw *w, int64_t v)
+{
+    char b[32];
+    int n = snprintf(b, sizeof b, "%lld", (long long)v);
+    jw_pre(w);
+    jw_put(w, b, (size_t)n);
+}
+
+void etp_jw_uint(etp_jw *w, uint64_t v)
+{
+    char b[32];
+    int n = snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    jw_pre(w);
+    jw_put(w, b, (size_t)n);
+}
+
+/* Print @p v in style @p conv ('g' or 'e') at precision @p prec. */
+static int print_prec(char *out, size_t size, char conv, int prec, double v)
+{
+    return conv == 'e' ? snprintf(out, size, "%.*e", prec, v) : snprintf(out, size, "%.*g", prec, v);
+}
+
+/* Bisection over the precision: 5 tries instead of up to 17, each an exact
+ * binary-to-decimal conversion plus a strtod (bundles hold a million of
+ * these numbers). Reading back is monotone in the digit count for doubles:
+ * a correctly rounded longer decimal is at least as close to v.
+ * tests/unit/test_jsonw.c checks bisection against the plain upward scan
+ * on every power of two, on random bit patterns and on timing-like values.
+ * Whatever the count, the text always reads back exactly: bisection only
+ * settles on a precision that was tried and read back (the top one always
+ * does). */
+int etp_format_shortest(char *out, size_t size, double v, char conv)
+{
+    /* %.*g counts significant digits, %.*e digits after the first. */
+    int lo = conv == 'e' ? 0 : 1, hi = conv == 'e' ? 16 : 17;
+    int n = 0, in_out = -1; /* in_out: precision of the text now in out */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        n = print_prec(out, size, conv, mid, v);
+        in_out = mid;
+        if (strtod(out, NULL) == v)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    if (in_out != lo)
+        n = print_prec(out, size, conv, lo, v);
+    return n;
+}
+
+int etp_format_double(char *out, size_t size, double v)
+{
+    if (!isfinite(v))
+        return snprintf(out, size, "null");
+    int n = etp_format_shortest(out, size, v, 'g');
+    /* Keep the value a JSON float: 2 -> 2.0, so readers keep the type. */
+    if (!strpbrk(out, ".eEn") && (size_t)n + 2 < size) {
+        out[n++] = '.';
+        out[n++] = '0';
+        out[n] = '\0';
+    }
+    return n;
+}
+
+void etp_jw_double(etp_jw *w, double v)
+{
+    char b[40];
+    int n = etp_format_double(b, sizeof b, v);
+    jw_pre(w);
+    jw_put(w, b, (size_t)n);
+}
+
+void etp_jw_float(etp_jw *w, float v)
+{
+    char b[40];
+    if (!isfinite(v)) {
+        etp_jw_null(w);
+        return;
+    }
+    int n = 0;
+    for (int prec = 1; prec <= 9; prec++) {
+        n = snprintf(b, sizeof b, "%.*g", prec, (double)v);
+        if (strtof(b, NULL) == v)
+            break;
+    }
+    if (!strpbrk(b, ".eE")) {
+        b[n++] = '.';
+        b[n++] = '0';
+        b[n] = '\0';
+    }
+    jw_pre(w);
+    jw_put(w, b, (size_t)n);
+}
+
+void etp_jw_bool(etp_jw *w, int v)
+{
+    jw_pre(w);
+    if (v)
+        jw_put(w, "true", 4);
+    else
+        jw_put(w, "false", 5);
+}
+
+void etp_jw_null(etp_jw *w)
+{
+    jw_pre(w);
+    jw_put(w, "null", 4);
+}
+
+void etp_jw_raw_text(etp_jw *w, const char *text, size_t n) { jw_put(w, text, n); }
+
+void etp_jw_raw(etp_jw *w, const char *json, size_t n)
+{
+    jw_pre(w);
+    jw_put(w, json, n);
+}
+
+void etp_jw_kstr(etp_jw *w, const char *k, const char *v) { etp_jw_key(w, k); etp_jw_str(w, v); }
+void etp_jw_kint(etp_jw *w, const char *k, int64_t v) { etp_jw_key(w, k); etp_jw_int(w, v); }
+void etp_jw_kuint(etp_jw *w, const char *k, uint64_t v) { etp_jw_key(w, k); etp_jw_uint(w, v); }
+void etp_jw_kdouble(etp_jw *w, const char *k, double v) { etp_jw_key(w, k); etp_jw_double(w, v); }
+void etp_jw_kbool(etp_jw *w, const char *k, int v) { etp_jw_key(w, k); etp_jw_bool(w, v); }
+void etp_jw_knull(etp_jw *w, const char *k) { etp_jw_key(w, k); etp_jw_null(w); }
+
+void etp_jw_kstrs(etp_jw *w, const char *key, char *const *strs, uint32_t n)
+{
+    etp_jw_key(w, key);
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < n; i++)
+        etp_jw_str(w, strs[i]);
+    etp_jw_arr_end(w);
+}
