@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis_internal.h"
+#include "analysis/entities.h"
 #include "analysis/series.h"
 #include "util/parallel.h"
+#include "util/str.h"
 #include "etprof/etrecord.h"
 
 typedef struct contribution {
