@@ -9,8 +9,10 @@
 #include "analysis/analysis_internal.h"
 #include "analysis/entities.h"
 #include "analysis/inspect_internal.h"
+#include "analysis/method_match.h"
 #include "analysis/method_select.h"
 #include "util/parallel.h"
+#include "util/str.h"
 #include "etprof/etrecord.h"
 #include "etprof/runner_log.h"
 
@@ -58,11 +60,9 @@ static etp_status note_inputs(etp_abuild *b)
                              "%llu interval%s crossed a 32-bit counter wraparound",
                              (unsigned long long)wrapped, wrapped == 1 ? "" : "s");
     if (twin && !b->opt->method) {
-        char list[300] = "";
-        for (uint32_t k = 0; k < twin->candidate_count; k++) {
-            size_t l = strlen(list);
-            snprintf(list + l, sizeof list - l, "%s%s", k ? ", " : "", twin->candidates[k]->name);
-        }
+        char list[300];
+        etp_join_names(list, sizeof list, twin->candidates, twin->candidate_count,
+                       etp_plan_ref_name_at);
         bad |= etp_issue_add(&a->issues, "method.indistinguishable", NULL,
                              "methods %s have identical instructions; reported as %s", list,
                              a->method);

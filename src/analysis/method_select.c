@@ -59,11 +59,8 @@ etp_status etp_select_method(etp_abuild *b, const etp_program *p, const etp_etre
     if (b->opt->method) {
         const char *m = b->opt->method;
         if (p && !etp_program_find_plan(p, m)) {
-            char list[400] = "";
-            for (uint32_t i = 0; i < p->plan_count; i++) {
-                size_t l = strlen(list);
-                snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", p->plans[i].name);
-            }
+            char list[400];
+            etp_join_names(list, sizeof list, p->plans, p->plan_count, etp_plan_name_at);
             return etp_error_set(b->err, ETP_E_USAGE, p->path, ETP_NO_OFFSET,
                                  "no method named '%s' (methods: %s)", m, list);
         }
@@ -97,11 +94,9 @@ etp_status etp_select_method(etp_abuild *b, const etp_program *p, const etp_etre
             if (!is_execute_block(blk) || !has_instruction_rows(blk))
                 continue;
             if (!blk->plan) {
-                char list[400] = "";
-                for (uint32_t k = 0; k < blk->candidate_count; k++) {
-                    size_t l = strlen(list);
-                    snprintf(list + l, sizeof list - l, "%s%s", k ? ", " : "", blk->candidates[k]->name);
-                }
+                char list[400];
+                etp_join_names(list, sizeof list, blk->candidates, blk->candidate_count,
+                               etp_plan_ref_name_at);
                 return etp_error_set(b->err, ETP_E_MISMATCH, dpath, ETP_NO_OFFSET,
                                      "cannot tell which method of %s ran in block %u (candidates: "
                                      "%s); pass --method",
@@ -164,11 +159,8 @@ etp_status etp_select_method(etp_abuild *b, const etp_program *p, const etp_etre
         a->method_basis = "inferred from the ETRecord's maps";
         return ETP_OK;
     }
-    char list[400] = "";
-    for (uint32_t k = 0; k < n; k++) {
-        size_t l = strlen(list);
-        snprintf(list + l, sizeof list - l, "%s%s", k ? ", " : "", ms[k]);
-    }
+    char list[400];
+    etp_join_names(list, sizeof list, ms, n, etp_string_at);
     return etp_error_set(b->err, ETP_E_USAGE, r->path, ETP_NO_OFFSET,
                          n ? "cannot tell which of the ETRecord's methods ran (%s); pass --method "
                              "or --pte"

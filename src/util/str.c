@@ -77,3 +77,8 @@ char *etp_join_names(char *buf, size_t cap, const void *items, size_t n, etp_nam
     buf[used] = '\0';
     return buf;
 }
+
+const char *etp_string_at(const void *strings, size_t i)
+{
+    return ((const char *const *)strings)[i];
+}

@@ -29,4 +29,7 @@ typedef const char *etp_name_at_fn(const void *items, size_t i);
  * from fixed buffers); @p buf is always terminated (cap > 0). Returns @p buf. */
 char *etp_join_names(char *buf, size_t cap, const void *items, size_t n, etp_name_at_fn *name_at);
 
+/* etp_name_at_fn of an array of strings (const char *const *). */
+const char *etp_string_at(const void *strings, size_t i);
+
 #endif
