@@ -2,7 +2,6 @@
  * (method_select.c), build instruction and delegate-event entities from the
  * grouped events (entities.c), then hand over to source attribution
  * (attribute.c) and model figures (figures.c). */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
