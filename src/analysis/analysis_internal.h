@@ -19,10 +19,12 @@ typedef struct etp_abuild {
     uint32_t other_instr_events;  /* named events at instructions that are not timed (ignored) */
 } etp_abuild;
 
-/* Key of an instruction in instr_map. */
-uint64_t etp_instr_key(int32_t chain, int32_t instr);
-/* Index of the instruction entity (chain, instr), or -1. */
-int64_t etp_find_instruction(const etp_abuild *b, int32_t chain, int32_t instr);
+/* The error every step reports when an allocation fails (inline: each step's
+ * file has it without calling into another). */
+static inline etp_status etp_abuild_oom(etp_abuild *b)
+{
+    return etp_error_set(b->err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory during analysis");
+}
 
 /* Source-operator attribution (attribute.c), in three steps so that the
  * instructions' statistics can be computed meanwhile:
@@ -41,12 +43,5 @@ etp_status etp_attribute_finish(etp_attribution *t);
 void etp_attribution_free(etp_attribution *t);
 /* Model-level figures (figures.c). */
 etp_status etp_compute_figures(etp_abuild *b);
-
-char *etp_strdup(const char *s);
-char *etp_strprintf(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
 
 #endif

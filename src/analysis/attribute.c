@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis_internal.h"
+#include "analysis/entities.h"
 #include "analysis/series.h"
 #include "util/parallel.h"
+#include "util/str.h"
 #include "etprof/etrecord.h"
 
 typedef struct contribution {
@@ -506,6 +507,12 @@ static etp_status report(attr *t)
     return bad ? oom(t) : ETP_OK;
 }
 
+/* Method names of the ETRecord's maps, for etp_join_names. */
+static const char *method_maps_name_at(const void *methods, size_t i)
+{
+    return ((const etp_method_maps *)methods)[i].method;
+}
+
 etp_status etp_attribute_prepare(etp_abuild *b, etp_attribution **out)
 {
     *out = NULL;
@@ -523,11 +530,8 @@ etp_status etp_attribute_prepare(etp_abuild *b, etp_attribution **out)
         for (uint32_t i = 0; i < r->method_count; i++)
             any |= r->methods[i].in_debug_handle_map && r->methods[i].handle_count > 0;
         if (any) {
-            char list[300] = "";
-            for (uint32_t i = 0; i < r->method_count; i++) {
-                size_t l = strlen(list);
-                snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", r->methods[i].method);
-            }
+            char list[300];
+            etp_join_names(list, sizeof list, r->methods, r->method_count, method_maps_name_at);
             return etp_error_set(b->err, ETP_E_MISMATCH, r->path, ETP_NO_OFFSET,
                                  "no debug handle map for method %s (the ETRecord maps: %s)", a->method,
                                  list);

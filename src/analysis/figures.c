@@ -8,6 +8,7 @@
 #include "analysis/analysis_internal.h"
 #include "analysis/series.h"
 #include "etprof/runner_log.h"
+#include "util/str.h"
 
 static etp_figure *new_figure(etp_abuild *b, const char *name)
 {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/str.h"
+
 static int name_is(const etp_observed *e, const char *s)
 {
     size_t n = strlen(s);
@@ -141,12 +143,8 @@ etp_status etp_select_plan(const etp_program *p, const char *requested, const et
     if (requested) {
         const etp_plan *pl = etp_program_find_plan(p, requested);
         if (!pl) {
-            char list[300] = "";
-            for (uint32_t i = 0; i < p->plan_count; i++) {
-                size_t l = strlen(list);
-                snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "",
-                         p->plans[i].name ? p->plans[i].name : "?");
-            }
+            char list[300];
+            etp_join_names(list, sizeof list, p->plans, p->plan_count, etp_plan_name_at);
             free(cands);
             return etp_error_set(err, ETP_E_USAGE, p->path, ETP_NO_OFFSET,
                                  "no method named '%s' (methods: %s)", requested, list);
@@ -193,12 +191,8 @@ etp_status etp_select_plan(const etp_program *p, const char *requested, const et
     if (nc > 1 && !lenient) {
         for (uint32_t i = 1; i < nc; i++)
             if (!etp_plans_equivalent(cands[0], cands[i])) {
-                char list[300] = "";
-                for (uint32_t k = 0; k < nc; k++) {
-                    size_t l = strlen(list);
-                    snprintf(list + l, sizeof list - l, "%s%s", k ? ", " : "",
-                             cands[k]->name ? cands[k]->name : "?");
-                }
+                char list[300];
+                etp_join_names(list, sizeof list, cands, nc, etp_plan_ref_name_at);
                 free(cands);
                 return etp_error_set(err, ETP_E_MISMATCH, dump_path, ETP_NO_OFFSET,
                                      "cannot tell which method of %s ran (candidates: %s); pass "
@@ -209,4 +203,14 @@ etp_status etp_select_plan(const etp_program *p, const char *requested, const et
     *cands_out = cands;
     *ncands = nc;
     return ETP_OK;
+}
+
+const char *etp_plan_name_at(const void *plans, size_t i)
+{
+    return ((const etp_plan *)plans)[i].name;
+}
+
+const char *etp_plan_ref_name_at(const void *plan_refs, size_t i)
+{
+    return ((const etp_plan *const *)plan_refs)[i]->name;
 }

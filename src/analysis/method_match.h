@@ -45,4 +45,10 @@ etp_status etp_select_plan(const etp_program *p, const char *requested, const et
 /* With @p lenient, several non-equivalent candidates are returned (all of
  * them, caller decides) instead of an error. */
 
+/* Method names for etp_join_names (util/str.h): of an array of plans
+ * (const etp_plan *), and of an array of plan pointers (const etp_plan **,
+ * e.g. a block's candidates). */
+const char *etp_plan_name_at(const void *plans, size_t i);
+const char *etp_plan_ref_name_at(const void *plan_refs, size_t i);
+
 #endif

@@ -8,21 +8,12 @@
 #include <string.h>
 
 #include "etprof/blob.h"
+#include "util/str.h"
 
 #define MAX_LOG ((size_t)64 << 20)
 #define MAX_LINE ((size_t)64 << 10)
 #define MAX_ITERATIONS 10000000u
 #define MAX_BUFFERS 4096u
-
-static char *dupn(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = '\0';
-    }
-    return d;
-}
 
 /* Text after the "file.cpp:LINE] " prefix, or the whole line. */
 static const char *message(const char *line)
@@ -76,7 +67,7 @@ static etp_status parse_line(etp_runner_log *l, const char *line, uint32_t no, e
         size_t n = strcspn(name, " \r");
         if (!n || l->method)
             return ETP_OK;
-        l->method = dupn(name, n);
+        l->method = etp_strndup(name, n);
         return l->method ? ETP_OK : etp_error_set(err, ETP_E_NOMEM, l->path, ETP_NO_OFFSET, "out of memory");
     }
     if (!strncmp(m, "Model loaded in ", 16)) {
@@ -129,7 +120,7 @@ static etp_status parse_line(etp_runner_log *l, const char *line, uint32_t no, e
     if (!strncmp(m, "ETDump written to file '", 24) && !l->etdump_name) {
         const char *q = strchr(m + 24, '\'');
         if (q && q > m + 24) {
-            l->etdump_name = dupn(m + 24, (size_t)(q - (m + 24)));
+            l->etdump_name = etp_strndup(m + 24, (size_t)(q - (m + 24)));
             if (!l->etdump_name)
                 return etp_error_set(err, ETP_E_NOMEM, l->path, ETP_NO_OFFSET, "out of memory");
         }
@@ -145,7 +136,7 @@ etp_status etp_runner_log_parse(const char *text, size_t size, const char *name,
         return etp_error_set(err, ETP_E_LIMIT, name, ETP_NO_OFFSET, "log larger than %zu bytes", MAX_LOG);
     etp_runner_log *l = calloc(1, sizeof *l);
     char *line = malloc(MAX_LINE + 1);
-    if (!l || !line || !(l->path = dupn(name, strlen(name)))) {
+    if (!l || !line || !(l->path = etp_strdup(name))) {
         free(line);
         etp_runner_log_free(l);
         return etp_error_set(err, ETP_E_NOMEM, name, ETP_NO_OFFSET, "out of memory");

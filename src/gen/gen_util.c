@@ -49,15 +49,6 @@ void *gen_alloc(gen_arena *a, size_t n)
     return p;
 }
 
-char *gen_strdup(gen_arena *a, const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = gen_alloc(a, n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
 char *gen_printf(gen_arena *a, const char *fmt, ...)
 {
     va_list ap;

@@ -56,8 +56,6 @@ typedef struct gen_arena {
 } gen_arena;
 
 void gen_arena_free(gen_arena *a);
-/* Copy of @p s (NULL on allocation failure, which also sets a->failed). */
-char *gen_strdup(gen_arena *a, const char *s);
 /* printf into the arena. */
 char *gen_printf(gen_arena *a, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -3,12 +3,9 @@
 #ifndef ETP_VIEWS_INTERNAL_H
 #define ETP_VIEWS_INTERNAL_H
 
+#include "analysis/source_graph_internal.h"
 #include "etprof/views.h"
 #include "util/jsonw.h"
-
-/* Namespace from a module path: "layer1.0.conv1" -> "layer1/0/conv1" ('/'
- * inside a component escaped as "\/", ';' replaced by '_'). Caller frees. */
-char *etp_module_namespace(const char *path);
 
 /* Write @p g as one Model Explorer Graph object (nodes with namespaces,
  * attributes, edges and port metadata; model and module attributes). */

@@ -9,21 +9,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
+#include "util/str.h"
 
 static etp_blob *blob_new(const char *name)
 {
     etp_blob *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
-    b->path = dup_str(name ? name : "(memory)");
+    b->path = etp_strdup(name ? name : "(memory)");
     if (!b->path) {
         free(b);
         return NULL;

@@ -13,15 +13,7 @@
 #include "outputs/bundle/bundle_rules.h"
 #include "outputs/bundle/bundle_internal.h"
 #include "util/jsonw_value.h"
-
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
+#include "util/str.h"
 
 /* mkdir -p: create @p path and its missing parents. Existing parents may be
  * symlinks (e.g. /tmp on some systems); only the bundle directory itself is
@@ -120,8 +112,8 @@ etp_status etp_bundle_begin(const char *dir, etp_bundle **out, etp_error *err)
         return etp_error_set(err, ETP_E_NOMEM, dir, ETP_NO_OFFSET, "out of memory");
     }
     b->dirfd = dfd;
-    b->dir = dup_str(dir);
-    b->bundle_type = dup_str("profile");
+    b->dir = etp_strdup(dir);
+    b->bundle_type = etp_strdup("profile");
     b->issues = json_array();
     b->comparability = json_object();
     b->extensions = json_object();
@@ -188,8 +180,8 @@ etp_status etp_bundle_add_input(etp_bundle *b, const char *role, const char *pat
         b->inputs = n;
         b->input_cap = ncap;
     }
-    in.role = dup_str(role);
-    in.name = dup_str(base);
+    in.role = etp_strdup(role);
+    in.name = etp_strdup(base);
     if (!in.role || !in.name) {
         free(in.role);
         free(in.name);
@@ -334,10 +326,10 @@ static etp_status add_artifact(etp_bundle *b, size_t slot, const char *rel,
         b->artifact_cap = ncap;
     }
     etp_bundle_artifact a = {0};
-    a.path = dup_str(rel);
-    a.media_type = dup_str(media_type);
-    a.role = dup_str(role);
-    a.schema = schema_id ? dup_str(schema_id) : NULL;
+    a.path = etp_strdup(rel);
+    a.media_type = etp_strdup(media_type);
+    a.role = etp_strdup(role);
+    a.schema = schema_id ? etp_strdup(schema_id) : NULL;
     a.schema_version = schema_id ? schema_version : 0;
     a.size = size;
     memcpy(a.sha256, sha256, ETP_SHA256_HEX);
@@ -487,8 +479,8 @@ void etp_bundle_set_status(etp_bundle *b, const char *status, const char *validi
         return;
     free(b->status);
     free(b->validity);
-    b->status = status ? dup_str(status) : NULL;
-    b->validity = validity ? dup_str(validity) : NULL;
+    b->status = status ? etp_strdup(status) : NULL;
+    b->validity = validity ? etp_strdup(validity) : NULL;
 }
 
 /* Parse @p json with duplicate keys refused; NULL with @p err filled. */
@@ -594,7 +586,7 @@ etp_status etp_bundle_set_type(etp_bundle *b, const char *bundle_type, etp_error
     if (!etp_bundle_is_token(bundle_type))
         return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
                              "bundle type must be a lowercase name such as \"profile\"");
-    char *t = dup_str(bundle_type);
+    char *t = etp_strdup(bundle_type);
     if (!t)
         return etp_error_set(err, ETP_E_NOMEM, b->dir, ETP_NO_OFFSET, "out of memory");
     free(b->bundle_type);

@@ -1,16 +1,29 @@
 /* source_graph.c - the ETRecord's exported graph of the analysed method as a
- * drawable graph, with its links to the deployed instructions (views.h).
+ * drawable graph, with its links to the deployed instructions
+ * (source_graph.h). A model only: the views and bundles write it.
  *
  * Links are read from the ETRecord's maps only (debug handle map, delegate
  * map); an operator's timing comes from the analysis entity of the same
  * name. Nothing here infers a link the maps do not state. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "etprof/views.h"
-#include "outputs/views_internal.h"
+#include "analysis/source_graph_internal.h"
 #include "util/hashmap.h"
+#include "util/str.h"
 #include "util/vec.h"
+
+/* A graph as etp_source_graph_build makes it: the public part first, so that
+ * the pointer handed out is also this struct's, and the lookup index the
+ * public struct does not show. */
+typedef struct built_graph {
+    etp_source_graph pub;
+    uint32_t *by_id;     /* node indices sorted by id (etp_source_graph_find) */
+} built_graph;
+
+static built_graph *built_of(etp_source_graph *g) { return (built_graph *)g; }
+static const built_graph *built_of_const(const etp_source_graph *g) { return (const built_graph *)g; }
 
 struct prod {
     const char *name;
@@ -32,15 +45,6 @@ static etp_status oom(builder *b)
     return etp_error_set(b->err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory building the source graph");
 }
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static uint64_t str_hash(const char *s) { return etp_hash_bytes(s, strlen(s), 0x5eed); }
 
 static int id_taken(const builder *b, const char *id)
@@ -57,7 +61,7 @@ static int id_taken(const builder *b, const char *id)
  * malformed file may repeat names; ids must stay unique). */
 static int set_id(builder *b, uint32_t k, const char *want)
 {
-    char *id = dup_str(want);
+    char *id = etp_strdup(want);
     for (unsigned n = 2; id && id_taken(b, id); n++) {
         free(id);
         size_t len = strlen(want) + 16;
@@ -76,12 +80,12 @@ static int set_id(builder *b, uint32_t k, const char *want)
 static char *op_label(const etp_graph_node *nd)
 {
     if (nd->is_delegate_call)
-        return dup_str("executorch_call_delegate");
+        return etp_strdup("executorch_call_delegate");
     const char *t = nd->op_type ? nd->op_type : nd->target ? nd->target : "call_function";
     const char *first = strchr(t, '.');
     const char *last = strrchr(t, '.');
     if (!first || first == last)
-        return dup_str(t);
+        return etp_strdup(t);
     size_t n = (size_t)(last - t);
     char *s = malloc(n + 1);
     if (s) {
@@ -253,12 +257,13 @@ static int cmp_id_ref(const void *x, const void *y)
     return c ? c : (a->node > b->node) - (a->node < b->node);
 }
 
-static int index_ids(etp_source_graph *g)
+static int index_ids(built_graph *bg)
 {
+    const etp_source_graph *g = &bg->pub;
     size_t n = g->node_count ? g->node_count : 1;
     struct id_ref *r = malloc(n * sizeof *r);
-    g->by_id_ = malloc(n * sizeof *g->by_id_);
-    if (!r || !g->by_id_) {
+    bg->by_id = malloc(n * sizeof *bg->by_id);
+    if (!r || !bg->by_id) {
         free(r);
         return -1;
     }
@@ -266,7 +271,7 @@ static int index_ids(etp_source_graph *g)
         r[i] = (struct id_ref){g->nodes[i].id, i};
     qsort(r, g->node_count, sizeof *r, cmp_id_ref);
     for (uint32_t i = 0; i < g->node_count; i++)
-        g->by_id_[i] = r[i].node;
+        bg->by_id[i] = r[i].node;
     free(r);
     return 0;
 }
@@ -293,8 +298,8 @@ static etp_status build(builder *b, const etp_analysis *a)
         nd->kind = ETP_SRC_NODE_INPUT;
         nd->link = ETP_LINK_NOT_APPLICABLE;
         const char *name = ep->inputs[i] && *ep->inputs[i] ? ep->inputs[i] : "input";
-        nd->label = dup_str("input");
-        nd->ns = dup_str("inputs");
+        nd->label = etp_strdup("input");
+        nd->ns = etp_strdup("inputs");
         if (!nd->label || !nd->ns || set_id(b, k, name) || add_producer(b, ep->inputs[i], k, 0))
             return oom(b);
     }
@@ -334,8 +339,8 @@ static etp_status build(builder *b, const etp_analysis *a)
     out->link = ETP_LINK_NOT_APPLICABLE;
     out->inputs = ep->outputs;
     out->input_count = ep->output_count;
-    out->label = dup_str("Graph Outputs");
-    out->ns = dup_str("GraphOutputs");
+    out->label = etp_strdup("Graph Outputs");
+    out->ns = etp_strdup("GraphOutputs");
     if (!out->label || !out->ns || set_id(b, k, "GraphOutputs"))
         return oom(b);
 
@@ -403,7 +408,7 @@ static etp_status build(builder *b, const etp_analysis *a)
             }
         g->group_count++;
     }
-    return index_ids(g) ? oom(b) : ETP_OK;
+    return index_ids(built_of(g)) ? oom(b) : ETP_OK;
 }
 
 etp_status etp_source_graph_build(const etp_analysis *a, const char *graph_id,
@@ -420,13 +425,14 @@ etp_status etp_source_graph_build(const etp_analysis *a, const char *graph_id,
     builder b;
     memset(&b, 0, sizeof b);
     b.err = err;
-    b.g = calloc(1, sizeof *b.g);
-    if (!b.g)
+    built_graph *bg = calloc(1, sizeof *bg);
+    if (!bg)
         return oom(&b);
+    b.g = &bg->pub;
     b.g->method = a->method;
     b.g->program = ep;
     if (graph_id)
-        b.g->id = dup_str(graph_id);
+        b.g->id = etp_strdup(graph_id);
     else if ((b.g->id = malloc(strlen(a->method) + 8)))
         sprintf(b.g->id, "%s.source", a->method);
     etp_hm_init(&b.ids);
@@ -461,19 +467,21 @@ void etp_source_graph_free(etp_source_graph *g)
     }
     free(g->links);
     free(g->groups);
-    free(g->by_id_);
     free(g->id);
-    free(g);
+    built_graph *bg = built_of(g);
+    free(bg->by_id);
+    free(bg);
 }
 
 int64_t etp_source_graph_find(const etp_source_graph *g, const char *id)
 {
-    uint32_t lo = 0, hi = g->by_id_ ? g->node_count : 0;
+    const uint32_t *by_id = built_of_const(g)->by_id;
+    uint32_t lo = 0, hi = by_id ? g->node_count : 0;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(g->nodes[g->by_id_[mid]].id, id);
+        int c = strcmp(g->nodes[by_id[mid]].id, id);
         if (!c)
-            return g->by_id_[mid];
+            return by_id[mid];
         if (c < 0)
             lo = mid + 1;
         else
