@@ -171,7 +171,7 @@ static etp_status decode_any(const uint8_t *data, size_t n, int is_dump, etp_err
                 }
             }
             FILE *null = fopen("/dev/null", "w");
-            etp_etdump_write_json(d, null, 1);
+            etp_etdump_write_json(d, null, 1, NULL);
             fclose(null);
             etp_etdump_free(d);
         }
@@ -180,7 +180,7 @@ static etp_status decode_any(const uint8_t *data, size_t n, int is_dump, etp_err
         s = etp_program_from_blob(b, &p, err);
         if (!s) {
             FILE *null = fopen("/dev/null", "w");
-            etp_program_write_json(p, null, 1);
+            etp_program_write_json(p, null, 1, NULL);
             fclose(null);
             etp_program_free(p);
         }
