@@ -137,8 +137,11 @@ typedef struct etp_exported_program {
     const char **outputs;         /**< graph output tensor names */
     uint64_t skipped_strings;     /**< JSON strings over ETP_ETRECORD_HUGE_STRING dropped */
     uint64_t skipped_bytes;       /**< their total length */
-    uint32_t handle_index_count_; /**< internal: (handle, node) pairs sorted by handle */
-    void *handle_index_;          /**< internal */
+    /* The nodes that have a debug handle, sorted by (handle, node index):
+     * the index etp_exported_program_nodes_with_handle() searches. */
+    uint32_t handled_count;       /**< nodes with a debug handle */
+    const int64_t *handles_sorted;/**< their handles, ascending; NULL when none */
+    const uint32_t *nodes_by_handle; /**< the node index of each, same order */
 } etp_exported_program;
 
 /** Debug handles of one instruction (an int in the JSON becomes one element). */

@@ -122,8 +122,9 @@ static etp_status decode_program(etr_squeeze *sq, etp_exported_program *p, etr_a
     p->node_count = p->input_count = p->output_count = 0;
     p->nodes = NULL;
     p->inputs = p->outputs = NULL;
-    p->handle_index_count_ = 0;
-    p->handle_index_ = NULL;
+    p->handled_count = 0;
+    p->handles_sorted = NULL;
+    p->nodes_by_handle = NULL;
     etr_squeeze_prune(sq);
     json_t *doc = NULL;
     etp_json_arena ja;
