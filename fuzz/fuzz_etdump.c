@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (d) {
         FILE *null = fopen("/dev/null", "w");
         if (null) {
-            etp_etdump_write_json(d, null, 0);
+            etp_etdump_write_json(d, null, 0, NULL);
             fclose(null);
         }
     }

@@ -89,7 +89,7 @@ static void exercise(const etp_etrecord *r)
 {
     FILE *sink = fopen("/dev/null", "w");
     if (sink) {
-        etp_etrecord_write_json(r, sink, 1);
+        etp_etrecord_write_json(r, sink, 1, NULL);
         etp_outline_etrecord(r, sink);
         fclose(sink);
     }

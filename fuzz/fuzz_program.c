@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     FILE *null = fopen("/dev/null", "w");
     if (null) {
-        etp_program_write_json(p, null, 0);
+        etp_program_write_json(p, null, 0, NULL);
         fclose(null);
     }
     etp_program_free(p);

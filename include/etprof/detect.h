@@ -1,5 +1,8 @@
 /*
  * etprof/detect.h - tell input kinds apart by their bytes, never their names.
+ *
+ * Both functions are pure (they read only their arguments) and safe from
+ * any thread.
  */
 #ifndef ETPROF_DETECT_H
 #define ETPROF_DETECT_H
@@ -22,7 +25,7 @@ typedef enum etp_file_kind {
 /** Classify the first @p n bytes of a file (n >= 12 recommended). */
 etp_file_kind etp_detect_kind(const uint8_t *head, size_t n);
 
-/** Human name of a kind: "ETDump", "program (.pte)", ... */
+/** Human name of a kind: "ETDump", "program (.pte)", ... (a static string). */
 const char *etp_file_kind_name(etp_file_kind k);
 
 #ifdef __cplusplus

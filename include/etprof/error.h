@@ -4,6 +4,10 @@
  * Every reader in libetprof reports failure through an etp_error filled by
  * the callee. The message is one line, suitable for
  *   etprof: FILE: message (offset N)
+ *
+ * An etp_error is a plain value the caller provides (no pointers, nothing
+ * to free). Thread safety: every function here only touches its arguments;
+ * use one etp_error per thread.
  */
 #ifndef ETPROF_ERROR_H
 #define ETPROF_ERROR_H
@@ -59,11 +63,12 @@ etp_status etp_error_set(etp_error *err, etp_status code, const char *file, int6
 
 /**
  * Format @p err as a single line "FILE: message (offset N)" into @p buf.
- * The file and offset parts are left out when unknown. Returns @p buf.
+ * The file and offset parts are left out when unknown; the text is cut to
+ * fit @p size (which must be > 0). Returns @p buf.
  */
 const char *etp_error_format(const etp_error *err, char *buf, size_t size);
 
-/** Short name of a status, e.g. "format". */
+/** Short name of a status, e.g. "format" (a static string). */
 const char *etp_status_name(etp_status code);
 
 #ifdef __cplusplus

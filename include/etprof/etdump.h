@@ -5,6 +5,22 @@
  * verified (every offset, length, vtable and alignment) and all accessors
  * return views into the file's bytes. Strings are NUL-terminated in place.
  * Views stay valid until etp_etdump_free().
+ *
+ * Ownership: the etp_etdump owns its file bytes; every pointer in an
+ * etp_run, etp_event or etp_dbg_tensor points into them and is owned by the
+ * dump (never freed by the caller). Those structs are plain values the
+ * caller provides; they hold nothing to release.
+ *
+ * Thread safety: a dump opened with etp_etdump_open() / _from_blob() may be
+ * read by any number of threads at once (every function below except
+ * etp_etdump_free(); the readers' lookup caches are per thread). A dump
+ * opened deferred is not read-only until its events are verified: its
+ * first etp_inspect_run() (or etp_etdump_verify()) records that they are,
+ * so that call must finish before any other thread uses the dump, and it
+ * must not run beside any other call on the same dump. From then on
+ * (etp_etdump_verified() is 1) the dump is as shareable as an ordinary one.
+ * etp_etdump_free() must not run beside any other use of the dump.
+ * Different dumps are independent.
  */
 #ifndef ETPROF_ETDUMP_H
 #define ETPROF_ETDUMP_H
@@ -20,15 +36,19 @@ extern "C" {
 
 typedef struct etp_etdump etp_etdump;
 
-/** One RunData block ("Default" for load_method, "Execute" per execute()). */
+/**
+ * One RunData block ("Default" for load_method, "Execute" per execute()),
+ * filled by etp_etdump_run(). Pass it only to functions of the dump it
+ * came from: they find the run's vectors by its index.
+ */
 typedef struct etp_run {
     const char *name;            /**< block name or NULL */
     int32_t bundled_input_index; /**< -1 when unset */
-    uint32_t event_count;
+    uint32_t index;              /**< position in the dump's run_data (0-based) */
+    int has_events;              /**< the RunData has an events vector (possibly empty) */
+    uint32_t event_count;        /**< 0 when there is no events vector */
     uint32_t allocator_count;
     uint32_t offset;             /**< file offset of the RunData table */
-    uint32_t events_pos_;        /**< internal */
-    uint32_t allocators_pos_;    /**< internal */
 } etp_run;
 
 /** A timed event. Delegate-internal events have no name and a delegate id. */
@@ -71,6 +91,7 @@ typedef struct etp_dbg_tensor {
 
 /** A debug event: an intermediate or program output value. */
 typedef struct etp_debug_event {
+    uint32_t offset;             /**< file offset of the DebugEvent table */
     uint64_t chain_index;        /**< program outputs carry 2^64-1 (int -1 widened) */
     int32_t instruction_id;
     int32_t delegate_id_int;
@@ -83,7 +104,6 @@ typedef struct etp_debug_event {
     int bool_value;
     double double_value;         /**< Float or Double values */
     uint32_t tensor_count;       /**< 1 for a tensor, n for a tensor list, 0 otherwise */
-    uint32_t value_pos_;         /**< internal: Value table position */
 } etp_debug_event;
 
 /** Which member(s) of an Event are set. The schema says exactly one. */
@@ -100,11 +120,13 @@ typedef struct etp_event {
 /**
  * Open and verify an ETDump file. Checks the size prefix, the ED00
  * identifier and the whole tree; any defect is an error naming the offset.
- * Release with etp_etdump_free().
+ * On success *out is a new dump the caller owns: release it with
+ * etp_etdump_free(). On failure *out is NULL.
  */
 etp_status etp_etdump_open(const char *path, etp_etdump **out, etp_error *err);
 
-/** As etp_etdump_open but takes ownership of @p blob (freed on failure too). */
+/** As etp_etdump_open but takes ownership of @p blob (freed on failure too;
+ *  on success freed by etp_etdump_free()). */
 etp_status etp_etdump_from_blob(etp_blob *blob, etp_etdump **out, etp_error *err);
 
 /**
@@ -112,27 +134,33 @@ etp_status etp_etdump_from_blob(etp_blob *blob, etp_etdump **out, etp_error *err
  * except that the events' own tables are checked by the first
  * etp_inspect_run() on the dump as it decodes them (the file is then read
  * once, not twice; same errors either way). Until that call has returned
- * ETP_OK, no other function may read the dump's events.
+ * ETP_OK, no other function may read the dump's events (etp_etdump_run()
+ * and the dump's own fields are fine), and no other thread may use the dump
+ * (see the thread-safety note above). Release with etp_etdump_free().
  */
 etp_status etp_etdump_open_deferred(const char *path, etp_etdump **out, etp_error *err);
 
 /** As etp_etdump_open_deferred but takes ownership of @p blob. */
 etp_status etp_etdump_from_blob_deferred(etp_blob *blob, etp_etdump **out, etp_error *err);
 
-/** 1 once every table of the dump has been verified (from the start after
- *  etp_etdump_open(); after a deferred open, once etp_inspect_run() or
- *  etp_etdump_verify() has succeeded). */
+/** A predicate: 1 once every table of the dump has been verified (from the
+ *  start after etp_etdump_open(); after a deferred open, once
+ *  etp_inspect_run() or etp_etdump_verify() has succeeded), else 0. */
 int etp_etdump_verified(const etp_etdump *d);
 
 /** Verify now whatever a deferred open left unverified, as
  *  etp_etdump_open() would have (nothing to do otherwise). Callers use it
- *  to report a defect in the ETDump before the problems of other inputs. */
+ *  to report a defect in the ETDump before the problems of other inputs.
+ *  On success it marks the dump verified (a write to the dump's state, see
+ *  the thread-safety note); on failure the dump stays unverified and its
+ *  events must not be read. */
 etp_status etp_etdump_verify(const etp_etdump *d, etp_error *err);
 
-/** Release. Safe on NULL. */
+/** Release the dump and its file bytes (mapping or buffer); every view
+ *  into it dies with it. Safe on NULL. */
 void etp_etdump_free(etp_etdump *d);
 
-/** The file's path (or blob name). */
+/** The file's path (or blob name), owned by the dump. */
 const char *etp_etdump_path(const etp_etdump *d);
 /** File size in bytes. */
 size_t etp_etdump_size(const etp_etdump *d);
@@ -142,13 +170,15 @@ uint32_t etp_etdump_version(const etp_etdump *d);
 uint32_t etp_etdump_run_count(const etp_etdump *d);
 /** Fill @p out with block @p i (i < run_count). */
 void etp_etdump_run(const etp_etdump *d, uint32_t i, etp_run *out);
-/** Name of allocator @p i (0-based) of @p run, or NULL. */
+/** Name of allocator @p i (0-based) of @p run, or NULL (owned by the dump). */
 const char *etp_etdump_allocator_name(const etp_etdump *d, const etp_run *run, uint32_t i);
-/** Fill @p out with event @p j (j < run->event_count) of @p run. */
+/** Fill @p out with event @p j (j < run->event_count) of @p run. After a
+ *  deferred open, only once etp_etdump_verified() is 1. */
 void etp_etdump_event(const etp_etdump *d, const etp_run *run, uint32_t j, etp_event *out);
 /**
- * Tensor @p k of a debug event's value (k < tensor_count). Returns 0 on
- * success, -1 if there is no such tensor.
+ * Tensor @p k of a debug event's value (k < tensor_count), read from the
+ * dump @p ev came from. A lookup, not a failure: returns 0 when the tensor
+ * exists (@p out filled), -1 when there is no such tensor (@p out untouched).
  */
 int etp_etdump_debug_tensor(const etp_etdump *d, const etp_debug_event *ev, uint32_t k,
                             etp_dbg_tensor *out);
@@ -156,9 +186,12 @@ int etp_etdump_debug_tensor(const etp_etdump *d, const etp_debug_event *ev, uint
 /**
  * Write the whole file to @p fp as JSON shaped like
  * `flatc --json --strict-json --defaults-json` output (same names, enum
- * names, defaults shown); numbers are exact. Returns 0, or -1 on write error.
+ * names, defaults shown); numbers are exact. Returns ETP_OK, or ETP_E_IO
+ * (a write or flush on @p fp failed; the message has the system's reason)
+ * or ETP_E_NOMEM, with @p err naming the dump. What was written before a
+ * failure stays written.
  */
-int etp_etdump_write_json(const etp_etdump *d, FILE *fp, int pretty);
+etp_status etp_etdump_write_json(const etp_etdump *d, FILE *fp, int pretty, etp_error *err);
 
 #ifdef __cplusplus
 }

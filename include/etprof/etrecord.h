@@ -14,6 +14,28 @@
  * allocated from declared sizes, and JSON strings longer than
  * ETP_ETRECORD_HUGE_STRING (base64 delegate payloads, lowered modules) are
  * dropped while streaming, replaced by a short placeholder, and counted.
+ *
+ * Ownership: one etp_etrecord owns every string, array and node reachable
+ * from it (they live in one arena allocated with the record, behind the
+ * public struct); etp_etrecord_free() releases them all at once. Callers
+ * never free anything they get from this header.
+ *
+ * Thread safety: an opened etp_etrecord is immutable; any number of
+ * threads may read it and call the lookups below on it at once.
+ * etp_etrecord_free() must not run beside any other use of the record.
+ * Several records may be opened at once on different threads.
+ *
+ * jansson: entries the built-in scanner declines are parsed with jansson,
+ * through a bump allocator (src/util/json_arena.h). jansson's allocator
+ * functions are process-wide, so the first open installs (with
+ * json_set_alloc_funcs(), once, never undone) a pair that serves the
+ * opening thread's arena while it parses an entry and otherwise forwards to
+ * the functions installed before it (malloc/free by default). Other
+ * threads' and later jansson use is therefore unaffected, including while
+ * a record is being opened. A program that installs its own jansson
+ * allocator must do so before the first etp_etrecord_open() /
+ * _from_memory(): an allocator set later replaces the forwarding pair and
+ * breaks the arena of an open in progress.
  */
 #ifndef ETPROF_ETRECORD_H
 #define ETPROF_ETRECORD_H
@@ -115,8 +137,11 @@ typedef struct etp_exported_program {
     const char **outputs;         /**< graph output tensor names */
     uint64_t skipped_strings;     /**< JSON strings over ETP_ETRECORD_HUGE_STRING dropped */
     uint64_t skipped_bytes;       /**< their total length */
-    uint32_t handle_index_count_; /**< internal: (handle, node) pairs sorted by handle */
-    void *handle_index_;          /**< internal */
+    /* The nodes that have a debug handle, sorted by (handle, node index):
+     * the index etp_exported_program_nodes_with_handle() searches. */
+    uint32_t handled_count;       /**< nodes with a debug handle */
+    const int64_t *handles_sorted;/**< their handles, ascending; NULL when none */
+    const uint32_t *nodes_by_handle; /**< the node index of each, same order */
 } etp_exported_program;
 
 /** Debug handles of one instruction (an int in the JSON becomes one element). */
@@ -173,7 +198,6 @@ typedef struct etp_etrecord {
     int64_t export_graph_id;
     uint32_t method_count;
     etp_method_maps *methods;     /**< union of the maps' methods, sorted by name */
-    void *internal_;
 } etp_etrecord;
 
 /**
@@ -181,7 +205,11 @@ typedef struct etp_etrecord {
  * file is closed before returning). Fails with ETP_E_FORMAT for a non-zip or a zip without the
  * ETRECORD_V0 marker, ETP_E_TRUNCATED / ETP_E_FORMAT for damaged archives or
  * JSON (the message names the entry and the JSON key or byte position),
- * ETP_E_LIMIT when a cap is exceeded. Release *out with etp_etrecord_free().
+ * ETP_E_LIMIT when a cap is exceeded, ETP_E_IO when the file cannot be read,
+ * ETP_E_NOMEM. On success *out is a new record the caller owns: release it
+ * with etp_etrecord_free(); on failure *out is NULL. Only this function and
+ * etp_etrecord_from_memory() make an etp_etrecord that etp_etrecord_free()
+ * can release. See the note on jansson above.
  */
 etp_status etp_etrecord_open(const char *path, etp_etrecord **out, etp_error *err);
 
@@ -192,12 +220,13 @@ etp_status etp_etrecord_open(const char *path, etp_etrecord **out, etp_error *er
 etp_status etp_etrecord_from_memory(const void *data, size_t size, const char *name,
                                     etp_etrecord **out, etp_error *err);
 
-/** Release everything. Safe on NULL. */
+/** Release the record and everything it points to. Safe on NULL. */
 void etp_etrecord_free(etp_etrecord *r);
 
 /**
  * The edge program of @p method (NULL means "forward"); the old bare
  * edge_dialect_exported_program counts as "forward". NULL if there is none.
+ * Returned pointers of this and the lookups below point into the record.
  */
 const etp_exported_program *etp_etrecord_edge_program(const etp_etrecord *r, const char *method);
 
@@ -223,8 +252,9 @@ const etp_instr_delegate *etp_etrecord_instr_delegate(const etp_method_maps *m,
                                                       int32_t instruction_id);
 
 /**
- * instruction_id_to_num_outs_map value of an instruction: returns 1 and sets
- * *@p num_outs when present, else 0 (the Inspector then assumes 1).
+ * instruction_id_to_num_outs_map value of an instruction. A lookup, not a
+ * status: returns 1 and sets *@p num_outs when present, else 0 (*@p num_outs
+ * untouched; the Inspector then assumes 1).
  */
 int etp_etrecord_instr_num_outs(const etp_method_maps *m, int32_t instruction_id,
                                 int64_t *num_outs);
@@ -232,9 +262,12 @@ int etp_etrecord_instr_num_outs(const etp_method_maps *m, int32_t instruction_id
 /**
  * Write a normalized JSON document of everything read (entries, layout,
  * programs with nodes, the maps; absent maps as null, empty ones as {}) to
- * @p fp. Output is deterministic. Returns 0, or -1 on write error.
+ * @p fp. Output is deterministic. Returns ETP_OK, or ETP_E_IO (a write or
+ * flush on @p fp failed; the message has the system's reason) or
+ * ETP_E_NOMEM, with @p err naming the record. What was written before a
+ * failure stays written.
  */
-int etp_etrecord_write_json(const etp_etrecord *r, FILE *fp, int pretty);
+etp_status etp_etrecord_write_json(const etp_etrecord *r, FILE *fp, int pretty, etp_error *err);
 
 #ifdef __cplusplus
 }

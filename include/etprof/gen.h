@@ -5,6 +5,12 @@
  *
  * Output is a pure function of the options: the same options always give
  * byte-identical files (own PRNG, fixed zip timestamps, no clock reads).
+ *
+ * Nothing returned needs freeing: the results are plain values and the
+ * files belong to the caller. Thread safety: the generators keep no shared
+ * state, so calls writing different files may run at once. A file being
+ * written is incomplete until the call returns; on failure it may be left
+ * partly written.
  */
 #ifndef ETPROF_GEN_H
 #define ETPROF_GEN_H

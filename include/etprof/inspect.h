@@ -12,8 +12,19 @@
  *   - with a program, each instruction is named from the .pte and the method
  *     is inferred per block (or given), inconsistencies are errors.
  *
- * An etp_inspect owns everything it points to except the ETDump and program
- * it was built from, which must outlive it.
+ * An etp_inspect owns everything it points to (blocks, rows, samples, run
+ * lists) except the ETDump and program it was built from, which must
+ * outlive it; strings in rows point into those. Its storage is allocated
+ * behind the public struct (inspect.c), so only etp_inspect_run() makes one
+ * that etp_inspect_free() can release.
+ *
+ * Thread safety: etp_inspect_run() may run on several threads at once, on
+ * one dump or several, once the dump is verified (etp_etdump_verified());
+ * on a dump opened deferred the first call must run alone (it marks the
+ * dump verified, see etdump.h). It starts helper threads of its own
+ * (opt->threads) and joins them before returning. A finished etp_inspect
+ * is immutable and may be read by any number of threads; etp_inspect_free()
+ * must not run beside any other use of it.
  */
 #ifndef ETPROF_INSPECT_H
 #define ETPROF_INSPECT_H
@@ -43,7 +54,7 @@ typedef struct etp_inspect_options {
                                      result is the same either way */
 } etp_inspect_options;
 
-/** Defaults: ns -> ms, no program. */
+/** Defaults: ns -> ms, no program, automatic threads. */
 void etp_inspect_options_init(etp_inspect_options *o);
 
 /** One event signature within a block, with all its samples. */
@@ -104,8 +115,6 @@ typedef struct etp_inspect_block {
     uint64_t allocation_bytes;
     uint64_t empty_events;      /**< events with no member set */
     uint64_t wrapped_intervals; /**< durations computed across a 32-bit wraparound */
-    uint64_t *ticks_slab_;      /**< internal: storage of every row's ticks */
-    uint32_t *counts_slab_;     /**< internal: storage of every row's per_run */
 } etp_inspect_block;
 
 typedef struct etp_inspect {
@@ -115,7 +124,6 @@ typedef struct etp_inspect {
     uint32_t block_count;
     etp_inspect_block *blocks;
     uint32_t runs_without_events; /**< RunData with a null events vector (skipped) */
-    void *internal_;
 } etp_inspect;
 
 /**
@@ -124,16 +132,21 @@ typedef struct etp_inspect {
  * it: an event at an instruction that does not exist, a native_call name that
  * disagrees with the instruction's operator, or an event kind that does not
  * fit the instruction kind is an ETP_E_MISMATCH error naming both files.
- * Release with etp_inspect_free().
+ * @p opt may be NULL (defaults). On success *out is a new result the caller
+ * owns: release it with etp_inspect_free(); on failure *out is NULL.
  */
 etp_status etp_inspect_run(const etp_etdump *d, const etp_inspect_options *opt, etp_inspect **out,
                            etp_error *err);
 
-/** Release. Safe on NULL. */
+/** Release the result: its blocks, rows, samples and run lists (not the
+ *  ETDump or program). Safe on NULL. */
 void etp_inspect_free(etp_inspect *in);
 
-/** Duration of an event in ticks, handling 32-bit wraparound. Returns 0 on
- * success, 1 when it wrapped, -1 when the interval is invalid. */
+/** Duration of an event in ticks into *@p ticks, handling 32-bit
+ * wraparound. Not a failure status but a classification: 0 for an ordinary
+ * interval, 1 when a 32-bit counter wrapped (still a valid duration), -1
+ * when the interval is invalid (it ends before it starts beyond a wrap;
+ * *@p ticks is then unspecified). Pure; safe from any thread. */
 int etp_event_duration(uint64_t start, uint64_t end, uint64_t *ticks);
 
 #ifdef __cplusplus

@@ -6,12 +6,22 @@
  * from it (`etprof analyze --list-issue-codes`) and a test keeps the two in
  * sync. Validity follows mechanically from the worst severity present:
  *   error -> invalid, warning -> degraded, info or nothing -> valid.
+ *
+ * Ownership: the registry is static and read-only (etp_issue_code pointers
+ * stay valid for the life of the process). An etp_issue_list owns its items
+ * and their message and context text; etp_issue_list_free() releases them.
+ *
+ * Thread safety: the registry lookups are safe from any thread. A list has
+ * no lock: one thread may add to it at a time, and nobody may read it while
+ * it is being added to (etp_issue_add() may move its items).
  */
 #ifndef ETPROF_ISSUES_H
 #define ETPROF_ISSUES_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "etprof/error.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,7 +46,7 @@ typedef struct etp_issue {
     char *context_json;     /**< owned JSON object text, or NULL */
 } etp_issue;
 
-/** A growable list of issues. */
+/** A growable list of issues. Start from all zero ({0}). */
 typedef struct etp_issue_list {
     etp_issue *items;
     size_t count, cap;
@@ -49,10 +59,13 @@ const etp_issue_code *etp_issue_registry(size_t *count);
 
 /**
  * Append an issue with registry code @p code (must exist), a printf-style
- * message, and optional context (JSON object text, copied; may be NULL).
- * Returns 0, -1 on allocation failure or unknown code.
+ * message (cut at 1023 bytes), and optional context (JSON object text,
+ * copied; may be NULL). Returns ETP_OK; ETP_E_NOMEM when memory runs out;
+ * ETP_E_USAGE when @p code is not in the registry (a bug in the caller).
+ * On failure the list is unchanged. The status alone says what failed (the
+ * only causes are these two), so there is no etp_error argument.
  */
-int etp_issue_add(etp_issue_list *l, const char *code, const char *context_json, const char *fmt, ...)
+etp_status etp_issue_add(etp_issue_list *l, const char *code, const char *context_json, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
@@ -61,10 +74,14 @@ int etp_issue_add(etp_issue_list *l, const char *code, const char *context_json,
 /** Validity implied by the issues. */
 etp_validity etp_issue_validity(const etp_issue_list *l);
 
+/** "info", "warning" or "error" (a static string). */
 const char *etp_severity_name(etp_severity s);
+/** "valid", "degraded" or "invalid" (a static string). */
 const char *etp_validity_name(etp_validity v);
 
-/** Free the list's contents. */
+/** Free the list's items, their messages and contexts, and leave the list
+ *  empty (all zero; it may be reused). The list itself is the caller's;
+ *  @p l must not be NULL. */
 void etp_issue_list_free(etp_issue_list *l);
 
 #ifdef __cplusplus

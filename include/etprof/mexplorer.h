@@ -16,6 +16,16 @@
  *       etp_me_write(c, fp, ETP_ME_PRETTY, &err);
  *       etp_me_free(c);
  *   }
+ *
+ * Ownership: a collection owns its graphs, nodes, edges, ids and labels
+ * (etp_me_free() releases them); it points into the program it was built
+ * from (plans, instructions, delegates), which must outlive it. The overlay
+ * writers only read their arguments, which stay the caller's.
+ *
+ * Thread safety: a built collection is immutable; any number of threads may
+ * read and write it out at once. Building and writing overlays keep no
+ * shared state (safe from any thread on their own arguments).
+ * etp_me_free() must not run beside any other use of the collection.
  */
 #ifndef ETPROF_MEXPLORER_H
 #define ETPROF_MEXPLORER_H
@@ -96,7 +106,8 @@ typedef struct etp_me_collection {
 etp_status etp_me_build(const etp_program *p, const char *method, const char *label,
                         etp_me_collection **out, etp_error *err);
 
-/** Release a collection. Safe on NULL. */
+/** Release a collection and everything it owns (not the program). Safe on
+ *  NULL. */
 void etp_me_free(etp_me_collection *c);
 
 /** Flags for etp_me_write(). */
@@ -113,7 +124,7 @@ enum {
  */
 etp_status etp_me_write(const etp_me_collection *c, FILE *fp, int flags, etp_error *err);
 
-/** Graph with id @p id (method or delegate graph), or NULL. */
+/** Graph with id @p id (method or delegate graph, owned by @p c), or NULL. */
 const etp_me_graph *etp_me_find_graph(const etp_me_collection *c, const char *id);
 
 /** Index of the first node of @p g with id @p id, or -1. Linear search. */
@@ -122,8 +133,10 @@ int64_t etp_me_find_node(const etp_me_graph *g, const char *id);
 /**
  * Write the node id of instruction @p instr of chain @p chain in graph
  * @p graph_id ("forward_0_12") into @p buf, as snprintf (returns the length
- * the full id needs). This is the key ETDump events map to: method name,
- * ProfileEvent.chain_index, ProfileEvent.instruction_id.
+ * the full id needs; the id is cut, still NUL-terminated, when that is
+ * >= @p size). This is the key ETDump events map to: method name,
+ * ProfileEvent.chain_index, ProfileEvent.instruction_id. Formatting cannot
+ * fail in any other way, so the int is a length, not a status.
  */
 int etp_me_node_id(char *buf, size_t size, const char *graph_id, uint32_t chain, uint32_t instr);
 
@@ -228,7 +241,8 @@ void etp_me_color(const etp_me_stop *stops, size_t stop_count, double min, doubl
 /**
  * A file name for an overlay of @p metric in @p unit: lower-case letters and
  * digits, other runs as '-', ".json" appended ("runtime-avg-ms.json").
- * Returns the length needed, as snprintf.
+ * Returns the length needed, as snprintf (cut, still NUL-terminated, when
+ * that is >= @p size); a length, not a status: it cannot fail otherwise.
  */
 int etp_me_overlay_filename(char *buf, size_t size, const char *metric, const char *unit);
 

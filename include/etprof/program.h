@@ -6,6 +6,16 @@
  * BP08), verifies the whole FlatBuffer and the extended header / segments,
  * and decodes the plans into the read-only arrays below. Strings point into
  * the file bytes (NUL-terminated); everything lives until etp_program_free().
+ *
+ * Ownership: every pointer reachable from an etp_program (plans, chains,
+ * instructions, values, operators' full names, frames, suites, strings) is
+ * owned by it and freed by etp_program_free(); callers never free them.
+ * The reader's own state (the file bytes and FlatBuffer positions) lives
+ * behind the public struct, in memory allocated with it (program.c).
+ *
+ * Thread safety: an opened etp_program is immutable; any number of threads
+ * may read it and call the functions below on it at once, except
+ * etp_program_free(), which must not run beside any other use.
  */
 #ifndef ETPROF_PROGRAM_H
 #define ETPROF_PROGRAM_H
@@ -165,43 +175,53 @@ typedef struct etp_program {
     uint32_t named_data_count;
     uint32_t plan_count;
     etp_plan *plans;
-    void *internal_;
 } etp_program;
 
 /**
  * Open, verify and decode a .pte or .bpte (kind from the identifier, not the
- * name). Release with etp_program_free().
+ * name). On success *out is a new program the caller owns: release it with
+ * etp_program_free(); on failure *out is NULL. Only this function and
+ * etp_program_from_blob() make an etp_program: the other functions need the
+ * state they keep behind it, so never pass one built by hand.
  */
 etp_status etp_program_open(const char *path, etp_program **out, etp_error *err);
 
-/** As etp_program_open, taking ownership of @p blob (freed on failure too). */
+/** As etp_program_open, taking ownership of @p blob (freed on failure too;
+ *  on success freed by etp_program_free()). */
 etp_status etp_program_from_blob(etp_blob *blob, etp_program **out, etp_error *err);
 
-/** Release. Safe on NULL. */
+/** Release the program, its file bytes and everything it points to. Safe
+ *  on NULL. */
 void etp_program_free(etp_program *p);
 
-/** Plan named @p name, or NULL. */
+/** Plan named @p name (owned by @p p), or NULL. */
 const etp_plan *etp_program_find_plan(const etp_program *p, const char *name);
 
 /**
  * SHA-256 of the bytes @p p was decoded from (the whole file as loaded, a
  * .bpte included), as 64 lowercase hex digits and a NUL in @p hex.
- * Returns 0, or -1 if hashing fails.
+ * Returns ETP_OK, or ETP_E_INTERNAL when the hash cannot be computed (the
+ * crypto library failed; @p hex is then unspecified).
  */
-int etp_program_sha256(const etp_program *p, char hex[65]);
+etp_status etp_program_sha256(const etp_program *p, char hex[65], etp_error *err);
 
-/** Short name of an instruction kind: "KernelCall", "DelegateCall", ... */
+/** Short name of an instruction kind: "KernelCall", "DelegateCall", ...
+ *  (a static string). */
 const char *etp_instr_kind_name(etp_instr_kind k);
 
-/** Name of a ScalarType value ("FLOAT"), or NULL when unknown. */
+/** Name of a ScalarType value ("FLOAT", a static string), or NULL when
+ *  unknown. */
 const char *etp_scalar_type_name(int v);
 
 /**
  * Write the file as JSON shaped like flatc --strict-json --defaults-json
  * output for its schema (for a .bpte: the bundled schema, whose `program`
- * is a byte vector, as flatc prints it). Returns 0, or -1 on write error.
+ * is a byte vector, as flatc prints it). Returns ETP_OK, or ETP_E_IO (a
+ * write or flush on @p fp failed; the message has the system's reason) or
+ * ETP_E_NOMEM, with @p err naming the program. What was written before a
+ * failure stays written.
  */
-int etp_program_write_json(const etp_program *p, FILE *fp, int pretty);
+etp_status etp_program_write_json(const etp_program *p, FILE *fp, int pretty, etp_error *err);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,12 @@
  * each iteration's wall time, the planned memory buffers and where the ETDump
  * went. These are the device's own numbers: they sit next to the ETDump's
  * timings (never mixed into them) and can settle which method ran.
+ *
+ * Ownership: an etp_runner_log owns its strings and arrays (path, method,
+ * iteration_ms, buffer_bytes, etdump_name); etp_runner_log_free() releases
+ * them with it. Thread safety: a parsed log is immutable and may be read by
+ * any number of threads; parsing is independent per call;
+ * etp_runner_log_free() must not run beside any other use of the log.
  */
 #ifndef ETPROF_RUNNER_LOG_H
 #define ETPROF_RUNNER_LOG_H
@@ -39,14 +45,18 @@ typedef struct etp_runner_log {
 /**
  * Read a runner log (text, at most 64 MiB, lines capped at 64 KiB). Lines it
  * does not recognise are ignored; recognised lines with bad numbers are an
- * error naming the line. Release with etp_runner_log_free().
+ * error naming the line; a file that cannot be read is ETP_E_IO. On success
+ * *out is a new log the caller owns: release it with etp_runner_log_free();
+ * on failure *out is NULL.
  */
 etp_status etp_runner_log_open(const char *path, etp_runner_log **out, etp_error *err);
 
-/** Parse @p size bytes of log text named @p name (tests, fuzzing). */
+/** Parse @p size bytes of log text named @p name (tests, fuzzing); @p text
+ *  is only read during the call. Ownership of *out as etp_runner_log_open(). */
 etp_status etp_runner_log_parse(const char *text, size_t size, const char *name,
                                 etp_runner_log **out, etp_error *err);
 
+/** Release a log and everything it points to. Safe on NULL. */
 void etp_runner_log_free(etp_runner_log *l);
 
 #ifdef __cplusplus

@@ -5,6 +5,10 @@
  * unit (value = ticks / divisor). Percentiles use linear interpolation
  * between closest ranks exactly as numpy's default percentile does, so
  * results can be checked against the Python Inspector.
+ *
+ * The functions keep no state and allocate nothing the caller must free:
+ * they are safe from any thread on distinct sample arrays (the ticks and
+ * values functions reorder the array they are given).
  */
 #ifndef ETPROF_STATS_H
 #define ETPROF_STATS_H

@@ -44,6 +44,13 @@
  *     start/end ticks; debug handles when a resolver is given.
  *
  * The output is deterministic: the same inputs give byte-identical text.
+ *
+ * Thread safety: the writers keep no shared state and only read the dump
+ * and program, so several traces may be written at once, except that on a
+ * dump opened deferred (etdump.h) the first full pass marks it verified:
+ * the writers run etp_inspect_run() on the dump, so the same rule applies
+ * (the first pass over a deferred dump runs alone). The handle resolver is
+ * called on the writing thread only.
  */
 #ifndef ETPROF_TRACE_H
 #define ETPROF_TRACE_H
@@ -76,7 +83,8 @@ typedef struct etp_trace_site {
  * ETRecord's debug_handle_map / delegate_map). Set *handles to an array the
  * resolver owns, valid until its next call, and return how many it holds
  * (0: nothing known). The handles are written as args.debug_handles; at
- * most ETP_TRACE_MAX_HANDLES are written.
+ * most ETP_TRACE_MAX_HANDLES are written. The writer copies what it needs
+ * before the next call; it never frees the array.
  */
 typedef uint32_t (*etp_trace_handle_fn)(void *ctx, const etp_trace_site *site,
                                         const int64_t **handles);
@@ -121,7 +129,8 @@ typedef struct etp_trace_counts {
  * wrap) ETP_E_FORMAT; nothing is written then. A write failure is ETP_E_IO.
  * @p counts (may be NULL) receives what was written. @p input_name, when not
  * NULL, is recorded in otherData (pass a base name to keep the output
- * independent of the directory).
+ * independent of the directory). @p opt may be NULL (defaults). What was
+ * written before a write failure stays written.
  */
 etp_status etp_trace_write(const etp_etdump *d, const etp_trace_options *opt,
                            const char *input_name, FILE *fp, etp_trace_counts *counts,
@@ -129,7 +138,8 @@ etp_status etp_trace_write(const etp_etdump *d, const etp_trace_options *opt,
 
 /**
  * As etp_trace_write, into memory: on success *out is a NUL-terminated
- * malloc'd document (caller frees) of *len bytes.
+ * malloc'd document of *len bytes that the caller releases with free(); on
+ * failure *out is NULL.
  */
 etp_status etp_trace_to_string(const etp_etdump *d, const etp_trace_options *opt,
                                const char *input_name, char **out, size_t *len,

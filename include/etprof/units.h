@@ -6,7 +6,9 @@
  * (--source-unit); results are reported in a target unit (--unit).
  * Cycles cannot be converted to time without a clock rate, so `cycles` is
  * used for both source and target or for neither (unless a CPU frequency is
- * given, see etp_unit_scale_hz).
+ * given, see etp_unit_divisor_hz).
+ *
+ * Every function is pure and safe from any thread.
  */
 #ifndef ETPROF_UNITS_H
 #define ETPROF_UNITS_H
@@ -23,10 +25,12 @@ typedef enum etp_time_unit {
     ETP_UNIT_CYCLES
 } etp_time_unit;
 
-/** Parse "ns", "us", "ms", "s" or "cycles". Returns 0 on success, -1 otherwise. */
+/** Parse "ns", "us", "ms", "s" or "cycles". A lookup, not a failure status:
+ *  returns 0 and sets *@p out when @p s names a unit, -1 (*@p out untouched)
+ *  when it does not. */
 int etp_unit_parse(const char *s, etp_time_unit *out);
 
-/** Short name: "ns", "us", "ms", "s", "cycles". */
+/** Short name: "ns", "us", "ms", "s", "cycles" (a static string). */
 const char *etp_unit_name(etp_time_unit u);
 
 /**

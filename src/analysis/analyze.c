@@ -137,7 +137,7 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
     a->program = p;
     a->etrecord = r;
     a->runner_log = opt->runner_log;
-    if (p && opt->hash_program && etp_program_sha256(p, a->program_sha256)) {
+    if (p && opt->hash_program && etp_program_sha256(p, a->program_sha256, err)) {
         etp_analysis_free(a);
         return etp_error_set(err, ETP_E_INTERNAL, p->path, ETP_NO_OFFSET,
                              "could not hash the program's bytes");

@@ -11,6 +11,7 @@
 #include "analysis/inspect_internal.h"
 #include "analysis/method_match.h"
 #include "formats/etdump_checked.h"
+#include "formats/etdump_internal.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
 #include "util/thread.h"
@@ -269,11 +270,12 @@ static etp_status decode_run(decoder *dc, uint32_t ri, const etp_run *run, run_t
     uint32_t *seq = dc->seq.v, *prev = dc->prev_seq.v;
     uint64_t *dur = dc->dur.v;
     size_t m = 0, prev_n = dc->prev_seq.n;
-    for (uint32_t j = 0; j < run->event_count; j++) {
+    const uint32_t events = etp_etdump_events_at(d, run), count = run->event_count;
+    for (uint32_t j = 0; j < count; j++) {
         etp_event e;
         if (!dc->check)
-            etp_etdump_event(d, run, j, &e);
-        else if (!etp_event_check_read(dc->check, run, j, &e))
+            etp_etdump_event_at(d, events, count, j, &e);
+        else if (!etp_event_check_read(dc->check, events, count, j, &e))
             /* the caller verifies the whole file, which words the error */
             return etp_error_set(err, ETP_E_FORMAT, etp_etdump_path(d), ETP_NO_OFFSET,
                                  "event %u of run %u failed its check", j, ri);
@@ -415,9 +417,9 @@ static void *decode_half(void *arg)
         etp_run run;
         etp_etdump_run(h->dc.d, ri, &run);
         run_tally t = {0};
-        if (run.events_pos_ && (h->status = decode_run(&h->dc, ri, &run, &t, &h->err)))
+        if (run.has_events && (h->status = decode_run(&h->dc, ri, &run, &t, &h->err)))
             break;
-        size_t m = run.events_pos_ ? h->dc.seq.n : 0;
+        size_t m = run.has_events ? h->dc.seq.n : 0;
         if (VEC_RESERVE(h->ids, h->ids.n + m) || VEC_RESERVE(h->ticks, h->ticks.n + m) ||
             VEC_PUSH(h->tally, t)) {
             h->status = oom(&h->err, h->dc.d);
@@ -522,7 +524,7 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
         etp_etdump_run(d, ri, &run);
         uint64_t left = remaining;
         remaining -= run.event_count;
-        if (!run.events_pos_) {
+        if (!run.has_events) {
             res->runs_without_events++;
             continue;
         }
@@ -563,7 +565,7 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
             etp_etdump_run(d, ri, &run);
             uint64_t left = remaining;
             remaining -= run.event_count;
-            if (!run.events_pos_)
+            if (!run.has_events)
                 res->runs_without_events++;
             else
                 st = place_run(b, ri, &run, h.ids.v + from, h.ticks.v + from, to - from,
@@ -580,14 +582,36 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
     return st;
 }
 
+/* Storage of one block's rows: every row's ticks and per_run point into it. */
+typedef struct block_slabs {
+    uint64_t *ticks;
+    uint32_t *counts;
+} block_slabs;
+
+/* What etp_inspect_run() allocates: the public result first (an etp_inspect
+ * pointer is its box's address), then what only this file sees. */
+typedef struct inspect_box {
+    etp_inspect pub;
+    block_slabs *slabs;         /* per block */
+} inspect_box;
+
+static inspect_box *box_of(etp_inspect *in)
+{
+    return (inspect_box *)(void *)in;
+}
+
 /* Move builder groups into the public result (rows, stats). */
 static etp_status publish(builder *b, etp_inspect *res, int row_stats, etp_error *err)
 {
     const etp_etdump *d = b->dc.d;
+    block_slabs **slabs = &box_of(res)->slabs;
     res->block_count = (uint32_t)b->groups.n;
     res->blocks = calloc(b->groups.n ? b->groups.n : 1, sizeof *res->blocks);
-    if (!res->blocks)
+    *slabs = calloc(b->groups.n ? b->groups.n : 1, sizeof **slabs);
+    if (!res->blocks || !*slabs) {
+        res->block_count = 0;
         return oom(err, d);
+    }
     uint64_t *scratch = NULL;
     size_t scratch_cap = 0;
     for (size_t gi = 0; gi < b->groups.n; gi++) {
@@ -697,16 +721,14 @@ static etp_status publish(builder *b, etp_inspect *res, int row_stats, etp_error
                 scratch_cap = row->sample_count;
                 scratch = malloc(scratch_cap * sizeof *scratch);
                 if (!scratch) {
-                    blk->ticks_slab_ = slab;
-                    blk->counts_slab_ = counts;
+                    (*slabs)[gi] = (block_slabs){slab, counts};
                     return oom(err, d);
                 }
             }
             memcpy(scratch, row->ticks, row->sample_count * sizeof *scratch);
             etp_stats_from_ticks(scratch, row->sample_count, res->divisor, &row->stats);
         }
-        blk->ticks_slab_ = slab;
-        blk->counts_slab_ = counts;
+        (*slabs)[gi] = (block_slabs){slab, counts};
     }
     free(scratch);
     return ETP_OK;
@@ -748,9 +770,10 @@ etp_status etp_inspect_run(const etp_etdump *d, const etp_inspect_options *opt, 
                                  "cannot convert %s ticks to cycles; use --source-unit cycles",
                                  etp_unit_name(opt->source_unit));
     }
-    etp_inspect *res = calloc(1, sizeof *res);
-    if (!res)
+    inspect_box *box = calloc(1, sizeof *box);
+    if (!box)
         return oom(err, d);
+    etp_inspect *res = &box->pub;
     res->source_unit = opt->source_unit;
     res->target_unit = opt->target_unit;
     res->divisor = divisor;
@@ -789,14 +812,18 @@ void etp_inspect_free(etp_inspect *in)
 {
     if (!in)
         return;
+    block_slabs *slabs = box_of(in)->slabs;
     for (uint32_t i = 0; i < in->block_count; i++) {
         etp_inspect_block *blk = &in->blocks[i];
-        free(blk->ticks_slab_);
-        free(blk->counts_slab_);
+        if (slabs) {
+            free(slabs[i].ticks);
+            free(slabs[i].counts);
+        }
         free(blk->rows);
         free(blk->runs);
         free(blk->candidates);
     }
+    free(slabs);
     free(in->blocks);
     free(in);
 }

@@ -76,16 +76,17 @@ const etp_issue_code *etp_issue_lookup(const char *code)
     return NULL;
 }
 
-int etp_issue_add(etp_issue_list *l, const char *code, const char *context_json, const char *fmt, ...)
+etp_status etp_issue_add(etp_issue_list *l, const char *code, const char *context_json,
+                         const char *fmt, ...)
 {
     const etp_issue_code *c = etp_issue_lookup(code);
     if (!c)
-        return -1;
+        return ETP_E_USAGE;
     if (l->count == l->cap) {
         size_t ncap = l->cap ? l->cap * 2 : 8;
         etp_issue *ni = realloc(l->items, ncap * sizeof *ni);
         if (!ni)
-            return -1;
+            return ETP_E_NOMEM;
         l->items = ni;
         l->cap = ncap;
     }
@@ -101,10 +102,10 @@ int etp_issue_add(etp_issue_list *l, const char *code, const char *context_json,
     if (!it->message || (context_json && !it->context_json)) {
         free(it->message);
         free(it->context_json);
-        return -1;
+        return ETP_E_NOMEM;
     }
     l->count++;
-    return 0;
+    return ETP_OK;
 }
 
 etp_validity etp_issue_validity(const etp_issue_list *l)

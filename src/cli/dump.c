@@ -60,7 +60,7 @@ int cmd_dump(int argc, char **argv)
         if (etp_etdump_from_blob(blob, &d, &err))
             return cli_fail(&err);
         if (json)
-            rc = etp_etdump_write_json(d, stdout, pretty) ? cli_error("write error") : EXIT_OK;
+            rc = etp_etdump_write_json(d, stdout, pretty, &err) ? cli_error("write error") : EXIT_OK;
         else
             etp_outline_etdump(d, stdout);
         etp_etdump_free(d);
@@ -72,7 +72,7 @@ int cmd_dump(int argc, char **argv)
         if (etp_program_from_blob(blob, &p, &err))
             return cli_fail(&err);
         if (json)
-            rc = etp_program_write_json(p, stdout, pretty) ? cli_error("write error") : EXIT_OK;
+            rc = etp_program_write_json(p, stdout, pretty, &err) ? cli_error("write error") : EXIT_OK;
         else
             etp_outline_program(p, stdout);
         etp_program_free(p);
@@ -86,7 +86,7 @@ int cmd_dump(int argc, char **argv)
         if (st)
             return cli_fail(&err);
         if (json)
-            rc = etp_etrecord_write_json(r, stdout, pretty) ? cli_error("write error") : EXIT_OK;
+            rc = etp_etrecord_write_json(r, stdout, pretty, &err) ? cli_error("write error") : EXIT_OK;
         else
             etp_outline_etrecord(r, stdout);
         etp_etrecord_free(r);

@@ -4,8 +4,15 @@
 #include <stdlib.h>
 
 #include "formats/etdump_checked.h"
+#include "formats/etdump_internal.h"
 #include "formats/fb.h"
 #include "formats/schemas.h"
+
+/* Positions of one RunData's vectors (0: absent), found once at open so
+ * that reading an event needs no lookup in the RunData table. */
+typedef struct run_vectors {
+    uint32_t events, allocators;
+} run_vectors;
 
 struct etp_etdump {
     etp_blob *blob;
@@ -14,6 +21,7 @@ struct etp_etdump {
     uint32_t runs;    /* run_data vector or 0 */
     uint64_t gen;     /* unique per opened dump: keys the vtable caches */
     int events_deferred; /* opened deferred, events not verified yet */
+    run_vectors *vec; /* per RunData: its events and allocators vectors */
 };
 
 static _Atomic uint64_t next_gen = 1;
@@ -111,6 +119,18 @@ static etp_status from_blob(etp_blob *blob, int defer, etp_etdump **out, etp_err
         return st;
     }
     d->runs = fb_ref(&d->b, d->root, ETD_ETDUMP_RUN_DATA);
+    uint32_t nruns = fb_vec_len(&d->b, d->runs);
+    d->vec = malloc((nruns ? nruns : 1) * sizeof *d->vec);
+    if (!d->vec) {
+        etp_etdump_free(d);
+        return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory");
+    }
+    /* The RunData tables were verified above, deferred or not. */
+    for (uint32_t i = 0; i < nruns; i++) {
+        uint32_t t = fb_vec_ref(&d->b, d->runs, i);
+        d->vec[i].events = fb_ref(&d->b, t, ETD_RUN_EVENTS);
+        d->vec[i].allocators = fb_ref(&d->b, t, ETD_RUN_ALLOCATORS);
+    }
     d->events_deferred = defer;
     *out = d;
     return ETP_OK;
@@ -252,13 +272,14 @@ static uint32_t checked_profile(etp_event_check *k, uint32_t fp, etp_profile_eve
     return t;
 }
 
-int etp_event_check_read(etp_event_check *k, const etp_run *run, uint32_t j, etp_event *out)
+int etp_event_check_read(etp_event_check *k, uint32_t events, uint32_t count, uint32_t j,
+                         etp_event *out)
 {
     const etp_etdump *d = k->d;
     const fb_buf *b = &d->b;
     /* The vector's bounds were verified at open: its elements can be read. */
-    uint32_t slot = run->events_pos_ + 4 + 4 * j;
-    if (j + 16 < run->event_count) {
+    uint32_t slot = events + 4 + 4 * j;
+    if (j + 16 < count) {
         uint64_t at = (uint64_t)slot + 64 + fb_u32(b, slot + 64);
         if (at < b->size)
             __builtin_prefetch(b->p + at);
@@ -281,7 +302,7 @@ int etp_event_check_read(etp_event_check *k, const etp_run *run, uint32_t j, etp
     if (fb_verifier_table(k->v, e, k->event, EVENT_DEPTH, NULL))
         return 0;
     k->visits = fb_verifier_visits(k->v);
-    etp_etdump_event(d, run, j, out);
+    etp_etdump_event_at(d, events, count, j, out);
     return 1;
 }
 
@@ -290,6 +311,7 @@ void etp_etdump_free(etp_etdump *d)
     if (!d)
         return;
     etp_blob_free(d->blob);
+    free(d->vec);
     free(d);
 }
 
@@ -305,23 +327,29 @@ void etp_etdump_run(const etp_etdump *d, uint32_t i, etp_run *out)
     out->offset = t;
     out->name = fb_str(b, fb_ref(b, t, ETD_RUN_NAME), NULL);
     out->bundled_input_index = fb_get_i32(b, t, ETD_RUN_BUNDLED_INPUT_INDEX, -1);
-    out->allocators_pos_ = fb_ref(b, t, ETD_RUN_ALLOCATORS);
-    out->events_pos_ = fb_ref(b, t, ETD_RUN_EVENTS);
-    out->allocator_count = fb_vec_len(b, out->allocators_pos_);
-    out->event_count = fb_vec_len(b, out->events_pos_);
+    out->index = i;
+    out->has_events = d->vec[i].events != 0;
+    out->allocator_count = fb_vec_len(b, d->vec[i].allocators);
+    out->event_count = fb_vec_len(b, d->vec[i].events);
+}
+
+uint32_t etp_etdump_events_at(const etp_etdump *d, const etp_run *run)
+{
+    return d->vec[run->index].events;
 }
 
 const char *etp_etdump_allocator_name(const etp_etdump *d, const etp_run *run, uint32_t i)
 {
     if (i >= run->allocator_count)
         return NULL;
-    uint32_t t = fb_vec_ref(&d->b, run->allocators_pos_, i);
+    uint32_t t = fb_vec_ref(&d->b, d->vec[run->index].allocators, i);
     return fb_str(&d->b, fb_ref(&d->b, t, 0), NULL);
 }
 
 static void read_debug(const fb_buf *b, uint32_t t, etp_debug_event *de)
 {
     memset(de, 0, sizeof *de);
+    de->offset = t;
     de->chain_index = fb_get_u64(b, t, ETD_DE_CHAIN, 0);
     de->instruction_id = fb_get_i32(b, t, ETD_DE_INSTR, -1);
     de->delegate_id_int = fb_get_i32(b, t, ETD_DE_DID_INT, -1);
@@ -331,7 +359,6 @@ static void read_debug(const fb_buf *b, uint32_t t, etp_debug_event *de)
     if (!v)
         return;
     de->has_value = 1;
-    de->value_pos_ = v;
     de->value_type = (int8_t)fb_get_u8(b, v, ETD_VAL_TYPE, 0);
     uint32_t o = fb_ref(b, v, ETD_VAL_OUTPUT);
     de->is_output = o && fb_get_u8(b, o, 0, 0) != 0;
@@ -379,12 +406,18 @@ static void read_profile_cached(const etp_etdump *d, uint32_t t, etp_profile_eve
 
 void etp_etdump_event(const etp_etdump *d, const etp_run *run, uint32_t j, etp_event *out)
 {
+    etp_etdump_event_at(d, d->vec[run->index].events, run->event_count, j, out);
+}
+
+void etp_etdump_event_at(const etp_etdump *d, uint32_t events, uint32_t count, uint32_t j,
+                         etp_event *out)
+{
     const fb_buf *b = &d->b;
     /* Callers walk the events in order, and a writer may lay their tables
      * out in any order: fetch one a little ahead. */
-    if (j + 16 < run->event_count)
-        __builtin_prefetch(b->p + fb_vec_ref(b, run->events_pos_, j + 16));
-    uint32_t e = fb_vec_ref(b, run->events_pos_, j);
+    if (j + 16 < count)
+        __builtin_prefetch(b->p + fb_vec_ref(b, events, j + 16));
+    uint32_t e = fb_vec_ref(b, events, j);
     const uint16_t *off = vt_offsets(d, &event_vt, e);
     uint32_t pe = off[ETD_EVENT_PROFILE] ? fb_deref(b, e + off[ETD_EVENT_PROFILE]) : 0;
     uint32_t ae = off[ETD_EVENT_ALLOCATION] ? fb_deref(b, e + off[ETD_EVENT_ALLOCATION]) : 0;
@@ -418,12 +451,13 @@ int etp_etdump_debug_tensor(const etp_etdump *d, const etp_debug_event *ev, uint
     const fb_buf *b = &d->b;
     if (!ev->has_value || k >= ev->tensor_count)
         return -1;
-    uint32_t t = fb_ref(b, ev->value_pos_, ETD_VAL_TENSOR);
+    uint32_t value = fb_ref(b, ev->offset, ETD_DE_ENTRY);
+    uint32_t t = fb_ref(b, value, ETD_VAL_TENSOR);
     if (t) {
         read_tensor(b, t, out);
         return 0;
     }
-    uint32_t l = fb_ref(b, ev->value_pos_, ETD_VAL_TENSOR_LIST);
+    uint32_t l = fb_ref(b, value, ETD_VAL_TENSOR_LIST);
     uint32_t v = l ? fb_ref(b, l, 0) : 0;
     if (!v || k >= fb_vec_len(b, v))
         return -1;
@@ -431,10 +465,12 @@ int etp_etdump_debug_tensor(const etp_etdump *d, const etp_debug_event *ev, uint
     return 0;
 }
 
-int etp_etdump_write_json(const etp_etdump *d, FILE *fp, int pretty)
+etp_status etp_etdump_write_json(const etp_etdump *d, FILE *fp, int pretty, etp_error *err)
 {
     etp_jw w;
     etp_jw_init_file(&w, fp, pretty);
     fb_dump_json(&d->b, d->root, &etp_schema_etdump, &w);
-    return etp_jw_finish(&w);
+    char what[600];
+    snprintf(what, sizeof what, "the JSON of %s", d->blob->path);
+    return etp_jw_finish_status(&w, what, err);
 }

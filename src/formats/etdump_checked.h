@@ -40,8 +40,11 @@ typedef struct etp_event_check {
 int etp_event_check_init(etp_event_check *k, const etp_etdump *d);
 void etp_event_check_fini(etp_event_check *k);
 
-/* Check event @p j of @p run and read it into @p out (as etp_etdump_event()
- * would): 1 when it is fine, 0 when fb_verify() would reject the file. */
-int etp_event_check_read(etp_event_check *k, const etp_run *run, uint32_t j, etp_event *out);
+/* Check event @p j of the run whose events vector is at @p events (see
+ * etp_etdump_events_at(); @p count events) and read it into @p out (as
+ * etp_etdump_event() would): 1 when it is fine, 0 when fb_verify() would
+ * reject the file. One etp_event_check per thread. */
+int etp_event_check_read(etp_event_check *k, uint32_t events, uint32_t count, uint32_t j,
+                         etp_event *out);
 
 #endif

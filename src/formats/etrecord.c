@@ -7,11 +7,17 @@
 #include "formats/etrecord_internal.h"
 #include "util/json_arena.h"
 
-/* The record and the arena that owns everything it points to. */
+/* The record and the arena that owns everything it points to. The public
+ * struct comes first: an etp_etrecord pointer is its box's address. */
 typedef struct etr_box {
     etp_etrecord rec;
     etr_arena arena;
 } etr_box;
+
+static etr_box *box_of(etp_etrecord *r)
+{
+    return (etr_box *)(void *)r;
+}
 
 etp_status etr_json_load(const etr_squeeze *sq, const char *file, const char *entry,
                          json_t **out, etp_error *err)
@@ -116,8 +122,9 @@ static etp_status decode_program(etr_squeeze *sq, etp_exported_program *p, etr_a
     p->node_count = p->input_count = p->output_count = 0;
     p->nodes = NULL;
     p->inputs = p->outputs = NULL;
-    p->handle_index_count_ = 0;
-    p->handle_index_ = NULL;
+    p->handled_count = 0;
+    p->handles_sorted = NULL;
+    p->nodes_by_handle = NULL;
     etr_squeeze_prune(sq);
     json_t *doc = NULL;
     etp_json_arena ja;
@@ -325,7 +332,6 @@ static etp_status new_record(const char *name, uint64_t size, etp_etrecord **out
     if (!box)
         return etp_error_set(err, ETP_E_NOMEM, name, ETP_NO_OFFSET, "out of memory");
     etp_etrecord *r = &box->rec;
-    r->internal_ = box;
     r->file_size = size;
     r->path = etr_strdup(&box->arena, name ? name : "(memory)");
     if (!r->path) {
@@ -347,7 +353,7 @@ etp_status etp_etrecord_from_memory(const void *data, size_t size, const char *n
     etr_zip *z = NULL;
     st = etr_zip_open(data, size, r->path, &z, err);
     if (!st)
-        st = read_record(r, &((etr_box *)r->internal_)->arena, z, err);
+        st = read_record(r, &box_of(r)->arena, z, err);
     if (st) {
         etp_etrecord_free(r);
         return st;
@@ -366,7 +372,7 @@ etp_status etp_etrecord_open(const char *path, etp_etrecord **out, etp_error *er
     etr_zip *z = NULL;
     st = etr_zip_open_path(path, &r->file_size, &z, err);
     if (!st)
-        st = read_record(r, &((etr_box *)r->internal_)->arena, z, err);
+        st = read_record(r, &box_of(r)->arena, z, err);
     if (st) {
         etp_etrecord_free(r);
         return st;
@@ -379,7 +385,7 @@ void etp_etrecord_free(etp_etrecord *r)
 {
     if (!r)
         return;
-    etr_box *box = r->internal_;
+    etr_box *box = box_of(r);
     etr_arena_free(&box->arena);
     free(box);
 }

@@ -143,7 +143,7 @@ etp_status etr_json_load(const etr_squeeze *sq, const char *file, const char *en
  * the caller). Strings are copied into @p a. */
 etp_status etr_program_decode(json_t *doc, etp_exported_program *p, etr_arena *a,
                               const char *file, etp_error *err);
-/* Build p->handle_index_ (sorted handle -> node pairs). */
+/* Build p->handles_sorted / nodes_by_handle (sorted handle -> node pairs). */
 etp_status etr_program_index(etp_exported_program *p, etr_arena *a, const char *file,
                              etp_error *err);
 /* Name a node that has no "name" of its own: after its first output (old

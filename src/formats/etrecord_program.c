@@ -397,11 +397,6 @@ done:
 
 /* ---- handle -> nodes index ---------------------------------------------- */
 
-typedef struct handle_index {
-    int64_t *handle;
-    uint32_t *node;
-} handle_index;
-
 typedef struct handle_pair {
     int64_t handle;
     uint32_t node;
@@ -421,17 +416,15 @@ etp_status etr_program_index(etp_exported_program *p, etr_arena *a, const char *
     uint32_t n = 0;
     for (uint32_t i = 0; i < p->node_count; i++)
         n += p->nodes[i].has_debug_handle ? 1 : 0;
-    p->handle_index_count_ = 0;
-    p->handle_index_ = NULL;
+    p->handled_count = 0;
+    p->handles_sorted = NULL;
+    p->nodes_by_handle = NULL;
     if (n == 0)
         return ETP_OK;
     handle_pair *pairs = malloc((size_t)n * sizeof *pairs);
-    handle_index *hx = etr_alloc(a, sizeof *hx);
-    if (hx) {
-        hx->handle = etr_alloc_array(a, n, sizeof *hx->handle);
-        hx->node = etr_alloc_array(a, n, sizeof *hx->node);
-    }
-    if (!pairs || !hx || !hx->handle || !hx->node) {
+    int64_t *handle = etr_alloc_array(a, n, sizeof *handle);
+    uint32_t *node = etr_alloc_array(a, n, sizeof *node);
+    if (!pairs || !handle || !node) {
         free(pairs);
         return etp_error_set(err, ETP_E_NOMEM, file, ETP_NO_OFFSET, "entry '%s': out of memory",
                              p->entry);
@@ -442,12 +435,13 @@ etp_status etr_program_index(etp_exported_program *p, etr_arena *a, const char *
             pairs[k++] = (handle_pair){p->nodes[i].debug_handle, i};
     qsort(pairs, n, sizeof *pairs, pair_cmp);
     for (uint32_t i = 0; i < n; i++) {
-        hx->handle[i] = pairs[i].handle;
-        hx->node[i] = pairs[i].node;
+        handle[i] = pairs[i].handle;
+        node[i] = pairs[i].node;
     }
     free(pairs);
-    p->handle_index_ = hx;
-    p->handle_index_count_ = n;
+    p->handles_sorted = handle;
+    p->nodes_by_handle = node;
+    p->handled_count = n;
     return ETP_OK;
 }
 
@@ -456,21 +450,21 @@ uint32_t etp_exported_program_nodes_with_handle(const etp_exported_program *p, i
 {
     if (node_indices)
         *node_indices = NULL;
-    if (!p || !p->handle_index_)
+    if (!p || !p->handles_sorted)
         return 0;
-    const handle_index *hx = p->handle_index_;
-    uint32_t lo = 0, hi = p->handle_index_count_;
+    const int64_t *hs = p->handles_sorted;
+    uint32_t lo = 0, hi = p->handled_count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (hx->handle[mid] < handle)
+        if (hs[mid] < handle)
             lo = mid + 1;
         else
             hi = mid;
     }
     uint32_t end = lo;
-    while (end < p->handle_index_count_ && hx->handle[end] == handle)
+    while (end < p->handled_count && hs[end] == handle)
         end++;
     if (end > lo && node_indices)
-        *node_indices = hx->node + lo;
+        *node_indices = p->nodes_by_handle + lo;
     return end - lo;
 }

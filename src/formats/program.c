@@ -17,6 +17,19 @@ typedef struct prog_internal {
     uint32_t outer_root;
 } prog_internal;
 
+/* What etp_program_open() allocates: the public part first, so an
+ * etp_program pointer is the box's address, and the reader's own state
+ * after it, out of the callers' sight. */
+typedef struct prog_box {
+    etp_program pub;
+    prog_internal in;
+} prog_box;
+
+static const prog_internal *internal_of(const etp_program *p)
+{
+    return &((const prog_box *)(const void *)p)->in;
+}
+
 static etp_status oom(etp_error *err, const char *path)
 {
     return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory decoding program");
@@ -438,20 +451,19 @@ static etp_status decode_bundled(etp_program *pr, prog_internal *in, etp_error *
 etp_status etp_program_from_blob(etp_blob *blob, etp_program **out, etp_error *err)
 {
     *out = NULL;
-    etp_program *pr = calloc(1, sizeof *pr);
-    prog_internal *in = calloc(1, sizeof *in);
+    prog_box *box = calloc(1, sizeof *box);
     char *path = malloc(strlen(blob->path) + 1);
-    if (!pr || !in || !path) {
-        free(pr);
-        free(in);
+    if (!box || !path) {
+        free(box);
         free(path);
         etp_status st = oom(err, blob->path);
         etp_blob_free(blob);
         return st;
     }
     strcpy(path, blob->path);
+    etp_program *pr = &box->pub;
+    prog_internal *in = &box->in;
     pr->path = path;
-    pr->internal_ = in;
     in->blob = blob;
     pr->file_size = blob->size;
     etp_status s;
@@ -513,11 +525,7 @@ void etp_program_free(etp_program *pr)
         free(pr->suites[i].output_counts);
     }
     free(pr->suites);
-    prog_internal *in = pr->internal_;
-    if (in) {
-        etp_blob_free(in->blob);
-        free(in);
-    }
+    etp_blob_free(internal_of(pr)->blob);
     free(pr->path);
     free(pr);
 }
@@ -530,12 +538,13 @@ const etp_plan *etp_program_find_plan(const etp_program *p, const char *name)
     return NULL;
 }
 
-int etp_program_sha256(const etp_program *p, char hex[65])
+etp_status etp_program_sha256(const etp_program *p, char hex[65], etp_error *err)
 {
-    const prog_internal *in = p->internal_;
-    if (!in || !in->blob)
-        return -1;
-    return etp_sha256_buf(in->blob->data, in->blob->size, hex);
+    const etp_blob *blob = internal_of(p)->blob;
+    if (etp_sha256_buf(blob->data, blob->size, hex))
+        return etp_error_set(err, ETP_E_INTERNAL, p->path, ETP_NO_OFFSET,
+                             "could not hash the program's bytes (SHA-256 unavailable)");
+    return ETP_OK;
 }
 
 const char *etp_instr_kind_name(etp_instr_kind k)
@@ -553,14 +562,16 @@ const char *etp_instr_kind_name(etp_instr_kind k)
 
 const char *etp_scalar_type_name(int v) { return fb_enum_name(&etp_enum_scalar_type, v); }
 
-int etp_program_write_json(const etp_program *p, FILE *fp, int pretty)
+etp_status etp_program_write_json(const etp_program *p, FILE *fp, int pretty, etp_error *err)
 {
-    const prog_internal *in = p->internal_;
+    const prog_internal *in = internal_of(p);
     etp_jw w;
     etp_jw_init_file(&w, fp, pretty);
     if (p->bundled)
         fb_dump_json(&in->outer, in->outer_root, &etp_schema_bundled_program, &w);
     else
         fb_dump_json(&in->b, in->root, &etp_schema_program, &w);
-    return etp_jw_finish(&w);
+    char what[600];
+    snprintf(what, sizeof what, "the JSON of %s", p->path);
+    return etp_jw_finish_status(&w, what, err);
 }

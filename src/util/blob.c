@@ -11,14 +11,28 @@
 
 #include "util/str.h"
 
+/* What a blob is allocated as: the public part first (an etp_blob pointer
+ * is its box's address), then how its bytes are held. */
+typedef struct blob_box {
+    etp_blob pub;
+    int mapped;   /* 1: data is an mmap of size bytes */
+    void *owned;  /* heap buffer holding data, or NULL */
+} blob_box;
+
+static blob_box *box_of(etp_blob *b)
+{
+    return (blob_box *)(void *)b;
+}
+
 static etp_blob *blob_new(const char *name)
 {
-    etp_blob *b = calloc(1, sizeof *b);
-    if (!b)
+    blob_box *box = calloc(1, sizeof *box);
+    if (!box)
         return NULL;
+    etp_blob *b = &box->pub;
     b->path = etp_strdup(name ? name : "(memory)");
     if (!b->path) {
-        free(b);
+        free(box);
         return NULL;
     }
     return b;
@@ -40,7 +54,7 @@ etp_status etp_blob_from_memory(const void *data, size_t size, const char *name,
     if (size)
         memcpy(buf, data, size);
     b->data = buf;
-    b->owned = buf;
+    box_of(b)->owned = buf;
     b->size = size;
     *out = b;
     return ETP_OK;
@@ -77,7 +91,7 @@ etp_status etp_blob_open(const char *path, size_t max_size, etp_blob **out, etp_
         void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
         if (m != MAP_FAILED) {
             b->data = m;
-            b->mapped = 1;
+            box_of(b)->mapped = 1;
             b->size = size;
             close(fd);
             *out = b;
@@ -110,7 +124,7 @@ etp_status etp_blob_open(const char *path, size_t max_size, etp_blob **out, etp_
     }
     close(fd);
     b->data = buf;
-    b->owned = buf;
+    box_of(b)->owned = buf;
     b->size = size;
     *out = b;
     return ETP_OK;
@@ -120,9 +134,10 @@ void etp_blob_free(etp_blob *blob)
 {
     if (!blob)
         return;
-    if (blob->mapped)
+    blob_box *box = box_of(blob);
+    if (box->mapped)
         munmap((void *)blob->data, blob->size);
-    free(blob->owned);
+    free(box->owned);
     free(blob->path);
     free(blob);
 }

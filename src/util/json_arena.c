@@ -2,10 +2,17 @@
 #include "util/json_arena.h"
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-static etp_json_arena *active;
+/* The calling thread's arena, or NULL outside one. */
+static _Thread_local etp_json_arena *active;
+
+/* What jansson used before the forwarding pair was installed. */
+static void *(*base_malloc)(size_t);
+static void (*base_free)(void *);
+static pthread_once_t installed = PTHREAD_ONCE_INIT;
 
 typedef struct chunk {
     struct chunk *next;
@@ -15,6 +22,8 @@ typedef struct chunk {
 static void *arena_malloc(size_t n)
 {
     etp_json_arena *a = active;
+    if (!a)
+        return base_malloc(n);
     n = (n + 15) & ~(size_t)15;
     if (n > a->left) {
         size_t size = a->next_size;
@@ -38,23 +47,31 @@ static void *arena_malloc(size_t n)
     return p;
 }
 
-static void arena_free(void *p) { (void)p; }
+static void arena_free(void *p)
+{
+    if (!active)
+        base_free(p);
+}
+
+static void install(void)
+{
+    json_get_alloc_funcs(&base_malloc, &base_free);
+    json_set_alloc_funcs(arena_malloc, arena_free);
+}
 
 void etp_json_arena_begin(etp_json_arena *a)
 {
+    pthread_once(&installed, install);
     a->chunks = NULL;
     a->cur = NULL;
     a->left = 0;
     a->next_size = (size_t)256 << 10;
     a->failed = 0;
-    json_get_alloc_funcs(&a->old_malloc, &a->old_free);
     active = a;
-    json_set_alloc_funcs(arena_malloc, arena_free);
 }
 
 int etp_json_arena_end(etp_json_arena *a)
 {
-    json_set_alloc_funcs(a->old_malloc, a->old_free);
     active = NULL;
     chunk *c = a->chunks;
     while (c) {

@@ -4,10 +4,22 @@
  * jansson allocates every value, object bucket and string separately; on a
  * large exported-program entry malloc/free dominate the parse. Between
  * etp_json_arena_begin() and etp_json_arena_end() every jansson allocation
- * comes from large chunks and free() is a no-op; end() returns the chunks and
- * restores the previous allocator. jansson documents that allocator
- * functions are process-wide: arenas must not nest or span threads, and no
- * jansson value created inside may outlive end().
+ * made by the calling thread comes from large chunks and its free() is a
+ * no-op; end() returns the chunks.
+ *
+ * jansson's allocator functions are process-wide, so the arena does not
+ * swap them per document: the first begin() installs, once and for good, a
+ * pair that serves the calling thread's arena when it has one and otherwise
+ * forwards to the functions installed before (malloc/free unless the
+ * program set its own). Other threads' jansson use is therefore unaffected
+ * by an arena, before, during and after it. What remains:
+ *   - arenas must not nest on one thread;
+ *   - no jansson value created inside an arena may outlive end() or be
+ *     freed by another thread, and a value created outside one must not be
+ *     freed inside one (it would leak);
+ *   - a program that calls json_set_alloc_funcs() itself must do so before
+ *     the first arena (afterwards it would replace the forwarding pair, and
+ *     values made in a running arena would reach its free()).
  */
 #ifndef ETP_JSON_ARENA_H
 #define ETP_JSON_ARENA_H
@@ -20,8 +32,6 @@ typedef struct etp_json_arena {
     size_t left;
     size_t next_size;
     int failed;              /* an allocation failed (jansson saw NULL) */
-    void *(*old_malloc)(size_t);
-    void (*old_free)(void *);
 } etp_json_arena;
 
 void etp_json_arena_begin(etp_json_arena *a);

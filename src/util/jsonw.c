@@ -1,9 +1,20 @@
 /* jsonw.c - streaming JSON writer (see jsonw.h for why it exists). */
 #include "util/jsonw.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Record the first failure and its cause (the writer is sticky). */
+static void jw_fail(etp_jw *w, int cause, int err_no)
+{
+    if (!w->failed) {
+        w->cause = cause;
+        w->err_no = err_no;
+    }
+    w->failed = 1;
+}
 
 #define FLUSH_AT (1u << 16)
 
@@ -16,14 +27,14 @@ static void jw_reserve(etp_jw *w, size_t extra)
     size_t ncap = w->cap ? w->cap : 4096;
     while (ncap < w->len + extra + 1) {
         if (ncap > SIZE_MAX / 2) {
-            w->failed = 1;
+            jw_fail(w, ETP_JW_NOMEM, ENOMEM);
             return;
         }
         ncap *= 2;
     }
     char *nb = realloc(w->buf, ncap);
     if (!nb) {
-        w->failed = 1;
+        jw_fail(w, ETP_JW_NOMEM, ENOMEM);
         return;
     }
     w->buf = nb;
@@ -34,8 +45,9 @@ static void jw_flush(etp_jw *w)
 {
     if (!w->fp || w->failed || w->len == 0)
         return;
+    errno = 0;
     if (fwrite(w->buf, 1, w->len, w->fp) != w->len)
-        w->failed = 1;
+        jw_fail(w, ETP_JW_IO, errno ? errno : EIO);
     w->len = 0;
 }
 
@@ -106,13 +118,37 @@ int etp_jw_finish(etp_jw *w)
         if (w->pretty)
             jw_putc(w, '\n');
         jw_flush(w);
+        errno = 0;
         if (fflush(w->fp) != 0)
-            w->failed = 1;
+            jw_fail(w, ETP_JW_IO, errno ? errno : EIO);
         free(w->buf);
         w->buf = NULL;
         w->cap = w->len = 0;
     }
     return w->failed ? -1 : 0;
+}
+
+etp_status etp_jw_finish_status(etp_jw *w, const char *what, etp_error *err)
+{
+    if (!etp_jw_finish(w))
+        return ETP_OK;
+    switch (w->cause) {
+    case ETP_JW_IO:
+        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "cannot write %s: %s", what,
+                             strerror(w->err_no));
+    case ETP_JW_NOMEM:
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET,
+                             "cannot write %s: out of memory", what);
+    case ETP_JW_DEPTH:
+        return etp_error_set(err, ETP_E_LIMIT, NULL, ETP_NO_OFFSET,
+                             "cannot write %s: nested deeper than %d levels", what,
+                             ETP_JW_MAX_DEPTH);
+    case ETP_JW_UNBALANCED:
+        return etp_error_set(err, ETP_E_INTERNAL, NULL, ETP_NO_OFFSET,
+                             "cannot write %s: unbalanced JSON containers", what);
+    default: /* a caller marked the writer failed */
+        return etp_error_set(err, ETP_E_INTERNAL, NULL, ETP_NO_OFFSET, "cannot write %s", what);
+    }
 }
 
 char *etp_jw_take(etp_jw *w, size_t *len)
@@ -145,7 +181,7 @@ static void jw_open(etp_jw *w, char c, int is_obj)
     jw_pre(w);
     jw_putc(w, c);
     if (w->depth >= ETP_JW_MAX_DEPTH) {
-        w->failed = 1;
+        jw_fail(w, ETP_JW_DEPTH, 0);
         return;
     }
     w->first[w->depth] = 1;
@@ -156,7 +192,7 @@ static void jw_open(etp_jw *w, char c, int is_obj)
 static void jw_close(etp_jw *w, char c)
 {
     if (w->depth <= 0) {
-        w->failed = 1;
+        jw_fail(w, ETP_JW_UNBALANCED, 0);
         return;
     }
     w->depth--;

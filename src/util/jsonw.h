@@ -14,7 +14,12 @@
 #include <stdio.h>
 #include <stddef.h>
 
+#include "etprof/error.h"
+
 #define ETP_JW_MAX_DEPTH 128
+
+/* Why a writer failed (etp_jw.cause). */
+enum { ETP_JW_OK = 0, ETP_JW_NOMEM, ETP_JW_IO, ETP_JW_DEPTH, ETP_JW_UNBALANCED };
 
 typedef struct etp_jw {
     FILE *fp;          /* destination, or NULL for memory */
@@ -23,6 +28,8 @@ typedef struct etp_jw {
     int pretty;        /* 1: two-space indentation, one member per line */
     int depth;
     int failed;        /* sticky: an allocation or write failed */
+    int cause;         /* ETP_JW_* of the first failure */
+    int err_no;        /* errno of that failure (ETP_JW_IO, ETP_JW_NOMEM) */
     uint8_t first[ETP_JW_MAX_DEPTH]; /* 1 until the container has a member */
     uint8_t is_obj[ETP_JW_MAX_DEPTH];
     int after_key;
@@ -36,6 +43,11 @@ void etp_jw_init_mem(etp_jw *w, int pretty);
 /* Flush (FILE) and return 0, or -1 if anything failed. Frees internal memory
  * for FILE writers. */
 int etp_jw_finish(etp_jw *w);
+/* etp_jw_finish() as a status: ETP_E_IO (a failed write or flush; the
+ * message gives the system's reason), ETP_E_NOMEM, ETP_E_LIMIT (nested too
+ * deep) or ETP_E_INTERNAL (unbalanced containers), the message saying
+ * "cannot write @p what: ...". */
+etp_status etp_jw_finish_status(etp_jw *w, const char *what, etp_error *err);
 /* Memory writer: return the NUL-terminated document (caller frees) and its
  * length; the writer is reset. Returns NULL on failure. */
 char *etp_jw_take(etp_jw *w, size_t *len);

@@ -98,9 +98,8 @@ static const char *diff_node(const etp_graph_node *x, const etp_graph_node *y, u
 static const char *diff_index(const etp_exported_program *x, const etp_exported_program *y,
                               char *buf, size_t size)
 {
-    if (x->handle_index_count_ != y->handle_index_count_) {
-        snprintf(buf, size, "handle index: %u vs %u pairs", x->handle_index_count_,
-                 y->handle_index_count_);
+    if (x->handled_count != y->handled_count) {
+        snprintf(buf, size, "handle index: %u vs %u pairs", x->handled_count, y->handled_count);
         return buf;
     }
     for (uint32_t j = 0; j < x->node_count; j++) {
@@ -141,8 +140,9 @@ const char *etr_program_diff(const etp_exported_program *x, const etp_exported_p
 
 static int untouched(const etp_exported_program *p)
 {
-    return !p->schema_version && !p->nodes && !p->inputs && !p->outputs && !p->handle_index_ &&
-           p->node_count + p->input_count + p->output_count + p->handle_index_count_ == 0;
+    return !p->schema_version && !p->nodes && !p->inputs && !p->outputs && !p->handles_sorted &&
+           !p->nodes_by_handle &&
+           p->node_count + p->input_count + p->output_count + p->handled_count == 0;
 }
 
 const char *etr_fast_check(const char *text, size_t len, etr_fast_raw *raw,

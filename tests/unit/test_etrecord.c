@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
+#include <pthread.h>
 #include <zip.h>
 
 #include "etprof/etrecord.h"
@@ -1005,6 +1007,51 @@ static void cli_dump(void **state)
     free(dir);
 }
 
+/* Another thread's jansson use while an ETRecord is parsed with jansson:
+ * the reader's arena serves only its own thread, so the other thread's
+ * values come from and go back to malloc (ASan would see any mix-up). */
+typedef struct json_churn {
+    volatile int stop;
+    unsigned long rounds;
+} json_churn;
+
+static void *churn_json(void *arg)
+{
+    json_churn *c = arg;
+    while (!c->stop || c->rounds < 1000) {
+        json_t *o = json_pack("{s:i, s:[s, f]}", "n", (int)c->rounds, "a", "text", 1.5);
+        assert_non_null(o);
+        json_decref(o);
+        c->rounds++;
+    }
+    return NULL;
+}
+
+static void jansson_other_thread(void **state)
+{
+    (void)state;
+    setenv("ETPROF_NO_FAST_JSON", "1", 1); /* every entry goes through jansson */
+    json_churn c = {0, 0};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, churn_json, &c), 0);
+    for (int i = 0; i < 3; i++) {
+        etp_etrecord *r = NULL;
+        etp_error err;
+        assert_int_equal(etp_etrecord_open(tu_fixture("real-runs/cm_et_arduino_kws_x10.etrecord"),
+                                           &r, &err),
+                         ETP_OK);
+        assert_true(r->program_count > 0);
+        etp_etrecord_free(r);
+    }
+    c.stop = 1;
+    pthread_join(th, NULL);
+    unsetenv("ETPROF_NO_FAST_JSON");
+    /* After the record, this thread's jansson is the ordinary one. */
+    json_t *o = json_string("after");
+    assert_non_null(o);
+    json_decref(o);
+}
+
 int main(void)
 {
     /* Synthetic cases always run; the real-file cases skip (with a note)
@@ -1027,6 +1074,7 @@ int main(void)
         cmocka_unit_test(op_types_and_module_stacks),
         cmocka_unit_test(squeeze_boundaries),
         cmocka_unit_test(cli_dump),
+        cmocka_unit_test(jansson_other_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

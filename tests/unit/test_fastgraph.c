@@ -29,8 +29,9 @@ static void assert_untouched(const etp_exported_program *p)
     assert_null(p->nodes);
     assert_null(p->inputs);
     assert_null(p->outputs);
-    assert_null(p->handle_index_);
-    assert_int_equal(p->node_count + p->input_count + p->output_count + p->handle_index_count_, 0);
+    assert_null(p->handles_sorted);
+    assert_null(p->nodes_by_handle);
+    assert_int_equal(p->node_count + p->input_count + p->output_count + p->handled_count, 0);
 }
 
 static void show(const char *text, size_t len)

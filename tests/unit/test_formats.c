@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "etprof/etdump.h"
+#include "etprof/etrecord.h"
 #include "etprof/gen.h"
 #include "etprof/program.h"
 #include "testutil.h"
@@ -171,7 +172,7 @@ static etp_status decode_any(const uint8_t *data, size_t n, int is_dump, etp_err
                 }
             }
             FILE *null = fopen("/dev/null", "w");
-            etp_etdump_write_json(d, null, 1);
+            etp_etdump_write_json(d, null, 1, NULL);
             fclose(null);
             etp_etdump_free(d);
         }
@@ -180,7 +181,7 @@ static etp_status decode_any(const uint8_t *data, size_t n, int is_dump, etp_err
         s = etp_program_from_blob(b, &p, err);
         if (!s) {
             FILE *null = fopen("/dev/null", "w");
-            etp_program_write_json(p, null, 1);
+            etp_program_write_json(p, null, 1, NULL);
             fclose(null);
             etp_program_free(p);
         }
@@ -360,6 +361,60 @@ static void parallel_verification(void **state)
     free(dir);
 }
 
+/* A failed write is ETP_E_IO with the system's reason and the input named. */
+static void assert_write_failed(etp_status st, const etp_error *err, const char *input)
+{
+    assert_int_equal(st, ETP_E_IO);
+    assert_non_null(strstr(err->message, "No space left on device"));
+    assert_non_null(strstr(err->message, input));
+}
+
+static void write_errors(void **state)
+{
+    (void)state;
+    FILE *full = fopen("/dev/full", "w");
+    if (!full)
+        skip();
+    etp_error err;
+    etp_etdump *d = open_dump("executorch/tutorial.etdp");
+    assert_write_failed(etp_etdump_write_json(d, full, 1, &err), &err, "tutorial.etdp");
+    etp_program *p;
+    assert_int_equal(etp_program_open(tu_fixture("executorch/add.pte"), &p, &err), ETP_OK);
+    assert_write_failed(etp_program_write_json(p, full, 1, &err), &err, "add.pte");
+    etp_etrecord *r;
+    assert_int_equal(etp_etrecord_open(tu_fixture("executorch/sample_etrecord.bin"), &r, &err),
+                     ETP_OK);
+    assert_write_failed(etp_etrecord_write_json(r, full, 1, &err), &err, "sample_etrecord.bin");
+    /* The same writers succeed on a working stream. */
+    FILE *null = fopen("/dev/null", "w");
+    assert_non_null(null);
+    assert_int_equal(etp_etdump_write_json(d, null, 0, &err), ETP_OK);
+    assert_int_equal(etp_program_write_json(p, null, 0, &err), ETP_OK);
+    assert_int_equal(etp_etrecord_write_json(r, null, 0, &err), ETP_OK);
+    char hex[65];
+    assert_int_equal(etp_program_sha256(p, hex, &err), ETP_OK);
+    assert_int_equal(strlen(hex), 64);
+    fclose(null);
+    fclose(full);
+    etp_etrecord_free(r);
+    etp_program_free(p);
+    etp_etdump_free(d);
+}
+
+/* etp_run says which run it is and whether it has an events vector. */
+static void run_index(void **state)
+{
+    (void)state;
+    etp_etdump *d = open_dump("executorch/tutorial.etdp");
+    for (uint32_t i = 0; i < etp_etdump_run_count(d); i++) {
+        etp_run r;
+        etp_etdump_run(d, i, &r);
+        assert_int_equal(r.index, i);
+        assert_true(r.has_events || r.event_count == 0);
+    }
+    etp_etdump_free(d);
+}
+
 int main(void)
 {
     TU_REQUIRE_FIXTURES();
@@ -368,7 +423,8 @@ int main(void)
         cmocka_unit_test(program_operators),     cmocka_unit_test(bundled_program),
         cmocka_unit_test(truncation_every_byte), cmocka_unit_test(random_byte_flips),
         cmocka_unit_test(wrong_identifier),      cmocka_unit_test(oversized_vector),
-        cmocka_unit_test(parallel_verification),
+        cmocka_unit_test(parallel_verification), cmocka_unit_test(write_errors),
+        cmocka_unit_test(run_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

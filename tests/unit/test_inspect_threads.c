@@ -18,6 +18,7 @@
 #include "etprof/etdump.h"
 #include "etprof/gen.h"
 #include "etprof/inspect.h"
+#include "formats/etdump_internal.h"
 #include "testutil.h"
 
 static int same_str(const char *a, const char *b)
@@ -335,7 +336,7 @@ static void test_deferred_damage(void **state)
     etp_run last;
     etp_etdump_run(d, etp_etdump_run_count(d) - 1, &last);
     uint32_t bad = (uint32_t)size + 64; /* an event offset past the end */
-    memcpy(bytes + last.events_pos_ + 4, &bad, 4);
+    memcpy(bytes + etp_etdump_events_at(d, &last) + 4, &bad, 4);
     etp_error e1, e2;
     etp_etdump *da, *db;
     assert_null(outcome(bytes, size, 0, 2, &da, &e1));

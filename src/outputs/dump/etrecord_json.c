@@ -167,7 +167,7 @@ static void method_map(etp_jw *w, const etp_etrecord *r, const char *key, int pr
     etp_jw_obj_end(w);
 }
 
-int etp_etrecord_write_json(const etp_etrecord *r, FILE *fp, int pretty)
+etp_status etp_etrecord_write_json(const etp_etrecord *r, FILE *fp, int pretty, etp_error *err)
 {
     etp_jw w;
     etp_jw_init_file(&w, fp, pretty);
@@ -205,5 +205,7 @@ int etp_etrecord_write_json(const etp_etrecord *r, FILE *fp, int pretty)
     else
         etp_jw_null(&w);
     etp_jw_obj_end(&w);
-    return etp_jw_finish(&w);
+    char what[600];
+    snprintf(what, sizeof what, "the JSON of %s", r->path);
+    return etp_jw_finish_status(&w, what, err);
 }
