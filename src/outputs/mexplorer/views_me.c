@@ -489,10 +489,18 @@ etp_status etp_views_check_program(const etp_analysis *a, const char *pte_path, 
         return etp_error_set(err, ETP_E_IO, pte_path, ETP_NO_OFFSET,
                              "cannot re-read the program to check it is the one analysed: %s",
                              e ? strerror(e) : "hashing failed");
-    if (strcmp(hex, a->program_sha256))
+    return etp_views_check_program_digest(a, pte_path, hex, err);
+}
+
+etp_status etp_views_check_program_digest(const etp_analysis *a, const char *pte_path,
+                                          const char *sha256, etp_error *err)
+{
+    if (!a->program || !a->program_sha256[0])
+        return ETP_OK;
+    if (strcmp(sha256, a->program_sha256))
         return etp_error_set(err, ETP_E_MISMATCH, pte_path, ETP_NO_OFFSET,
                              "changed since it was analysed (SHA-256 was %.12s..., is now %.12s...); "
                              "the views would not match it: run the analysis again",
-                             a->program_sha256, hex);
+                             a->program_sha256, sha256);
     return ETP_OK;
 }

@@ -1,0 +1,195 @@
+/* publish_summary.c - summary.json of a bundle: the headline a reader looks
+ * at first (Method::execute, time per delegate backend, native kernels,
+ * framework overhead, top operators) and every figure as metric objects. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "outputs/bundle/publish_internal.h"
+#include "outputs/report/analysis_report.h"
+#include "util/jsonw.h"
+
+static void metric(etp_jw *w, const char *name, double v, const char *unit, const char *agg,
+                   int additive, uint64_t samples)
+{
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "name", name);
+    etp_jw_kdouble(w, "value", v);
+    etp_jw_kstr(w, "unit", unit);
+    etp_jw_kstr(w, "aggregation", agg);
+    etp_jw_kbool(w, "additive", additive);
+    etp_jw_kuint(w, "samples", samples);
+    etp_jw_obj_end(w);
+}
+
+static void unavailable(etp_jw *w, const char *name, const char *unit, const char *reason)
+{
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "name", name);
+    etp_jw_kstr(w, "unit", unit);
+    etp_jw_kstr(w, "availability", "unavailable");
+    etp_jw_kstr(w, "reason", reason);
+    etp_jw_obj_end(w);
+}
+
+/* One statistic of a figure as a metric object named "<figure>.<stat>":
+ * k = 0 avg (additive when the figure is), 1 p50, 2 min, 3 max (never
+ * additive). An unavailable figure gives unavailable metrics, never a value. */
+static const char *const stat_names[] = {"avg", "p50", "min", "max"};
+
+static void figure_metric(etp_jw *w, const etp_analysis *a, const etp_figure *f, int k)
+{
+    const char *u = f->unit ? f->unit : etp_unit_name(a->target_unit);
+    char name[200];
+    snprintf(name, sizeof name, "%s.%s", f->name, stat_names[k]);
+    if (!f->available) {
+        unavailable(w, name, u, f->reason ? f->reason : "not measured");
+        return;
+    }
+    /* Load figures are statistics over occurrences, runner figures over the
+     * values the runner printed, the rest over executions. */
+    const char *over = f->source ? "reported values" : etp_figure_per_occurrence(f) ? "occurrences"
+                                                                                    : "executions";
+    static const char *const stat_words[] = {"mean", "median", "minimum", "maximum"};
+    char agg[64];
+    snprintf(agg, sizeof agg, "%s over %s", stat_words[k], over);
+    double v = k == 0 ? f->stats.avg : k == 1 ? f->stats.p50 : k == 2 ? f->stats.min : f->stats.max;
+    metric(w, name, v, u, agg, k == 0 && f->additive, f->stats.n);
+}
+
+static void figure_metrics(etp_jw *w, const etp_analysis *a, const etp_figure *f)
+{
+    for (int k = 0; k < 4; k++)
+        figure_metric(w, a, f, k);
+}
+
+/* A headline figure as {"avg": metric, "p50": ..., "min": ..., "max": ...};
+ * a figure the analysis did not compute is unavailable, not absent. */
+static void headline_figure(etp_jw *w, const etp_analysis *a, const char *key, const char *name)
+{
+    const etp_figure *f = etp_analysis_figure(a, name);
+    etp_figure missing;
+    if (!f) {
+        memset(&missing, 0, sizeof missing);
+        missing.name = name;
+        missing.reason = "not computed for these inputs";
+        f = &missing;
+    }
+    etp_jw_key(w, key);
+    etp_jw_obj_begin(w);
+    for (int k = 0; k < 4; k++) {
+        etp_jw_key(w, stat_names[k]);
+        figure_metric(w, a, f, k);
+    }
+    etp_jw_obj_end(w);
+}
+
+static void top_operators(etp_jw *w, const etp_analysis *a)
+{
+    const char *u = etp_unit_name(a->target_unit);
+    etp_jw_key(w, "top_operators");
+    etp_jw_arr_begin(w);
+    uint32_t n;
+    const etp_entity **top = etp_analysis_top(a, &n);
+    const etp_figure *ex = etp_analysis_figure(a, "method_execute");
+    for (uint32_t i = 0; top && i < n && i < 10; i++) {
+        const etp_entity *e = top[i];
+        etp_jw_obj_begin(w);
+        etp_jw_kuint(w, "rank", i + 1);
+        etp_jw_kstr(w, "id", e->id);
+        etp_jw_kstr(w, "kind", etp_entity_kind_name(e->kind));
+        etp_jw_kstr(w, "op_type", e->op_type);
+        etp_jw_kstr(w, "unit", u);
+        etp_jw_kdouble(w, "avg", e->time.stats.avg);
+        etp_jw_key(w, "share_of_execute_pct");
+        if (ex && ex->available && ex->stats.avg > 0)
+            etp_jw_double(w, 100.0 * e->time.stats.avg / ex->stats.avg);
+        else
+            etp_jw_null(w);
+        etp_jw_kuint(w, "executions", e->time.executions);
+        etp_jw_kbool(w, "additive", e->additive);
+        etp_jw_kbool(w, "shared", e->shared);
+        etp_jw_kstrs(w, "co_attributed", e->co_attributed, e->co_count);
+        etp_jw_obj_end(w);
+    }
+    free(top);
+    etp_jw_arr_end(w);
+}
+
+/* What a reader looks at first: Method::execute, executions, time per
+ * delegate backend, native kernels, framework overhead, top operators. The
+ * same metric objects also appear in "metrics". */
+static void headline(etp_jw *w, const etp_analysis *a)
+{
+    etp_jw_key(w, "headline");
+    etp_jw_obj_begin(w);
+    etp_jw_key(w, "executions");
+    metric(w, "executions", (double)a->execution_count, "count", "count", 0, a->execution_count);
+    headline_figure(w, a, "method_execute", "method_execute");
+    etp_jw_key(w, "delegate_time");
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < a->figure_count; i++) {
+        const etp_figure *f = &a->figures[i];
+        if (strncmp(f->name, "delegate_time:", 14))
+            continue;
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "backend", f->name + 14);
+        for (int k = 0; k < 4; k++) {
+            etp_jw_key(w, stat_names[k]);
+            figure_metric(w, a, f, k);
+        }
+        etp_jw_obj_end(w);
+    }
+    etp_jw_arr_end(w);
+    headline_figure(w, a, "native_kernels", "native_kernels_total");
+    headline_figure(w, a, "framework_overhead", "framework_overhead");
+    top_operators(w, a);
+    etp_jw_obj_end(w);
+}
+
+char *etp_summary_json(const etp_analysis *a)
+{
+    const char *u = etp_unit_name(a->target_unit);
+    etp_jw w;
+    etp_jw_init_mem(&w, 1);
+    etp_jw_obj_begin(&w);
+    etp_jw_kstr(&w, "schema", ETP_SUMMARY_SCHEMA);
+    etp_jw_kint(&w, "schema_version", 1);
+    etp_jw_kstr(&w, "validity", etp_validity_name(a->validity));
+    etp_jw_key(&w, "method");
+    etp_jw_obj_begin(&w);
+    etp_jw_kstr(&w, "name", a->method);
+    etp_jw_kstr(&w, "basis", a->method_basis);
+    etp_jw_obj_end(&w);
+    etp_jw_key(&w, "units");
+    etp_jw_obj_begin(&w);
+    etp_jw_kstr(&w, "time", u);
+    etp_jw_kstr(&w, "etdump_ticks", etp_unit_name(a->source_unit));
+    int assumed = 0;
+    for (size_t i = 0; i < a->issues.count; i++)
+        assumed |= !strcmp(a->issues.items[i].code->code, "units.assumed");
+    etp_jw_kbool(&w, "etdump_ticks_assumed", assumed);
+    etp_jw_obj_end(&w);
+    headline(&w, a);
+    etp_jw_key(&w, "metrics");
+    etp_jw_arr_begin(&w);
+    metric(&w, "executions", (double)a->execution_count, "count", "count", 0, a->execution_count);
+    for (uint32_t i = 0; i < a->figure_count; i++)
+        figure_metrics(&w, a, &a->figures[i]);
+    etp_jw_arr_end(&w);
+    etp_jw_key(&w, "runtime_unresolved_debug_handles");
+    etp_jw_arr_begin(&w);
+    for (uint32_t i = 0; i < a->unresolved_count; i++)
+        etp_jw_int(&w, a->unresolved_handles[i]);
+    etp_jw_arr_end(&w);
+    etp_jw_key(&w, "issues");
+    etp_json_issues(&w, &a->issues);
+    etp_jw_key(&w, "notes");
+    etp_jw_arr_begin(&w);
+    etp_jw_str(&w, "Every figure is a per-execution total summarised across executions "
+                   "(load figures: across their occurrences).");
+    etp_jw_str(&w, "Only metrics marked additive may be summed; p50, min and max never are.");
+    etp_jw_str(&w, "Shared timings give each co-attributed operator the full time of the event.");
+    etp_jw_arr_end(&w);
+    etp_jw_obj_end(&w);
+    return etp_jw_take(&w, NULL);
+}
