@@ -137,7 +137,7 @@ static const char **sorted_ids(const etp_me_graph *g)
 static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
 {
     const etp_analysis *a = ctx->a;
-    const etp_figure *ex = etp_analysis_figure(a, "method_execute");
+    const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
     double exec_avg = ex && ex->available ? ex->stats.avg : 0;
     static const struct {
         me_metric m;

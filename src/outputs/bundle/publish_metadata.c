@@ -176,8 +176,8 @@ char *etp_comparability_json(const etp_analysis *a, const etp_publish_inputs *in
     etp_jw_key(&w, "backends");
     etp_jw_arr_begin(&w);
     for (uint32_t i = 0; i < a->figure_count; i++)
-        if (!strncmp(a->figures[i].name, "delegate_time:", 14))
-            etp_jw_str(&w, a->figures[i].name + 14);
+        if (a->figures[i].id == ETP_FIG_DELEGATE_TIME)
+            etp_jw_str(&w, a->figures[i].backend);
     etp_jw_arr_end(&w);
     etp_jw_key(&w, "units");
     etp_jw_obj_begin(&w);

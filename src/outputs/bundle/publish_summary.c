@@ -45,10 +45,12 @@ static void figure_metric(etp_jw *w, const etp_analysis *a, const etp_figure *f,
         unavailable(w, name, u, f->reason ? f->reason : "not measured");
         return;
     }
-    /* Load figures are statistics over occurrences, runner figures over the
-     * values the runner printed, the rest over executions. */
-    const char *over = f->source ? "reported values" : etp_figure_per_occurrence(f) ? "occurrences"
-                                                                                    : "executions";
+    static const char *const over_words[] = {
+        [ETP_FIGURE_PER_EXECUTION] = "executions",
+        [ETP_FIGURE_PER_OCCURRENCE] = "occurrences",
+        [ETP_FIGURE_RUNNER_REPORTED] = "reported values",
+    };
+    const char *over = over_words[f->basis];
     static const char *const stat_words[] = {"mean", "median", "minimum", "maximum"};
     char agg[64];
     snprintf(agg, sizeof agg, "%s over %s", stat_words[k], over);
@@ -64,13 +66,14 @@ static void figure_metrics(etp_jw *w, const etp_analysis *a, const etp_figure *f
 
 /* A headline figure as {"avg": metric, "p50": ..., "min": ..., "max": ...};
  * a figure the analysis did not compute is unavailable, not absent. */
-static void headline_figure(etp_jw *w, const etp_analysis *a, const char *key, const char *name)
+static void headline_figure(etp_jw *w, const etp_analysis *a, const char *key, etp_figure_id id)
 {
-    const etp_figure *f = etp_analysis_figure(a, name);
+    const etp_figure *f = etp_analysis_figure_by_id(a, id);
     etp_figure missing;
     if (!f) {
         memset(&missing, 0, sizeof missing);
-        missing.name = name;
+        missing.id = id;
+        missing.name = etp_figure_id_name(id);
         missing.reason = "not computed for these inputs";
         f = &missing;
     }
@@ -90,7 +93,7 @@ static void top_operators(etp_jw *w, const etp_analysis *a)
     etp_jw_arr_begin(w);
     uint32_t n;
     const etp_entity **top = etp_analysis_top(a, &n);
-    const etp_figure *ex = etp_analysis_figure(a, "method_execute");
+    const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
     for (uint32_t i = 0; top && i < n && i < 10; i++) {
         const etp_entity *e = top[i];
         etp_jw_obj_begin(w);
@@ -124,15 +127,15 @@ static void headline(etp_jw *w, const etp_analysis *a)
     etp_jw_obj_begin(w);
     etp_jw_key(w, "executions");
     metric(w, "executions", (double)a->execution_count, "count", "count", 0, a->execution_count);
-    headline_figure(w, a, "method_execute", "method_execute");
+    headline_figure(w, a, "method_execute", ETP_FIG_METHOD_EXECUTE);
     etp_jw_key(w, "delegate_time");
     etp_jw_arr_begin(w);
     for (uint32_t i = 0; i < a->figure_count; i++) {
         const etp_figure *f = &a->figures[i];
-        if (strncmp(f->name, "delegate_time:", 14))
+        if (f->id != ETP_FIG_DELEGATE_TIME)
             continue;
         etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "backend", f->name + 14);
+        etp_jw_kstr(w, "backend", f->backend);
         for (int k = 0; k < 4; k++) {
             etp_jw_key(w, stat_names[k]);
             figure_metric(w, a, f, k);
@@ -140,8 +143,8 @@ static void headline(etp_jw *w, const etp_analysis *a)
         etp_jw_obj_end(w);
     }
     etp_jw_arr_end(w);
-    headline_figure(w, a, "native_kernels", "native_kernels_total");
-    headline_figure(w, a, "framework_overhead", "framework_overhead");
+    headline_figure(w, a, "native_kernels", ETP_FIG_NATIVE_KERNELS_TOTAL);
+    headline_figure(w, a, "framework_overhead", ETP_FIG_FRAMEWORK_OVERHEAD);
     top_operators(w, a);
     etp_jw_obj_end(w);
 }

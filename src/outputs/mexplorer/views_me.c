@@ -160,7 +160,7 @@ static void group_attributes(etp_jw *w, const etp_source_graph *g, const etp_ana
     etp_jw_kstr(w, "operators", b);
     snprintf(b, sizeof b, "%" PRIu32, g->unlinked_operators);
     etp_jw_kstr(w, "unlinked_operators", b);
-    const etp_figure *ex = etp_analysis_figure(a, "method_execute");
+    const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
     if (ex && ex->available) {
         char d[40];
         etp_format_double(d, sizeof d, ex->stats.avg);

@@ -17,11 +17,6 @@ static void stats_members(etp_jw *w, const etp_stats *s)
     etp_jw_kdouble(w, "max", s->max);
 }
 
-int etp_figure_per_occurrence(const etp_figure *f)
-{
-    return !strcmp(f->name, "program_load_method") || !strcmp(f->name, "method_init");
-}
-
 /* Available: statistics over its samples. Unavailable: the reason, and no
  * number at all (the same convention as summary.json's metric objects). */
 void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f)
@@ -30,9 +25,12 @@ void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f)
     etp_jw_kstr(w, "name", f->name);
     etp_jw_kstr(w, "unit", f->unit ? f->unit : etp_unit_name(a->target_unit));
     etp_jw_kstr(w, "source", f->source ? f->source : "etdump");
-    etp_jw_kstr(w, "aggregation", f->source                     ? "per reported value"
-                                  : etp_figure_per_occurrence(f) ? "per occurrence"
-                                                                 : "per-execution total");
+    static const char *const aggregation[] = {
+        [ETP_FIGURE_PER_EXECUTION] = "per-execution total",
+        [ETP_FIGURE_PER_OCCURRENCE] = "per occurrence",
+        [ETP_FIGURE_RUNNER_REPORTED] = "per reported value",
+    };
+    etp_jw_kstr(w, "aggregation", aggregation[f->basis]);
     if (f->available) {
         etp_jw_kbool(w, "additive", f->additive);
         etp_jw_kuint(w, "samples", f->stats.n);
@@ -222,42 +220,12 @@ int etp_analysis_write_json(const etp_analysis *a, FILE *fp)
     return etp_jw_finish(&w);
 }
 
-static int by_avg_desc(const void *x, const void *y)
-{
-    const etp_entity *a = *(const etp_entity *const *)x, *b = *(const etp_entity *const *)y;
-    if (a->time.stats.avg != b->time.stats.avg)
-        return a->time.stats.avg < b->time.stats.avg ? 1 : -1;
-    return strcmp(a->id, b->id);
-}
-
-const etp_entity **etp_analysis_top(const etp_analysis *a, uint32_t *count)
-{
-    int have_ops = 0;
-    for (uint32_t i = 0; i < a->entity_count; i++)
-        if (a->entities[i].kind == ETP_ENTITY_OPERATOR && a->entities[i].time.executions)
-            have_ops = 1;
-    etp_entity_kind want = have_ops ? ETP_ENTITY_OPERATOR : ETP_ENTITY_INSTRUCTION;
-    const etp_entity **v = malloc((a->entity_count + 1) * sizeof *v);
-    uint32_t n = 0;
-    if (!v) {
-        *count = 0;
-        return NULL;
-    }
-    for (uint32_t i = 0; i < a->entity_count; i++)
-        if (a->entities[i].kind == want && a->entities[i].time.executions)
-            v[n++] = &a->entities[i];
-    qsort(v, n, sizeof *v, by_avg_desc);
-    *count = n;
-    return v;
-}
-
 /* ---- text ---------------------------------------------------------------- */
 
 static const char *c_on(const etp_text_style *st, const char *code) { return st->color ? code : ""; }
 
-static void fig_line(FILE *fp, const etp_analysis *a, const char *label, const char *name)
+static void figure_line(FILE *fp, const char *label, const etp_figure *f)
 {
-    const etp_figure *f = etp_analysis_figure(a, name);
     if (!f)
         return;
     if (!f->available) {
@@ -267,6 +235,11 @@ static void fig_line(FILE *fp, const etp_analysis *a, const char *label, const c
     }
     fprintf(fp, "  %-30s %11.6f %11.6f %11.6f %11.6f  n=%llu%s\n", label, f->stats.avg, f->stats.p50,
             f->stats.min, f->stats.max, (unsigned long long)f->stats.n, f->additive ? "  +" : "");
+}
+
+static void fig_line(FILE *fp, const etp_analysis *a, const char *label, etp_figure_id id)
+{
+    figure_line(fp, label, etp_analysis_figure_by_id(a, id));
 }
 
 void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FILE *fp)
@@ -299,29 +272,29 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
 
     fprintf(fp, "\nPer execution (%s)%*s %11s %11s %11s %11s\n", u, (int)(16 - strlen(u)), "", "avg",
             "p50", "min", "max");
-    fig_line(fp, a, "Method::execute", "method_execute");
+    fig_line(fp, a, "Method::execute", ETP_FIG_METHOD_EXECUTE);
     for (uint32_t i = 0; i < a->figure_count; i++)
-        if (!strncmp(a->figures[i].name, "delegate_time:", 14)) {
+        if (a->figures[i].id == ETP_FIG_DELEGATE_TIME) {
             char label[64];
-            snprintf(label, sizeof label, "delegate %s", a->figures[i].name + 14);
-            fig_line(fp, a, label, a->figures[i].name);
+            snprintf(label, sizeof label, "delegate %s", a->figures[i].backend);
+            figure_line(fp, label, &a->figures[i]);
         }
-    fig_line(fp, a, "native kernels", "native_kernels_total");
-    fig_line(fp, a, "dispatch overhead", "dispatch_overhead_total");
-    const etp_figure *oc = etp_analysis_figure(a, "other_calls_total");
+    fig_line(fp, a, "native kernels", ETP_FIG_NATIVE_KERNELS_TOTAL);
+    fig_line(fp, a, "dispatch overhead", ETP_FIG_DISPATCH_OVERHEAD_TOTAL);
+    const etp_figure *oc = etp_analysis_figure_by_id(a, ETP_FIG_OTHER_CALLS_TOTAL);
     if (oc && (!oc->available || oc->events))
-        fig_line(fp, a, "other calls (move/jump/free)", "other_calls_total");
-    fig_line(fp, a, "framework overhead", "framework_overhead");
+        figure_line(fp, "other calls (move/jump/free)", oc);
+    fig_line(fp, a, "framework overhead", ETP_FIG_FRAMEWORK_OVERHEAD);
     fprintf(fp, "Load (%s, per occurrence)\n", u);
-    fig_line(fp, a, "Program::load_method", "program_load_method");
-    fig_line(fp, a, "Method::init", "method_init");
+    fig_line(fp, a, "Program::load_method", ETP_FIG_PROGRAM_LOAD_METHOD);
+    fig_line(fp, a, "Method::init", ETP_FIG_METHOD_INIT);
     fprintf(fp, "  (+ marks figures whose averages add up: delegates + kernels + dispatch + other +\n"
                 "   framework = Method::execute; p50/min/max never add)\n");
     if (a->runner_log) {
         fprintf(fp, "Reported by the runner (%s)\n", a->runner_log->path);
-        fig_line(fp, a, "iteration wall time (ms)", "runner_iteration");
-        fig_line(fp, a, "load (ms)", "runner_load");
-        const etp_figure *pm = etp_analysis_figure(a, "runner_planned_memory");
+        fig_line(fp, a, "iteration wall time (ms)", ETP_FIG_RUNNER_ITERATION);
+        fig_line(fp, a, "load (ms)", ETP_FIG_RUNNER_LOAD);
+        const etp_figure *pm = etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_PLANNED_MEMORY);
         if (pm && pm->available)
             fprintf(fp, "  %-30s %11.0f bytes (%u buffers)\n", "planned memory", pm->stats.avg,
                     a->runner_log->buffer_count);
@@ -329,7 +302,7 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
 
     uint32_t n;
     const etp_entity **top = etp_analysis_top(a, &n);
-    const etp_figure *ex = etp_analysis_figure(a, "method_execute");
+    const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
     double exec_avg = ex && ex->available ? ex->stats.avg : 0;
     if (top && n) {
         int ops = top[0]->kind == ETP_ENTITY_OPERATOR;

@@ -290,9 +290,9 @@ static void backend_table(FILE *fp, const rp_report *r)
                    a->entities[i].source == ETP_SRC_OPERATOR_CALL && a->entities[i].time.executions;
     for (uint32_t fi = 0; fi < a->figure_count; fi++) {
         const etp_figure *f = &a->figures[fi];
-        if (strncmp(f->name, "delegate_time:", 14))
+        if (f->id != ETP_FIG_DELEGATE_TIME)
             continue;
-        const char *be = f->name + 14;
+        const char *be = f->backend;
         int64_t calls = 0;
         for (uint32_t i = 0; i < a->entity_count; i++) {
             const etp_entity *e = &a->entities[i];
@@ -302,16 +302,16 @@ static void backend_table(FILE *fp, const rp_report *r)
         figure_row(fp, r, be, "delegate", f, calls);
     }
     figure_row(fp, r, "native operators (OPERATOR_CALL)", "native",
-               etp_analysis_figure(a, "operator_calls_total"), kernels);
+               etp_analysis_figure_by_id(a, ETP_FIG_OPERATOR_CALLS_TOTAL), kernels);
     figure_row(fp, r, "\xe2\x80\x83of which kernels (native_call_*)", "native",
-               etp_analysis_figure(a, "native_kernels_total"), -1);
+               etp_analysis_figure_by_id(a, ETP_FIG_NATIVE_KERNELS_TOTAL), -1);
     figure_row(fp, r, "\xe2\x80\x83of which dispatch overhead", "native",
-               etp_analysis_figure(a, "dispatch_overhead_total"), -1);
+               etp_analysis_figure_by_id(a, ETP_FIG_DISPATCH_OVERHEAD_TOTAL), -1);
     figure_row(fp, r, "other calls (move, jump, free)", "runtime",
-               etp_analysis_figure(a, "other_calls_total"), -1);
+               etp_analysis_figure_by_id(a, ETP_FIG_OTHER_CALLS_TOTAL), -1);
     figure_row(fp, r, "framework overhead (outside instructions)", "runtime",
-               etp_analysis_figure(a, "framework_overhead"), -1);
-    figure_row(fp, r, "Method::execute", "total", etp_analysis_figure(a, "method_execute"), -1);
+               etp_analysis_figure_by_id(a, ETP_FIG_FRAMEWORK_OVERHEAD), -1);
+    figure_row(fp, r, "Method::execute", "total", etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE), -1);
     fputs("</tbody></table></section>\n", fp);
 }
 
