@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etprof/columns.h"
 #include "etprof/etrecord.h"
 #include "etprof/runner_log.h"
 
@@ -52,64 +53,60 @@ static void handles_array(etp_jw *w, const char *key, const int64_t *h, uint32_t
     etp_jw_arr_end(w);
 }
 
-static void series_obj(etp_jw *w, const etp_analysis *a, const etp_series *s)
+void etp_json_cell(etp_jw *w, const etp_column *c, etp_cell v)
 {
-    etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
-    etp_jw_kuint(w, "executions", s->executions);
-    etp_jw_kuint(w, "events", s->events);
-    stats_members(w, &s->stats);
-    etp_jw_obj_end(w);
+    switch (c->type) {
+    case ETP_COLT_STR: etp_jw_str(w, v.s); break;
+    case ETP_COLT_INT: etp_jw_int(w, v.i); break;
+    case ETP_COLT_UINT: etp_jw_uint(w, v.u); break;
+    case ETP_COLT_NUM: etp_jw_double(w, v.d); break;
+    case ETP_COLT_BOOL: etp_jw_bool(w, v.b); break;
+    case ETP_COLT_INTS:
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; i < v.ints.n; i++)
+            etp_jw_int(w, v.ints.v[i]);
+        etp_jw_arr_end(w);
+        break;
+    case ETP_COLT_STRS:
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; i < v.strs.n; i++)
+            etp_jw_str(w, v.strs.v[i]);
+        etp_jw_arr_end(w);
+        break;
+    }
 }
 
+/* Every column of the table, in its order: a member of the entity when the
+ * entity has it; a group's columns inside the group's object, written whole
+ * when the entity has the group ("timing": null when it has none). */
 void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e)
 {
+    size_t n;
+    const etp_column *cols = etp_columns(&n);
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "id", e->id);
-    etp_jw_kstr(w, "kind", etp_entity_kind_name(e->kind));
-    etp_jw_kstr(w, "name", e->name);
-    etp_jw_kstr(w, "op_type", e->op_type);
-    etp_jw_kstr(w, "backend", e->backend);
-    if (e->kind != ETP_ENTITY_OPERATOR) {
-        etp_jw_kint(w, "chain", e->chain);
-        etp_jw_kint(w, "instruction", e->instruction);
-        etp_jw_kstr(w, "instruction_kind",
-                    e->instr_kind == ETP_INSTR_NONE ? NULL : etp_instr_kind_name(e->instr_kind));
+    etp_column_group open = ETP_COLG_ENTITY;
+    int group_shown = 1;
+    for (size_t i = 0; i < n; i++) {
+        const etp_column *c = &cols[i];
+        if (c->group != open) {
+            if (open != ETP_COLG_ENTITY && group_shown)
+                etp_jw_obj_end(w);
+            open = c->group;
+            group_shown = etp_column_group_present(open, e);
+            if (open != ETP_COLG_ENTITY && group_shown) {
+                etp_jw_key(w, etp_column_group_key(open));
+                etp_jw_obj_begin(w);
+            } else if (open == ETP_COLG_TIMING) {
+                etp_jw_knull(w, etp_column_group_key(open));
+            }
+        }
+        if (!group_shown || (open == ETP_COLG_ENTITY && !c->present(e)))
+            continue;
+        etp_jw_key(w, c->key);
+        etp_json_cell(w, c, c->get(a, e));
     }
-    handles_array(w, "debug_handles", e->handles, e->handle_count);
-    etp_jw_key(w, "timing");
-    if (e->time.executions) {
-        etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "source", etp_timing_source_name(e->source));
-        etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
-        etp_jw_kuint(w, "executions", e->time.executions);
-        etp_jw_kuint(w, "events", e->time.events);
-        stats_members(w, &e->time.stats);
-        etp_jw_kbool(w, "additive", e->additive);
-        etp_jw_kbool(w, "shared", e->shared);
-        etp_jw_kstrs(w, "co_attributed", e->co_attributed, e->co_count);
+    if (open != ETP_COLG_ENTITY && group_shown)
         etp_jw_obj_end(w);
-    } else
-        etp_jw_null(w);
-    if (e->has_kernel) {
-        etp_jw_key(w, "kernel");
-        series_obj(w, a, &e->kernel);
-        etp_jw_key(w, "dispatch_overhead");
-        etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
-        etp_jw_kuint(w, "executions", e->dispatch.n);
-        stats_members(w, &e->dispatch);
-        etp_jw_obj_end(w);
-    }
-    if (e->unresolved_count)
-        handles_array(w, "unresolved_debug_handles", e->unresolved, e->unresolved_count);
-    if (e->kind == ETP_ENTITY_OPERATOR) {
-        etp_jw_kstr(w, "module_path", e->module_path);
-        etp_jw_kstr(w, "module_type", e->module_type);
-        etp_jw_kstr(w, "source_fn", e->source_fn);
-        etp_jw_kstr(w, "stack_trace", e->stack_trace);
-        etp_jw_kstrs(w, "instructions", e->instructions, e->instruction_count);
-    }
     etp_jw_obj_end(w);
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "etprof/analysis.h"
+#include "etprof/columns.h"
 #include "util/jsonw.h"
 
 typedef struct etp_text_style {
@@ -21,7 +22,10 @@ int etp_analysis_write_json(const etp_analysis *a, FILE *fp);
 
 /* Pieces reused by the bundle writer. */
 void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f);
+/* An entity as a JSON object: every column of etprof/columns.h. */
 void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e);
+/* One cell of column @p c as a JSON value. */
+void etp_json_cell(etp_jw *w, const etp_column *c, etp_cell v);
 void etp_json_issues(etp_jw *w, const etp_issue_list *l);
 void etp_json_inputs(etp_jw *w, const etp_analysis *a);
 
