@@ -123,6 +123,7 @@ typedef struct etp_column {
     etp_column_id id;
     const char *key;           /**< JSON member name inside its group: "id", "avg" */
     const char *header;        /**< table header: "entity_id", "kernel_avg" (unit not included) */
+    const char *label;         /**< what tables for people call it: "type", "kernel avg" */
     int in_unit;               /**< 1: a time in the analysis' unit (see etp_column_header()) */
     etp_column_type type;
     etp_column_group group;
@@ -151,6 +152,10 @@ const char *etp_column_group_key(etp_column_group g);
  * included) and returns the length it needed, as snprintf.
  */
 int etp_column_header(const etp_column *c, etp_time_unit unit, char *out, size_t size);
+
+/** The label of @p c for tables people read: "avg (ms)" for a column in
+ *  @p unit, else the label itself. As etp_column_header(). */
+int etp_column_label(const etp_column *c, etp_time_unit unit, char *out, size_t size);
 
 #ifdef __cplusplus
 }

@@ -104,60 +104,83 @@ static etp_cell get_instructions(const etp_analysis *a, const etp_entity *e)
 #define T ETP_COLG_TIMING
 #define K ETP_COLG_KERNEL
 #define D ETP_COLG_DISPATCH
-#define COL(id, key, header, unit, type, group, present, get)                                      \
-    [ETP_COL_##id] = {ETP_COL_##id, key, header, unit, ETP_COLT_##type, group, present, get}
+#define COL(id, key, header, label, unit, type, group, present, get)                               \
+    [ETP_COL_##id] = {ETP_COL_##id, key, header, label, unit, ETP_COLT_##type, group, present, get}
 
 static const etp_column columns[ETP_COL_COUNT] = {
-    COL(ID, "id", "entity_id", 0, STR, E, always, get_id),
-    COL(KIND, "kind", "kind", 0, STR, E, always, get_kind),
-    COL(NAME, "name", "name", 0, STR, E, always, get_name),
-    COL(OP_TYPE, "op_type", "op_type", 0, STR, E, always, get_op_type),
-    COL(BACKEND, "backend", "backend", 0, STR, E, always, get_backend),
-    COL(CHAIN, "chain", "chain", 0, INT, E, not_operator, get_chain),
-    COL(INSTRUCTION, "instruction", "instruction", 0, INT, E, not_operator, get_instruction),
-    COL(INSTRUCTION_KIND, "instruction_kind", "instruction_kind", 0, STR, E, not_operator,
-        get_instr_kind),
-    COL(DEBUG_HANDLES, "debug_handles", "debug_handles", 0, INTS, E, always, get_handles),
-    COL(TIMING_SOURCE, "source", "timing_source", 0, STR, T, timed, get_source),
-    COL(TIMING_UNIT, "unit", "unit", 0, STR, T, always, get_unit),
-    COL(EXECUTIONS, "executions", "executions", 0, UINT, T, always, get_executions),
-    COL(EVENTS, "events", "events", 0, UINT, T, always, get_events),
-    COL(AVG, "avg", "avg", 1, NUM, T, timed, get_time_avg),
-    COL(P10, "p10", "p10", 1, NUM, T, timed, get_time_p10),
-    COL(P50, "p50", "p50", 1, NUM, T, timed, get_time_p50),
-    COL(P90, "p90", "p90", 1, NUM, T, timed, get_time_p90),
-    COL(MIN, "min", "min", 1, NUM, T, timed, get_time_min),
-    COL(MAX, "max", "max", 1, NUM, T, timed, get_time_max),
-    COL(ADDITIVE, "additive", "additive", 0, BOOL, T, timed, get_additive),
-    COL(SHARED, "shared", "shared", 0, BOOL, T, timed, get_shared),
-    COL(CO_ATTRIBUTED, "co_attributed", "co_attributed", 0, STRS, T, always, get_co_attributed),
-    COL(KERNEL_UNIT, "unit", "kernel_unit", 0, STR, K, always, get_unit),
-    COL(KERNEL_EXECUTIONS, "executions", "kernel_executions", 0, UINT, K, always,
+    COL(ID, "id", "entity_id", "id", 0, STR, E, always, get_id),
+    COL(KIND, "kind", "kind", "kind", 0, STR, E, always, get_kind),
+    COL(NAME, "name", "name", "name", 0, STR, E, always, get_name),
+    COL(OP_TYPE, "op_type", "op_type", "type", 0, STR, E, always, get_op_type),
+    COL(BACKEND, "backend", "backend", "backend", 0, STR, E, always, get_backend),
+    COL(CHAIN, "chain", "chain", "chain", 0, INT, E, not_operator, get_chain),
+    COL(INSTRUCTION, "instruction", "instruction", "instruction",
+        0, INT, E, not_operator, get_instruction),
+    COL(INSTRUCTION_KIND, "instruction_kind", "instruction_kind", "instruction kind",
+        0, STR, E, not_operator, get_instr_kind),
+    COL(DEBUG_HANDLES, "debug_handles", "debug_handles", "debug handles",
+        0, INTS, E, always, get_handles),
+    COL(TIMING_SOURCE, "source", "timing_source", "timing source", 0, STR, T, timed, get_source),
+    COL(TIMING_UNIT, "unit", "unit", "unit", 0, STR, T, always, get_unit),
+    COL(EXECUTIONS, "executions", "executions", "executions", 0, UINT, T, always, get_executions),
+    COL(EVENTS, "events", "events", "events", 0, UINT, T, always, get_events),
+    COL(AVG, "avg", "avg", "avg", 1, NUM, T, timed, get_time_avg),
+    COL(P10, "p10", "p10", "p10", 1, NUM, T, timed, get_time_p10),
+    COL(P50, "p50", "p50", "p50", 1, NUM, T, timed, get_time_p50),
+    COL(P90, "p90", "p90", "p90", 1, NUM, T, timed, get_time_p90),
+    COL(MIN, "min", "min", "min", 1, NUM, T, timed, get_time_min),
+    COL(MAX, "max", "max", "max", 1, NUM, T, timed, get_time_max),
+    COL(ADDITIVE, "additive", "additive", "additive", 0, BOOL, T, timed, get_additive),
+    COL(SHARED, "shared", "shared", "shared", 0, BOOL, T, timed, get_shared),
+    COL(CO_ATTRIBUTED, "co_attributed", "co_attributed", "co-attributed",
+        0, STRS, T, always, get_co_attributed),
+    COL(KERNEL_UNIT, "unit", "kernel_unit", "kernel unit", 0, STR, K, always, get_unit),
+    COL(KERNEL_EXECUTIONS, "executions", "kernel_executions", "kernel executions",
+        0, UINT, K, always,
         get_kernel_executions),
-    COL(KERNEL_EVENTS, "events", "kernel_events", 0, UINT, K, always, get_kernel_events),
-    COL(KERNEL_AVG, "avg", "kernel_avg", 1, NUM, K, kernel_timed, get_kernel_avg),
-    COL(KERNEL_P10, "p10", "kernel_p10", 1, NUM, K, kernel_timed, get_kernel_p10),
-    COL(KERNEL_P50, "p50", "kernel_p50", 1, NUM, K, kernel_timed, get_kernel_p50),
-    COL(KERNEL_P90, "p90", "kernel_p90", 1, NUM, K, kernel_timed, get_kernel_p90),
-    COL(KERNEL_MIN, "min", "kernel_min", 1, NUM, K, kernel_timed, get_kernel_min),
-    COL(KERNEL_MAX, "max", "kernel_max", 1, NUM, K, kernel_timed, get_kernel_max),
-    COL(DISPATCH_UNIT, "unit", "dispatch_unit", 0, STR, D, always, get_unit),
-    COL(DISPATCH_EXECUTIONS, "executions", "dispatch_executions", 0, UINT, D, always,
+    COL(KERNEL_EVENTS, "events", "kernel_events", "kernel events",
+        0, UINT, K, always, get_kernel_events),
+    COL(KERNEL_AVG, "avg", "kernel_avg", "kernel avg", 1, NUM, K, kernel_timed, get_kernel_avg),
+    COL(KERNEL_P10, "p10", "kernel_p10", "kernel p10", 1, NUM, K, kernel_timed, get_kernel_p10),
+    COL(KERNEL_P50, "p50", "kernel_p50", "kernel p50", 1, NUM, K, kernel_timed, get_kernel_p50),
+    COL(KERNEL_P90, "p90", "kernel_p90", "kernel p90", 1, NUM, K, kernel_timed, get_kernel_p90),
+    COL(KERNEL_MIN, "min", "kernel_min", "kernel min", 1, NUM, K, kernel_timed, get_kernel_min),
+    COL(KERNEL_MAX, "max", "kernel_max", "kernel max", 1, NUM, K, kernel_timed, get_kernel_max),
+    COL(DISPATCH_UNIT, "unit", "dispatch_unit", "dispatch unit", 0, STR, D, always, get_unit),
+    COL(DISPATCH_EXECUTIONS, "executions", "dispatch_executions", "dispatch executions",
+        0, UINT, D, always,
         get_dispatch_executions),
-    COL(DISPATCH_AVG, "avg", "dispatch_avg", 1, NUM, D, dispatch_timed, get_dispatch_avg),
-    COL(DISPATCH_P10, "p10", "dispatch_p10", 1, NUM, D, dispatch_timed, get_dispatch_p10),
-    COL(DISPATCH_P50, "p50", "dispatch_p50", 1, NUM, D, dispatch_timed, get_dispatch_p50),
-    COL(DISPATCH_P90, "p90", "dispatch_p90", 1, NUM, D, dispatch_timed, get_dispatch_p90),
-    COL(DISPATCH_MIN, "min", "dispatch_min", 1, NUM, D, dispatch_timed, get_dispatch_min),
-    COL(DISPATCH_MAX, "max", "dispatch_max", 1, NUM, D, dispatch_timed, get_dispatch_max),
-    COL(UNRESOLVED, "unresolved_debug_handles", "unresolved_debug_handles", 0, INTS, E,
-        has_unresolved, get_unresolved),
-    COL(MODULE_PATH, "module_path", "module_path", 0, STR, E, operator_only, get_module_path),
-    COL(MODULE_TYPE, "module_type", "module_type", 0, STR, E, operator_only, get_module_type),
-    COL(SOURCE_FN, "source_fn", "source_fn", 0, STR, E, operator_only, get_source_fn),
-    COL(STACK_TRACE, "stack_trace", "stack_trace", 0, STR, E, operator_only, get_stack_trace),
-    COL(INSTRUCTIONS, "instructions", "instructions", 0, STRS, E, operator_only, get_instructions),
+    COL(DISPATCH_AVG, "avg", "dispatch_avg", "dispatch avg",
+        1, NUM, D, dispatch_timed, get_dispatch_avg),
+    COL(DISPATCH_P10, "p10", "dispatch_p10", "dispatch p10",
+        1, NUM, D, dispatch_timed, get_dispatch_p10),
+    COL(DISPATCH_P50, "p50", "dispatch_p50", "dispatch p50",
+        1, NUM, D, dispatch_timed, get_dispatch_p50),
+    COL(DISPATCH_P90, "p90", "dispatch_p90", "dispatch p90",
+        1, NUM, D, dispatch_timed, get_dispatch_p90),
+    COL(DISPATCH_MIN, "min", "dispatch_min", "dispatch min",
+        1, NUM, D, dispatch_timed, get_dispatch_min),
+    COL(DISPATCH_MAX, "max", "dispatch_max", "dispatch max",
+        1, NUM, D, dispatch_timed, get_dispatch_max),
+    COL(UNRESOLVED, "unresolved_debug_handles", "unresolved_debug_handles",
+        "unresolved debug handles", 0, INTS, E, has_unresolved, get_unresolved),
+    COL(MODULE_PATH, "module_path", "module_path", "module path",
+        0, STR, E, operator_only, get_module_path),
+    COL(MODULE_TYPE, "module_type", "module_type", "module type",
+        0, STR, E, operator_only, get_module_type),
+    COL(SOURCE_FN, "source_fn", "source_fn", "source function",
+        0, STR, E, operator_only, get_source_fn),
+    COL(STACK_TRACE, "stack_trace", "stack_trace", "stack trace",
+        0, STR, E, operator_only, get_stack_trace),
+    COL(INSTRUCTIONS, "instructions", "instructions", "instructions",
+        0, STRS, E, operator_only, get_instructions),
 };
+
+#undef COL
+#undef E
+#undef T
+#undef K
+#undef D
 
 const etp_column *etp_columns(size_t *count)
 {
@@ -198,4 +221,11 @@ int etp_column_header(const etp_column *c, etp_time_unit unit, char *out, size_t
     if (c->in_unit)
         return snprintf(out, size, "%s_%s", c->header, etp_unit_name(unit));
     return snprintf(out, size, "%s", c->header);
+}
+
+int etp_column_label(const etp_column *c, etp_time_unit unit, char *out, size_t size)
+{
+    if (c->in_unit)
+        return snprintf(out, size, "%s (%s)", c->label, etp_unit_name(unit));
+    return snprintf(out, size, "%s", c->label);
 }

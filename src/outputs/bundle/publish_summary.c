@@ -86,9 +86,22 @@ static void headline_figure(etp_jw *w, const etp_analysis *a, const char *key, e
     etp_jw_obj_end(w);
 }
 
+/* The entity columns of a top operator (etprof/columns.h), around its
+ * share of Method::execute. Top entities are timed: every column has a value. */
+static const etp_column_id before_share[] = {ETP_COL_ID, ETP_COL_KIND, ETP_COL_OP_TYPE,
+                                             ETP_COL_TIMING_UNIT, ETP_COL_AVG};
+static const etp_column_id after_share[] = {ETP_COL_EXECUTIONS, ETP_COL_ADDITIVE, ETP_COL_SHARED,
+                                            ETP_COL_CO_ATTRIBUTED};
+
+static void entity_member(etp_jw *w, const etp_analysis *a, etp_column_id id, const etp_entity *e)
+{
+    const etp_column *c = etp_column_get(id);
+    etp_jw_key(w, c->key);
+    etp_json_cell(w, c, c->get(a, e));
+}
+
 static void top_operators(etp_jw *w, const etp_analysis *a)
 {
-    const char *u = etp_unit_name(a->target_unit);
     etp_jw_key(w, "top_operators");
     etp_jw_arr_begin(w);
     uint32_t n;
@@ -98,20 +111,15 @@ static void top_operators(etp_jw *w, const etp_analysis *a)
         const etp_entity *e = top[i];
         etp_jw_obj_begin(w);
         etp_jw_kuint(w, "rank", i + 1);
-        etp_jw_kstr(w, "id", e->id);
-        etp_jw_kstr(w, "kind", etp_entity_kind_name(e->kind));
-        etp_jw_kstr(w, "op_type", e->op_type);
-        etp_jw_kstr(w, "unit", u);
-        etp_jw_kdouble(w, "avg", e->time.stats.avg);
+        for (size_t k = 0; k < sizeof before_share / sizeof before_share[0]; k++)
+            entity_member(w, a, before_share[k], e);
         etp_jw_key(w, "share_of_execute_pct");
         if (ex && ex->available && ex->stats.avg > 0)
             etp_jw_double(w, 100.0 * e->time.stats.avg / ex->stats.avg);
         else
             etp_jw_null(w);
-        etp_jw_kuint(w, "executions", e->time.executions);
-        etp_jw_kbool(w, "additive", e->additive);
-        etp_jw_kbool(w, "shared", e->shared);
-        etp_jw_kstrs(w, "co_attributed", e->co_attributed, e->co_count);
+        for (size_t k = 0; k < sizeof after_share / sizeof after_share[0]; k++)
+            entity_member(w, a, after_share[k], e);
         etp_jw_obj_end(w);
     }
     free(top);

@@ -302,26 +302,33 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
     const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
     double exec_avg = ex && ex->available ? ex->stats.avg : 0;
     if (top && n) {
+        /* Entity columns from etprof/columns.h: avg, executions, id, type. */
+        const etp_column *c_avg = etp_column_get(ETP_COL_AVG), *c_ex = etp_column_get(ETP_COL_EXECUTIONS);
+        const etp_column *c_id = etp_column_get(ETP_COL_ID), *c_type = etp_column_get(ETP_COL_OP_TYPE);
         int ops = top[0]->kind == ETP_ENTITY_OPERATOR;
         uint32_t shown = n < (uint32_t)st->top ? n : (uint32_t)st->top;
         int namew = 4;
         for (uint32_t i = 0; i < shown; i++)
-            if ((int)strlen(top[i]->id) > namew)
-                namew = (int)strlen(top[i]->id);
+            if ((int)strlen(c_id->get(a, top[i]).s) > namew)
+                namew = (int)strlen(c_id->get(a, top[i]).s);
         if (namew > 60)
             namew = 60;
         fprintf(fp, "\nTop %s by average time (of %u)\n", ops ? "source operators" : "instructions", n);
-        fprintf(fp, "  %3s %11s %7s %9s  %-*s %s\n", "#", u, "share", "execs", namew, "name", "type");
+        fprintf(fp, "  %3s %11s %7s %9s  %-*s %s\n", "#", u, "share", "execs", namew, "name",
+                c_type->label);
         int any_shared = 0;
         for (uint32_t i = 0; i < shown; i++) {
             const etp_entity *e = top[i];
+            double avg = c_avg->get(a, e).d;
+            const char *type = c_type->get(a, e).s;
             char share[16] = "-";
             if (exec_avg > 0)
-                snprintf(share, sizeof share, "%.1f%%", 100.0 * e->time.stats.avg / exec_avg);
+                snprintf(share, sizeof share, "%.1f%%", 100.0 * avg / exec_avg);
             char execs[24];
-            snprintf(execs, sizeof execs, "%u/%u", e->time.executions, a->execution_count);
-            fprintf(fp, "  %3u %11.6f %7s %9s %s%-*.*s %s\n", i + 1, e->time.stats.avg, share, execs,
-                    e->additive ? " " : "*", namew, namew, e->id, e->op_type ? e->op_type : "");
+            snprintf(execs, sizeof execs, "%llu/%u", (unsigned long long)c_ex->get(a, e).u,
+                     a->execution_count);
+            fprintf(fp, "  %3u %11.6f %7s %9s %s%-*.*s %s\n", i + 1, avg, share, execs,
+                    e->additive ? " " : "*", namew, namew, c_id->get(a, e).s, type ? type : "");
             any_shared |= !e->additive;
         }
         if (any_shared)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etprof/columns.h"
 #include "outputs/report/analysis_report.h"
 #include "outputs/report/report_internal.h"
 
@@ -87,6 +88,30 @@ static void name_cell(FILE *fp, const rp_report *r, const drawn_at *d, const etp
     fputs(at && at->view >= 0 ? "</a></td>" : "</td>", fp);
 }
 
+/* The entity columns of the top table, after its name (from etprof/columns.h). */
+static const etp_column_id top_columns[] = {
+    ETP_COL_OP_TYPE, ETP_COL_BACKEND, ETP_COL_AVG, ETP_COL_P50,
+    ETP_COL_MIN,     ETP_COL_MAX,     ETP_COL_EXECUTIONS,
+};
+#define TOP_COLUMNS (sizeof top_columns / sizeof top_columns[0])
+
+static int numeric(const etp_column *c) { return c->type != ETP_COLT_STR; }
+
+static void td_cell(FILE *fp, const etp_analysis *a, const etp_column *c, const etp_entity *e)
+{
+    if (!c->present(e)) {
+        td_none(fp, "not measured");
+        return;
+    }
+    etp_cell v = c->get(a, e);
+    switch (c->type) {
+    case ETP_COLT_UINT: td_uint(fp, v.u); break;
+    case ETP_COLT_NUM: td_num(fp, v.d); break;
+    case ETP_COLT_STR: td_text(fp, v.s); break;
+    default: td_none(fp, "not shown here"); break;
+    }
+}
+
 static const char *additivity(const etp_entity *e, char *buf, size_t size)
 {
     if (e->additive)
@@ -118,15 +143,12 @@ static void top_table(FILE *fp, const rp_report *r, const drawn_at *d)
     fputs("<table class=\"sortable\"><thead><tr>", fp);
     th(fp, "#", 1);
     th(fp, ops ? "operator" : "instruction", 0);
-    th(fp, "type", 0);
-    th(fp, "backend", 0);
     char h[64];
-    static const char *const cols[] = {"avg", "p50", "min", "max"};
-    for (int k = 0; k < 4; k++) {
-        snprintf(h, sizeof h, "%s (%s)", cols[k], u);
-        th(fp, h, 1);
+    for (size_t k = 0; k < TOP_COLUMNS; k++) {
+        const etp_column *c = etp_column_get(top_columns[k]);
+        etp_column_label(c, r->a->target_unit, h, sizeof h);
+        th(fp, h, numeric(c));
     }
-    th(fp, "executions", 1);
     th(fp, "share of execute (%)", 1);
     th(fp, "additivity", 0);
     fputs("</tr></thead><tbody>\n", fp);
@@ -136,13 +158,8 @@ static void top_table(FILE *fp, const rp_report *r, const drawn_at *d)
         fprintf(fp, "<tr%s>", e->additive ? "" : " class=\"shared\"");
         td_uint(fp, i + 1);
         name_cell(fp, r, d, e);
-        td_text(fp, e->op_type);
-        td_text(fp, e->backend);
-        td_num(fp, e->time.stats.avg);
-        td_num(fp, e->time.stats.p50);
-        td_num(fp, e->time.stats.min);
-        td_num(fp, e->time.stats.max);
-        td_uint(fp, e->time.executions);
+        for (size_t k = 0; k < TOP_COLUMNS; k++)
+            td_cell(fp, r->a, etp_column_get(top_columns[k]), e);
         td_share(fp, r, e->time.stats.avg);
         td_text(fp, additivity(e, b, sizeof b));
         fputs("</tr>\n", fp);
