@@ -112,8 +112,44 @@ typedef struct etp_entity {
     char **instructions;          /**< ids of the instructions that ran it (owned) */
 } etp_entity;
 
+/** What a figure's statistics are over. */
+typedef enum etp_figure_basis {
+    ETP_FIGURE_PER_EXECUTION = 0, /**< per-execution totals, summarised across executions */
+    ETP_FIGURE_PER_OCCURRENCE,    /**< every occurrence of a framework event (load, init) */
+    ETP_FIGURE_RUNNER_REPORTED    /**< the values the runner printed in its log */
+} etp_figure_basis;
+
+/**
+ * Which figure it is. Outputs select figures by id, never by name; the name
+ * (etp_figure_id_name()) is what files and reports print.
+ */
+typedef enum etp_figure_id {
+    ETP_FIG_METHOD_EXECUTE = 0,      /**< "method_execute": Method::execute per execution */
+    ETP_FIG_PROGRAM_LOAD_METHOD,     /**< "program_load_method" (per occurrence) */
+    ETP_FIG_METHOD_INIT,             /**< "method_init" (per occurrence) */
+    ETP_FIG_INSTRUCTIONS_TOTAL,      /**< "instructions_total" */
+    ETP_FIG_OPERATOR_CALLS_TOTAL,    /**< "operator_calls_total": OPERATOR_CALL intervals */
+    ETP_FIG_DELEGATE_CALLS_TOTAL,    /**< "delegate_calls_total": DELEGATE_CALL intervals */
+    ETP_FIG_NATIVE_KERNELS_TOTAL,    /**< "native_kernels_total": native_call_* time */
+    ETP_FIG_DISPATCH_OVERHEAD_TOTAL, /**< "dispatch_overhead_total" */
+    ETP_FIG_OTHER_CALLS_TOTAL,       /**< "other_calls_total": move / jump / free calls */
+    ETP_FIG_FRAMEWORK_OVERHEAD,      /**< "framework_overhead": execute outside instructions */
+    ETP_FIG_DELEGATE_TIME,           /**< "delegate_time:<backend>": one per backend */
+    ETP_FIG_RUNNER_ITERATION,        /**< "runner_iteration" (ms, runner-reported) */
+    ETP_FIG_RUNNER_LOAD,             /**< "runner_load" (ms, runner-reported) */
+    ETP_FIG_RUNNER_PLANNED_MEMORY,   /**< "runner_planned_memory" (bytes, runner-reported) */
+    ETP_FIG_COUNT
+} etp_figure_id;
+
+/** Name prefix of the per-backend figures: "delegate_time:" + backend id. */
+#define ETP_FIG_DELEGATE_TIME_PREFIX "delegate_time:"
+
 /** A model-level figure: per-execution statistics of some total. */
 typedef struct etp_figure {
+    etp_figure_id id;
+    etp_figure_basis basis;       /**< what its statistics are over (follows from id) */
+    const char *backend;          /**< ETP_FIG_DELEGATE_TIME: the backend id (points into
+                                       name); NULL for every other figure */
     const char *name;             /**< e.g. "method_execute", "delegate_time:XnnpackBackend" */
     const char *unit;             /**< NULL: the analysis' target unit; else e.g. "ms", "bytes" */
     const char *source;           /**< NULL: the ETDump; "runner log" for the runner's own numbers */
@@ -179,6 +215,30 @@ void etp_analysis_free(etp_analysis *a);
 
 /** Figure named @p name, or NULL. */
 const etp_figure *etp_analysis_figure(const etp_analysis *a, const char *name);
+
+/**
+ * The figure @p id of @p a, or NULL when the analysis did not compute it.
+ * For ETP_FIG_DELEGATE_TIME (one figure per backend) the first; iterate over
+ * a->figures for all of them. Pure lookup: safe from any thread while @p a
+ * is not being freed.
+ */
+const etp_figure *etp_analysis_figure_by_id(const etp_analysis *a, etp_figure_id id);
+
+/**
+ * The name written for figure @p id ("method_execute", ...); for
+ * ETP_FIG_DELEGATE_TIME the prefix "delegate_time:" without a backend.
+ * A static string; NULL for an id out of range.
+ */
+const char *etp_figure_id_name(etp_figure_id id);
+
+/**
+ * The entities to show as "top operators": the timed source operators when
+ * there are any, else the timed instructions; by average time, descending
+ * (ties by id). Returns a malloc'd array of *@p count pointers into
+ * a->entities (the caller frees the array, not the entities), NULL with
+ * *@p count = 0 when out of memory.
+ */
+const etp_entity **etp_analysis_top(const etp_analysis *a, uint32_t *count);
 
 const char *etp_entity_kind_name(etp_entity_kind k);
 const char *etp_timing_source_name(etp_timing_source s);

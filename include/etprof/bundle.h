@@ -87,6 +87,15 @@ etp_status etp_bundle_add_input(etp_bundle *b, const char *role, const char *pat
                                 etp_error *err);
 
 /**
+ * The SHA-256 (64 lowercase hex digits) etp_bundle_add_input() computed for
+ * the first input added under @p role, so that other files of the bundle
+ * can name the same digest without hashing the file again; *@p size (if
+ * non-NULL) receives its size in bytes. NULL when no input has that role.
+ * The string belongs to @p b (valid until etp_bundle_free()).
+ */
+const char *etp_bundle_input_sha256(const etp_bundle *b, const char *role, uint64_t *size);
+
+/**
  * Write one artifact of @p len bytes at @p rel inside the bundle.
  *
  * @p rel is relative with forward slashes: no leading '/', no backslash, no

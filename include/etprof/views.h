@@ -60,6 +60,15 @@ etp_status etp_views_write_sync_navigation(const etp_me_graph *ig, const etp_sou
  */
 etp_status etp_views_check_program(const etp_analysis *a, const char *pte_path, etp_error *err);
 
+/**
+ * etp_views_check_program() for a caller that has already hashed the file at
+ * @p pte_path: @p sha256 is its digest (64 lowercase hex digits), compared
+ * with a->program_sha256 without reading the file again.
+ * @return ETP_OK or ETP_E_MISMATCH, as etp_views_check_program()
+ */
+etp_status etp_views_check_program_digest(const etp_analysis *a, const char *pte_path,
+                                          const char *sha256, etp_error *err);
+
 /** What the HTML report shows. */
 typedef struct etp_report_inputs {
     const etp_analysis *analysis;

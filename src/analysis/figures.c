@@ -10,7 +10,43 @@
 #include "etprof/runner_log.h"
 #include "util/str.h"
 
-static etp_figure *new_figure(etp_abuild *b, const char *name)
+/* Every figure once: the name files print and what its statistics are
+ * over. Indexed by etp_figure_id. */
+static const struct figure_def {
+    const char *name;
+    etp_figure_basis basis;
+} figure_defs[ETP_FIG_COUNT] = {
+    [ETP_FIG_METHOD_EXECUTE] = {"method_execute", ETP_FIGURE_PER_EXECUTION},
+    [ETP_FIG_PROGRAM_LOAD_METHOD] = {"program_load_method", ETP_FIGURE_PER_OCCURRENCE},
+    [ETP_FIG_METHOD_INIT] = {"method_init", ETP_FIGURE_PER_OCCURRENCE},
+    [ETP_FIG_INSTRUCTIONS_TOTAL] = {"instructions_total", ETP_FIGURE_PER_EXECUTION},
+    [ETP_FIG_OPERATOR_CALLS_TOTAL] = {"operator_calls_total", ETP_FIGURE_PER_EXECUTION},
+    [ETP_FIG_DELEGATE_CALLS_TOTAL] = {"delegate_calls_total", ETP_FIGURE_PER_EXECUTION},
+    [ETP_FIG_NATIVE_KERNELS_TOTAL] = {"native_kernels_total", ETP_FIGURE_PER_EXECUTION},
+    [ETP_FIG_DISPATCH_OVERHEAD_TOTAL] = {"dispatch_overhead_total", ETP_FIGURE_PER_EXECUTION},
+    [ETP_FIG_OTHER_CALLS_TOTAL] = {"other_calls_total", ETP_FIGURE_PER_EXECUTION},
+    [ETP_FIG_FRAMEWORK_OVERHEAD] = {"framework_overhead", ETP_FIGURE_PER_EXECUTION},
+    [ETP_FIG_DELEGATE_TIME] = {ETP_FIG_DELEGATE_TIME_PREFIX, ETP_FIGURE_PER_EXECUTION},
+    [ETP_FIG_RUNNER_ITERATION] = {"runner_iteration", ETP_FIGURE_RUNNER_REPORTED},
+    [ETP_FIG_RUNNER_LOAD] = {"runner_load", ETP_FIGURE_RUNNER_REPORTED},
+    [ETP_FIG_RUNNER_PLANNED_MEMORY] = {"runner_planned_memory", ETP_FIGURE_RUNNER_REPORTED},
+};
+
+const char *etp_figure_id_name(etp_figure_id id)
+{
+    return (unsigned)id < ETP_FIG_COUNT ? figure_defs[id].name : NULL;
+}
+
+const etp_figure *etp_analysis_figure_by_id(const etp_analysis *a, etp_figure_id id)
+{
+    for (uint32_t i = 0; i < a->figure_count; i++)
+        if (a->figures[i].id == id)
+            return &a->figures[i];
+    return NULL;
+}
+
+/* A new figure @p id; @p backend only for ETP_FIG_DELEGATE_TIME. */
+static etp_figure *new_figure(etp_abuild *b, etp_figure_id id, const char *backend)
 {
     etp_analysis *a = b->a;
     etp_figure *nf = realloc(a->figures, (a->figure_count + 1) * sizeof *nf);
@@ -19,19 +55,24 @@ static etp_figure *new_figure(etp_abuild *b, const char *name)
     a->figures = nf;
     etp_figure *f = &nf[a->figure_count];
     memset(f, 0, sizeof *f);
-    f->owned_name = etp_strdup(name);
+    f->id = id;
+    f->basis = figure_defs[id].basis;
+    f->owned_name = backend ? etp_strprintf("%s%s", figure_defs[id].name, backend)
+                            : etp_strdup(figure_defs[id].name);
     if (!f->owned_name)
         return NULL;
     f->name = f->owned_name;
+    if (backend)
+        f->backend = f->owned_name + strlen(figure_defs[id].name);
     a->figure_count++;
     return f;
 }
 
 /* A figure from per-execution totals @p v over executions where @p present. */
-static int figure_from(etp_abuild *b, const char *name, const int64_t *v, const uint8_t *present,
-                       int additive, uint64_t events)
+static int figure_from(etp_abuild *b, etp_figure_id id, const char *backend, const int64_t *v,
+                       const uint8_t *present, int additive, uint64_t events)
 {
-    etp_figure *f = new_figure(b, name);
+    etp_figure *f = new_figure(b, id, backend);
     if (!f)
         return -1;
     int64_t *tmp = malloc((b->nexec ? b->nexec : 1) * sizeof *tmp);
@@ -51,9 +92,10 @@ static int figure_from(etp_abuild *b, const char *name, const int64_t *v, const 
     return 0;
 }
 
-static int figure_unavailable(etp_abuild *b, const char *name, int additive, const char *reason)
+static int figure_unavailable(etp_abuild *b, etp_figure_id id, const char *backend, int additive,
+                              const char *reason)
 {
-    etp_figure *f = new_figure(b, name);
+    etp_figure *f = new_figure(b, id, backend);
     if (!f)
         return -1;
     f->available = 0;
@@ -63,7 +105,7 @@ static int figure_unavailable(etp_abuild *b, const char *name, int additive, con
 }
 
 /* Statistics over every occurrence of a framework event in any block. */
-static int occurrence_figure(etp_abuild *b, const char *fig, const char *event)
+static int occurrence_figure(etp_abuild *b, etp_figure_id fig, const char *event)
 {
     const etp_inspect *in = b->a->inspect;
     uint64_t n = 0;
@@ -74,7 +116,7 @@ static int occurrence_figure(etp_abuild *b, const char *fig, const char *event)
                 n += row->sample_count;
         }
     if (!n)
-        return figure_unavailable(b, fig, 0, "the ETDump has no such event");
+        return figure_unavailable(b, fig, NULL, 0, "the ETDump has no such event");
     uint64_t *t = malloc(n * sizeof *t);
     if (!t)
         return -1;
@@ -87,7 +129,7 @@ static int occurrence_figure(etp_abuild *b, const char *fig, const char *event)
                 k += row->sample_count;
             }
         }
-    etp_figure *f = new_figure(b, fig);
+    etp_figure *f = new_figure(b, fig, NULL);
     if (!f) {
         free(t);
         return -1;
@@ -106,9 +148,10 @@ static int cmp_double(const void *x, const void *y)
 }
 
 /* A figure from the runner's own numbers (already in @p unit). */
-static int runner_figure(etp_abuild *b, const char *name, const char *unit, const double *v, uint32_t n)
+static int runner_figure(etp_abuild *b, etp_figure_id id, const char *unit, const double *v,
+                         uint32_t n)
 {
-    etp_figure *f = new_figure(b, name);
+    etp_figure *f = new_figure(b, id, NULL);
     if (!f)
         return -1;
     f->unit = unit;
@@ -143,10 +186,10 @@ static int runner_figures(etp_abuild *b)
     const etp_runner_log *log = b->opt->runner_log;
     if (!log)
         return 0;
-    int bad = runner_figure(b, "runner_iteration", "ms", log->iteration_ms, log->iteration_count);
-    bad |= runner_figure(b, "runner_load", "ms", &log->load_ms, log->has_load_ms ? 1 : 0);
+    int bad = runner_figure(b, ETP_FIG_RUNNER_ITERATION, "ms", log->iteration_ms, log->iteration_count);
+    bad |= runner_figure(b, ETP_FIG_RUNNER_LOAD, "ms", &log->load_ms, log->has_load_ms ? 1 : 0);
     double planned = (double)log->planned_bytes;
-    bad |= runner_figure(b, "runner_planned_memory", "bytes", &planned, log->buffer_count ? 1 : 0);
+    bad |= runner_figure(b, ETP_FIG_RUNNER_PLANNED_MEMORY, "bytes", &planned, log->buffer_count ? 1 : 0);
     return bad;
 }
 
@@ -293,34 +336,32 @@ etp_status etp_compute_figures(etp_abuild *b)
     const char *why_cov = "instructions were measured in different executions (see coverage.executions_differ)";
     const char *why_none = "no instruction-level events";
     int ok = 0;
-    ok |= missing_exec == n ? figure_unavailable(b, "method_execute", 0, "no Method::execute event")
-                            : figure_from(b, "method_execute", v[EXEC], has_exec, 0, exec_events);
-    ok |= occurrence_figure(b, "program_load_method", "Program::load_method");
-    ok |= occurrence_figure(b, "method_init", "Method::init");
-#define TOTAL(name, idx, additive, events, present)                                               \
-    (!any_instruction_events  ? figure_unavailable(b, name, additive, why_none)                   \
-     : coverage_differs       ? figure_unavailable(b, name, additive, why_cov)                    \
-                              : figure_from(b, name, v[idx], present, additive, events))
-    ok |= TOTAL("instructions_total", INSTR, 0, ev_instr, NULL);
-    ok |= TOTAL("operator_calls_total", OPS, 0, ev_ops, NULL);
-    ok |= TOTAL("delegate_calls_total", DELS, 0, ev_dels, NULL);
-    ok |= TOTAL("native_kernels_total", NATIVE, 1, ev_native, NULL);
-    ok |= TOTAL("dispatch_overhead_total", DISPATCH, 1, ev_ops + ev_native, NULL);
-    ok |= TOTAL("other_calls_total", OTHER, 1, ev_other, NULL);
+    ok |= missing_exec == n
+              ? figure_unavailable(b, ETP_FIG_METHOD_EXECUTE, NULL, 0, "no Method::execute event")
+              : figure_from(b, ETP_FIG_METHOD_EXECUTE, NULL, v[EXEC], has_exec, 0, exec_events);
+    ok |= occurrence_figure(b, ETP_FIG_PROGRAM_LOAD_METHOD, "Program::load_method");
+    ok |= occurrence_figure(b, ETP_FIG_METHOD_INIT, "Method::init");
+#define TOTAL(id, idx, additive, events, present)                                                 \
+    (!any_instruction_events  ? figure_unavailable(b, id, NULL, additive, why_none)               \
+     : coverage_differs       ? figure_unavailable(b, id, NULL, additive, why_cov)                \
+                              : figure_from(b, id, NULL, v[idx], present, additive, events))
+    ok |= TOTAL(ETP_FIG_INSTRUCTIONS_TOTAL, INSTR, 0, ev_instr, NULL);
+    ok |= TOTAL(ETP_FIG_OPERATOR_CALLS_TOTAL, OPS, 0, ev_ops, NULL);
+    ok |= TOTAL(ETP_FIG_DELEGATE_CALLS_TOTAL, DELS, 0, ev_dels, NULL);
+    ok |= TOTAL(ETP_FIG_NATIVE_KERNELS_TOTAL, NATIVE, 1, ev_native, NULL);
+    ok |= TOTAL(ETP_FIG_DISPATCH_OVERHEAD_TOTAL, DISPATCH, 1, ev_ops + ev_native, NULL);
+    ok |= TOTAL(ETP_FIG_OTHER_CALLS_TOTAL, OTHER, 1, ev_other, NULL);
     if (any_instruction_events && !coverage_differs && missing_exec < n)
-        ok |= figure_from(b, "framework_overhead", v[FRAMEWORK], has_exec, 1, exec_events + ev_instr);
+        ok |= figure_from(b, ETP_FIG_FRAMEWORK_OVERHEAD, NULL, v[FRAMEWORK], has_exec, 1,
+                          exec_events + ev_instr);
     else
-        ok |= figure_unavailable(b, "framework_overhead", 1,
+        ok |= figure_unavailable(b, ETP_FIG_FRAMEWORK_OVERHEAD, NULL, 1,
                                  missing_exec == n ? "no Method::execute event"
                                  : !any_instruction_events ? why_none : why_cov);
-    for (uint32_t k = 0; k < nb; k++) {
-        char *name = etp_strprintf("delegate_time:%s", backends[k]);
-        if (!name)
-            goto oom_backends;
-        ok |= coverage_differs ? figure_unavailable(b, name, 1, why_cov)
-                               : figure_from(b, name, bvals[k], NULL, 1, bevents[k]);
-        free(name);
-    }
+    for (uint32_t k = 0; k < nb; k++)
+        ok |= coverage_differs
+                  ? figure_unavailable(b, ETP_FIG_DELEGATE_TIME, backends[k], 1, why_cov)
+                  : figure_from(b, ETP_FIG_DELEGATE_TIME, backends[k], bvals[k], NULL, 1, bevents[k]);
 #undef TOTAL
     ok |= runner_figures(b);
     for (uint32_t k = 0; k < nb; k++)

@@ -153,26 +153,38 @@ static void list_artifacts(const char *dir)
     json_decref(m);
 }
 
-static int publish(const etp_analysis *a, const etp_analysis_options *opt, int argc, char **argv,
-                   const char *outdir, const char *etdump, const char *pte, const char *etrecord,
-                   const char *logpath, const char *format, int detailed, const char *me_mode, int json, int quiet, int top)
+/* What `analyze -o DIR` was asked for: the bundle, the inputs it names, and
+ * what to print afterwards. Strings are argv's or cmd_analyze's. */
+typedef struct publish_request {
+    int argc;
+    char **argv;                 /* the command line, recorded in run_metadata.json */
+    const char *outdir;
+    const char *etdump, *pte, *etrecord, *log; /* input paths (NULL: not given) */
+    const char *format;          /* "csv" or "json" */
+    int detailed;
+    const char *me_mode;         /* "files", "open" or "none" */
+    int json, quiet, top;        /* terminal output: summary.json, nothing, or the text */
+} publish_request;
+
+static int publish(const etp_analysis *a, const etp_analysis_options *opt, const publish_request *rq)
 {
     etp_error err;
     etp_error_clear(&err);
-    char *cmd = join_args(argc, argv);
-    char *oj = options_json(opt, format, detailed, me_mode);
+    const char *outdir = rq->outdir, *me_mode = rq->me_mode;
+    char *cmd = join_args(rq->argc, rq->argv);
+    char *oj = options_json(opt, rq->format, rq->detailed, me_mode);
     etp_publish_options po;
     memset(&po, 0, sizeof po);
     po.dir = outdir;
-    po.operators_csv = !strcmp(format, "csv");
-    po.detailed = detailed;
+    po.operators_csv = !strcmp(rq->format, "csv");
+    po.detailed = rq->detailed;
     po.model_explorer = strcmp(me_mode, "none") != 0;
     po.command_line = cmd;
     po.options_json = oj;
-    po.etdump_path = etdump;
-    po.pte_path = pte;
-    po.etrecord_path = etrecord;
-    po.log_path = logpath;
+    po.etdump_path = rq->etdump;
+    po.pte_path = rq->pte;
+    po.etrecord_path = rq->etrecord;
+    po.log_path = rq->log;
     char *summary = NULL;
     int rc = EXIT_OK;
     if (!cmd || !oj) {
@@ -180,10 +192,10 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, int a
         rc = cli_fail(&err);
     } else if (etp_publish(a, &po, &summary, &err)) {
         rc = cli_fail(&err);
-    } else if (json) {
+    } else if (rq->json) {
         fputs(summary, stdout);
-    } else if (!quiet) {
-        etp_text_style st = {isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), top};
+    } else if (!rq->quiet) {
+        etp_text_style st = {isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), rq->top};
         etp_analysis_write_text(a, &st, stdout);
         printf("\nPublished %s (check it with `etprof verify %s`):\n", outdir, outdir);
         list_artifacts(outdir);
@@ -388,8 +400,11 @@ int cmd_analyze(int argc, char **argv)
         goto done;
     }
     if (outdir) {
-        rc = publish(a, &opt, argc, argv, outdir, etdump, pte, etrecord, logpath, format, detailed,
-                     me_mode, json, quiet, top);
+        publish_request rq = {.argc = argc, .argv = argv, .outdir = outdir, .etdump = etdump,
+                              .pte = pte, .etrecord = etrecord, .log = logpath, .format = format,
+                              .detailed = detailed, .me_mode = me_mode, .json = json,
+                              .quiet = quiet, .top = top};
+        rc = publish(a, &opt, &rq);
     } else if (json) {
         if (etp_analysis_write_json(a, stdout))
             rc = cli_error("write error on standard output");

@@ -612,6 +612,17 @@ etp_status etp_bundle_set_identity(etp_bundle *b, const char *run_id, const char
     return ETP_OK;
 }
 
+const char *etp_bundle_input_sha256(const etp_bundle *b, const char *role, uint64_t *size)
+{
+    for (size_t i = 0; i < b->input_count; i++)
+        if (!strcmp(b->inputs[i].role, role)) {
+            if (size)
+                *size = b->inputs[i].size;
+            return b->inputs[i].sha256;
+        }
+    return NULL;
+}
+
 const char *etp_bundle_run_id(const etp_bundle *b) { return b->run_id; }
 const char *etp_bundle_timestamp(const etp_bundle *b) { return b->timestamp; }
 const char *etp_bundle_dir(const etp_bundle *b) { return b->dir; }

@@ -9,13 +9,20 @@
 #include "etprof/analysis.h"
 #include "etprof/error.h"
 
+/* What to publish and where. The strings are the caller's and are only read
+ * during etp_publish(). Fill it from zero (memset) so that fields added later
+ * keep their defaults. */
 typedef struct etp_publish_options {
-    const char *dir;
+    const char *dir;             /* bundle directory (created if missing) */
     int operators_csv;           /* 1: operators.csv, 0: operators.json */
     int detailed;                /* write detailed/ */
     int model_explorer;          /* write model_explorer/ (graph, overlays, page) */
     const char *command_line;    /* as typed, for run_metadata.json */
-    const char *options_json;    /* the analysis options as a JSON object */
+    const char *options_json;    /* the analysis options as a JSON object; NULL: none recorded */
+    /* The input files the analysis read (NULL: not given; the ETDump is
+     * required). Each is hashed once, when the manifest records it; the run
+     * metadata, the comparability member and the companion-program gate of
+     * the views use that digest. */
     const char *etdump_path, *pte_path, *etrecord_path, *log_path;
     const char *run_id, *timestamp; /* fixed identity (tests); NULL: fresh */
 } etp_publish_options;

@@ -4,11 +4,14 @@
  *   delegates.json  per DelegateCall: the enclosing interval next to its
  *                   detailed events, and how much of it they cover
  *   unresolved_handles.json  handles of executed instructions with no node */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/jsonw.h"
+#include "etprof/columns.h"
 #include "outputs/bundle/publish_internal.h"
+#include "util/csvw.h"
+#include "util/jsonw.h"
 
 static etp_status put(etp_bundle *b, const char *rel, char *text, size_t len, const char *media,
                       const char *schema, etp_error *err)
@@ -22,35 +25,32 @@ static etp_status put(etp_bundle *b, const char *rel, char *text, size_t len, co
 
 static char *executions_csv(const etp_analysis *a, size_t *len)
 {
-    etp_jw w;
-    etp_jw_init_mem(&w, 0);
-    char line[160];
-    int n = snprintf(line, sizeof line, "entity_id,execution,run_index,value_%s,ticks\r\n",
-                     etp_unit_name(a->target_unit));
-    etp_jw_raw_text(&w, line, (size_t)n);
+    const etp_column *id = etp_column_get(ETP_COL_ID);
+    etp_csvw w;
+    etp_csvw_init(&w);
+    char h[64];
+    int n = snprintf(h, sizeof h, "value_%s", etp_unit_name(a->target_unit));
+    etp_csvw_raw(&w, "entity_id,execution,run_index", 29);
+    etp_csvw_raw(&w, h, (size_t)n);
+    etp_csvw_raw(&w, "ticks", 5);
+    etp_csvw_end_row(&w);
     for (uint32_t i = 0; i < a->entity_count; i++) {
         const etp_entity *e = &a->entities[i];
+        if (!e->time.executions)
+            continue;
+        const char *eid = id->get(a, e).s; /* quoted as in operators.csv */
         for (uint32_t x = 0; x < a->execution_count; x++) {
-            if (!e->time.executions || !e->time.present[x])
+            if (!e->time.present[x])
                 continue;
-            /* Entity ids never contain commas or quotes except node names;
-             * quote them all the same way operators.csv does. */
-            int quote = strpbrk(e->id, ",\"\r\n") != NULL;
-            if (quote) {
-                etp_jw_raw_text(&w, "\"", 1);
-                for (const char *p = e->id; *p; p++)
-                    etp_jw_raw_text(&w, *p == '"' ? "\"\"" : p, *p == '"' ? 2 : 1);
-                etp_jw_raw_text(&w, "\"", 1);
-            } else
-                etp_jw_raw_text(&w, e->id, strlen(e->id));
-            char num[40];
-            etp_format_double(num, sizeof num, (double)e->time.ticks[x] / a->divisor);
-            n = snprintf(line, sizeof line, ",%u,%u,%s,%llu\r\n", x, a->executions[x], num,
-                         (unsigned long long)e->time.ticks[x]);
-            etp_jw_raw_text(&w, line, (size_t)n);
+            etp_csvw_str(&w, eid);
+            etp_csvw_uint(&w, x);
+            etp_csvw_uint(&w, a->executions[x]);
+            etp_csvw_double(&w, (double)e->time.ticks[x] / a->divisor);
+            etp_csvw_uint(&w, e->time.ticks[x]);
+            etp_csvw_end_row(&w);
         }
     }
-    return etp_jw_take(&w, len);
+    return etp_csvw_take(&w, len);
 }
 
 static char *delegates_json(const etp_analysis *a, size_t *len)

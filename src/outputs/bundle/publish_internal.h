@@ -1,20 +1,42 @@
-/* publish_internal.h - pieces of the bundle writer that live in their own files. */
+/* publish_internal.h - the writers etp_publish() puts together, each in its
+ * own file: summary (publish_summary.c), operators (publish_operators.c),
+ * run metadata and manifest members (publish_metadata.c), detailed/
+ * (publish_detailed.c), model_explorer/ (publish_me.c). */
 #ifndef ETP_PUBLISH_INTERNAL_H
 #define ETP_PUBLISH_INTERNAL_H
 
 #include "etprof/bundle.h"
 #include "outputs/bundle/publish.h"
 
+/* One input file of the bundle. Each file is hashed once, when the bundle
+ * records it (etp_bundle_add_input); every other file that names its digest
+ * takes it from here. */
+typedef struct etp_publish_input {
+    const char *path;             /* NULL: not given */
+    const char *sha256;           /* NULL when not given; owned by the bundle */
+    uint64_t size;
+} etp_publish_input;
+
+typedef struct etp_publish_inputs {
+    etp_publish_input etdump, pte, etrecord, log;
+} etp_publish_inputs;
+
+/* Each text writer returns a malloc'd text (the caller frees it), NULL when
+ * out of memory; *len (if given) receives its length. */
 char *etp_summary_json(const etp_analysis *a);
 char *etp_operators_csv(const etp_analysis *a, size_t *len);
 char *etp_operators_json(const etp_analysis *a, size_t *len);
-char *etp_run_metadata_json(const etp_analysis *a, const etp_publish_options *po, const char *run_id,
-                            const char *timestamp);
+char *etp_run_metadata_json(const etp_analysis *a, const etp_publish_options *po,
+                            const etp_publish_inputs *in, const char *run_id, const char *timestamp);
+/* The manifest's "issues" and "comparability" members. */
+char *etp_manifest_issues_json(const etp_analysis *a);
+char *etp_comparability_json(const etp_analysis *a, const etp_publish_inputs *in);
 
 /* detailed/: per-execution samples, per-delegate breakdown, unresolved handles. */
 etp_status etp_publish_detailed(etp_bundle *b, const etp_analysis *a, etp_error *err);
 /* model_explorer/: graphs, overlays, the standalone page. */
 etp_status etp_publish_model_explorer(etp_bundle *b, const etp_analysis *a,
-                                      const etp_publish_options *po, etp_error *err);
+                                      const etp_publish_options *po, const etp_publish_inputs *in,
+                                      etp_error *err);
 
 #endif

@@ -137,7 +137,7 @@ static const char **sorted_ids(const etp_me_graph *g)
 static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
 {
     const etp_analysis *a = ctx->a;
-    const etp_figure *ex = etp_analysis_figure(a, "method_execute");
+    const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
     double exec_avg = ex && ex->available ? ex->stats.avg : 0;
     static const struct {
         me_metric m;
@@ -289,7 +289,8 @@ static etp_status write_link_overlay(etp_bundle *b, me_ctx *ctx, etp_error *err)
 }
 
 etp_status etp_publish_model_explorer(etp_bundle *b, const etp_analysis *a,
-                                      const etp_publish_options *po, etp_error *err)
+                                      const etp_publish_options *po, const etp_publish_inputs *in,
+                                      etp_error *err)
 {
     me_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -328,8 +329,10 @@ etp_status etp_publish_model_explorer(etp_bundle *b, const etp_analysis *a,
                                     "projection", NULL, 0, fill_sync, &ctx, err);
     /* The companion-program gate: the page draws the program as it was
      * analysed; a file changed since then would not match it. */
-    if (!s && a->program)
-        s = etp_views_check_program(a, po->pte_path ? po->pte_path : a->program->path, err);
+    if (!s && a->program && in->pte.sha256)
+        s = etp_views_check_program_digest(a, in->pte.path, in->pte.sha256, err);
+    else if (!s && a->program)
+        s = etp_views_check_program(a, a->program->path, err);
     if (!s) {
         ctx.report.analysis = a;
         ctx.report.instructions = ctx.ig;

@@ -160,7 +160,7 @@ static void group_attributes(etp_jw *w, const etp_source_graph *g, const etp_ana
     etp_jw_kstr(w, "operators", b);
     snprintf(b, sizeof b, "%" PRIu32, g->unlinked_operators);
     etp_jw_kstr(w, "unlinked_operators", b);
-    const etp_figure *ex = etp_analysis_figure(a, "method_execute");
+    const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
     if (ex && ex->available) {
         char d[40];
         etp_format_double(d, sizeof d, ex->stats.avg);
@@ -489,10 +489,18 @@ etp_status etp_views_check_program(const etp_analysis *a, const char *pte_path, 
         return etp_error_set(err, ETP_E_IO, pte_path, ETP_NO_OFFSET,
                              "cannot re-read the program to check it is the one analysed: %s",
                              e ? strerror(e) : "hashing failed");
-    if (strcmp(hex, a->program_sha256))
+    return etp_views_check_program_digest(a, pte_path, hex, err);
+}
+
+etp_status etp_views_check_program_digest(const etp_analysis *a, const char *pte_path,
+                                          const char *sha256, etp_error *err)
+{
+    if (!a->program || !a->program_sha256[0])
+        return ETP_OK;
+    if (strcmp(sha256, a->program_sha256))
         return etp_error_set(err, ETP_E_MISMATCH, pte_path, ETP_NO_OFFSET,
                              "changed since it was analysed (SHA-256 was %.12s..., is now %.12s...); "
                              "the views would not match it: run the analysis again",
-                             a->program_sha256, hex);
+                             a->program_sha256, sha256);
     return ETP_OK;
 }

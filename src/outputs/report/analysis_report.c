@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etprof/columns.h"
 #include "etprof/etrecord.h"
 #include "etprof/runner_log.h"
 
@@ -17,11 +18,6 @@ static void stats_members(etp_jw *w, const etp_stats *s)
     etp_jw_kdouble(w, "max", s->max);
 }
 
-int etp_figure_per_occurrence(const etp_figure *f)
-{
-    return !strcmp(f->name, "program_load_method") || !strcmp(f->name, "method_init");
-}
-
 /* Available: statistics over its samples. Unavailable: the reason, and no
  * number at all (the same convention as summary.json's metric objects). */
 void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f)
@@ -30,9 +26,12 @@ void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f)
     etp_jw_kstr(w, "name", f->name);
     etp_jw_kstr(w, "unit", f->unit ? f->unit : etp_unit_name(a->target_unit));
     etp_jw_kstr(w, "source", f->source ? f->source : "etdump");
-    etp_jw_kstr(w, "aggregation", f->source                     ? "per reported value"
-                                  : etp_figure_per_occurrence(f) ? "per occurrence"
-                                                                 : "per-execution total");
+    static const char *const aggregation[] = {
+        [ETP_FIGURE_PER_EXECUTION] = "per-execution total",
+        [ETP_FIGURE_PER_OCCURRENCE] = "per occurrence",
+        [ETP_FIGURE_RUNNER_REPORTED] = "per reported value",
+    };
+    etp_jw_kstr(w, "aggregation", aggregation[f->basis]);
     if (f->available) {
         etp_jw_kbool(w, "additive", f->additive);
         etp_jw_kuint(w, "samples", f->stats.n);
@@ -54,64 +53,60 @@ static void handles_array(etp_jw *w, const char *key, const int64_t *h, uint32_t
     etp_jw_arr_end(w);
 }
 
-static void series_obj(etp_jw *w, const etp_analysis *a, const etp_series *s)
+void etp_json_cell(etp_jw *w, const etp_column *c, etp_cell v)
 {
-    etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
-    etp_jw_kuint(w, "executions", s->executions);
-    etp_jw_kuint(w, "events", s->events);
-    stats_members(w, &s->stats);
-    etp_jw_obj_end(w);
+    switch (c->type) {
+    case ETP_COLT_STR: etp_jw_str(w, v.s); break;
+    case ETP_COLT_INT: etp_jw_int(w, v.i); break;
+    case ETP_COLT_UINT: etp_jw_uint(w, v.u); break;
+    case ETP_COLT_NUM: etp_jw_double(w, v.d); break;
+    case ETP_COLT_BOOL: etp_jw_bool(w, v.b); break;
+    case ETP_COLT_INTS:
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; i < v.ints.n; i++)
+            etp_jw_int(w, v.ints.v[i]);
+        etp_jw_arr_end(w);
+        break;
+    case ETP_COLT_STRS:
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; i < v.strs.n; i++)
+            etp_jw_str(w, v.strs.v[i]);
+        etp_jw_arr_end(w);
+        break;
+    }
 }
 
+/* Every column of the table, in its order: a member of the entity when the
+ * entity has it; a group's columns inside the group's object, written whole
+ * when the entity has the group ("timing": null when it has none). */
 void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e)
 {
+    size_t n;
+    const etp_column *cols = etp_columns(&n);
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "id", e->id);
-    etp_jw_kstr(w, "kind", etp_entity_kind_name(e->kind));
-    etp_jw_kstr(w, "name", e->name);
-    etp_jw_kstr(w, "op_type", e->op_type);
-    etp_jw_kstr(w, "backend", e->backend);
-    if (e->kind != ETP_ENTITY_OPERATOR) {
-        etp_jw_kint(w, "chain", e->chain);
-        etp_jw_kint(w, "instruction", e->instruction);
-        etp_jw_kstr(w, "instruction_kind",
-                    e->instr_kind == ETP_INSTR_NONE ? NULL : etp_instr_kind_name(e->instr_kind));
+    etp_column_group open = ETP_COLG_ENTITY;
+    int group_shown = 1;
+    for (size_t i = 0; i < n; i++) {
+        const etp_column *c = &cols[i];
+        if (c->group != open) {
+            if (open != ETP_COLG_ENTITY && group_shown)
+                etp_jw_obj_end(w);
+            open = c->group;
+            group_shown = etp_column_group_present(open, e);
+            if (open != ETP_COLG_ENTITY && group_shown) {
+                etp_jw_key(w, etp_column_group_key(open));
+                etp_jw_obj_begin(w);
+            } else if (open == ETP_COLG_TIMING) {
+                etp_jw_knull(w, etp_column_group_key(open));
+            }
+        }
+        if (!group_shown || (open == ETP_COLG_ENTITY && !c->present(e)))
+            continue;
+        etp_jw_key(w, c->key);
+        etp_json_cell(w, c, c->get(a, e));
     }
-    handles_array(w, "debug_handles", e->handles, e->handle_count);
-    etp_jw_key(w, "timing");
-    if (e->time.executions) {
-        etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "source", etp_timing_source_name(e->source));
-        etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
-        etp_jw_kuint(w, "executions", e->time.executions);
-        etp_jw_kuint(w, "events", e->time.events);
-        stats_members(w, &e->time.stats);
-        etp_jw_kbool(w, "additive", e->additive);
-        etp_jw_kbool(w, "shared", e->shared);
-        etp_jw_kstrs(w, "co_attributed", e->co_attributed, e->co_count);
+    if (open != ETP_COLG_ENTITY && group_shown)
         etp_jw_obj_end(w);
-    } else
-        etp_jw_null(w);
-    if (e->has_kernel) {
-        etp_jw_key(w, "kernel");
-        series_obj(w, a, &e->kernel);
-        etp_jw_key(w, "dispatch_overhead");
-        etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
-        etp_jw_kuint(w, "executions", e->dispatch.n);
-        stats_members(w, &e->dispatch);
-        etp_jw_obj_end(w);
-    }
-    if (e->unresolved_count)
-        handles_array(w, "unresolved_debug_handles", e->unresolved, e->unresolved_count);
-    if (e->kind == ETP_ENTITY_OPERATOR) {
-        etp_jw_kstr(w, "module_path", e->module_path);
-        etp_jw_kstr(w, "module_type", e->module_type);
-        etp_jw_kstr(w, "source_fn", e->source_fn);
-        etp_jw_kstr(w, "stack_trace", e->stack_trace);
-        etp_jw_kstrs(w, "instructions", e->instructions, e->instruction_count);
-    }
     etp_jw_obj_end(w);
 }
 
@@ -222,42 +217,12 @@ int etp_analysis_write_json(const etp_analysis *a, FILE *fp)
     return etp_jw_finish(&w);
 }
 
-static int by_avg_desc(const void *x, const void *y)
-{
-    const etp_entity *a = *(const etp_entity *const *)x, *b = *(const etp_entity *const *)y;
-    if (a->time.stats.avg != b->time.stats.avg)
-        return a->time.stats.avg < b->time.stats.avg ? 1 : -1;
-    return strcmp(a->id, b->id);
-}
-
-const etp_entity **etp_analysis_top(const etp_analysis *a, uint32_t *count)
-{
-    int have_ops = 0;
-    for (uint32_t i = 0; i < a->entity_count; i++)
-        if (a->entities[i].kind == ETP_ENTITY_OPERATOR && a->entities[i].time.executions)
-            have_ops = 1;
-    etp_entity_kind want = have_ops ? ETP_ENTITY_OPERATOR : ETP_ENTITY_INSTRUCTION;
-    const etp_entity **v = malloc((a->entity_count + 1) * sizeof *v);
-    uint32_t n = 0;
-    if (!v) {
-        *count = 0;
-        return NULL;
-    }
-    for (uint32_t i = 0; i < a->entity_count; i++)
-        if (a->entities[i].kind == want && a->entities[i].time.executions)
-            v[n++] = &a->entities[i];
-    qsort(v, n, sizeof *v, by_avg_desc);
-    *count = n;
-    return v;
-}
-
 /* ---- text ---------------------------------------------------------------- */
 
 static const char *c_on(const etp_text_style *st, const char *code) { return st->color ? code : ""; }
 
-static void fig_line(FILE *fp, const etp_analysis *a, const char *label, const char *name)
+static void figure_line(FILE *fp, const char *label, const etp_figure *f)
 {
-    const etp_figure *f = etp_analysis_figure(a, name);
     if (!f)
         return;
     if (!f->available) {
@@ -267,6 +232,11 @@ static void fig_line(FILE *fp, const etp_analysis *a, const char *label, const c
     }
     fprintf(fp, "  %-30s %11.6f %11.6f %11.6f %11.6f  n=%llu%s\n", label, f->stats.avg, f->stats.p50,
             f->stats.min, f->stats.max, (unsigned long long)f->stats.n, f->additive ? "  +" : "");
+}
+
+static void fig_line(FILE *fp, const etp_analysis *a, const char *label, etp_figure_id id)
+{
+    figure_line(fp, label, etp_analysis_figure_by_id(a, id));
 }
 
 void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FILE *fp)
@@ -299,29 +269,29 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
 
     fprintf(fp, "\nPer execution (%s)%*s %11s %11s %11s %11s\n", u, (int)(16 - strlen(u)), "", "avg",
             "p50", "min", "max");
-    fig_line(fp, a, "Method::execute", "method_execute");
+    fig_line(fp, a, "Method::execute", ETP_FIG_METHOD_EXECUTE);
     for (uint32_t i = 0; i < a->figure_count; i++)
-        if (!strncmp(a->figures[i].name, "delegate_time:", 14)) {
+        if (a->figures[i].id == ETP_FIG_DELEGATE_TIME) {
             char label[64];
-            snprintf(label, sizeof label, "delegate %s", a->figures[i].name + 14);
-            fig_line(fp, a, label, a->figures[i].name);
+            snprintf(label, sizeof label, "delegate %s", a->figures[i].backend);
+            figure_line(fp, label, &a->figures[i]);
         }
-    fig_line(fp, a, "native kernels", "native_kernels_total");
-    fig_line(fp, a, "dispatch overhead", "dispatch_overhead_total");
-    const etp_figure *oc = etp_analysis_figure(a, "other_calls_total");
+    fig_line(fp, a, "native kernels", ETP_FIG_NATIVE_KERNELS_TOTAL);
+    fig_line(fp, a, "dispatch overhead", ETP_FIG_DISPATCH_OVERHEAD_TOTAL);
+    const etp_figure *oc = etp_analysis_figure_by_id(a, ETP_FIG_OTHER_CALLS_TOTAL);
     if (oc && (!oc->available || oc->events))
-        fig_line(fp, a, "other calls (move/jump/free)", "other_calls_total");
-    fig_line(fp, a, "framework overhead", "framework_overhead");
+        figure_line(fp, "other calls (move/jump/free)", oc);
+    fig_line(fp, a, "framework overhead", ETP_FIG_FRAMEWORK_OVERHEAD);
     fprintf(fp, "Load (%s, per occurrence)\n", u);
-    fig_line(fp, a, "Program::load_method", "program_load_method");
-    fig_line(fp, a, "Method::init", "method_init");
+    fig_line(fp, a, "Program::load_method", ETP_FIG_PROGRAM_LOAD_METHOD);
+    fig_line(fp, a, "Method::init", ETP_FIG_METHOD_INIT);
     fprintf(fp, "  (+ marks figures whose averages add up: delegates + kernels + dispatch + other +\n"
                 "   framework = Method::execute; p50/min/max never add)\n");
     if (a->runner_log) {
         fprintf(fp, "Reported by the runner (%s)\n", a->runner_log->path);
-        fig_line(fp, a, "iteration wall time (ms)", "runner_iteration");
-        fig_line(fp, a, "load (ms)", "runner_load");
-        const etp_figure *pm = etp_analysis_figure(a, "runner_planned_memory");
+        fig_line(fp, a, "iteration wall time (ms)", ETP_FIG_RUNNER_ITERATION);
+        fig_line(fp, a, "load (ms)", ETP_FIG_RUNNER_LOAD);
+        const etp_figure *pm = etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_PLANNED_MEMORY);
         if (pm && pm->available)
             fprintf(fp, "  %-30s %11.0f bytes (%u buffers)\n", "planned memory", pm->stats.avg,
                     a->runner_log->buffer_count);
@@ -329,29 +299,36 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
 
     uint32_t n;
     const etp_entity **top = etp_analysis_top(a, &n);
-    const etp_figure *ex = etp_analysis_figure(a, "method_execute");
+    const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
     double exec_avg = ex && ex->available ? ex->stats.avg : 0;
     if (top && n) {
+        /* Entity columns from etprof/columns.h: avg, executions, id, type. */
+        const etp_column *c_avg = etp_column_get(ETP_COL_AVG), *c_ex = etp_column_get(ETP_COL_EXECUTIONS);
+        const etp_column *c_id = etp_column_get(ETP_COL_ID), *c_type = etp_column_get(ETP_COL_OP_TYPE);
         int ops = top[0]->kind == ETP_ENTITY_OPERATOR;
         uint32_t shown = n < (uint32_t)st->top ? n : (uint32_t)st->top;
         int namew = 4;
         for (uint32_t i = 0; i < shown; i++)
-            if ((int)strlen(top[i]->id) > namew)
-                namew = (int)strlen(top[i]->id);
+            if ((int)strlen(c_id->get(a, top[i]).s) > namew)
+                namew = (int)strlen(c_id->get(a, top[i]).s);
         if (namew > 60)
             namew = 60;
         fprintf(fp, "\nTop %s by average time (of %u)\n", ops ? "source operators" : "instructions", n);
-        fprintf(fp, "  %3s %11s %7s %9s  %-*s %s\n", "#", u, "share", "execs", namew, "name", "type");
+        fprintf(fp, "  %3s %11s %7s %9s  %-*s %s\n", "#", u, "share", "execs", namew, "name",
+                c_type->label);
         int any_shared = 0;
         for (uint32_t i = 0; i < shown; i++) {
             const etp_entity *e = top[i];
+            double avg = c_avg->get(a, e).d;
+            const char *type = c_type->get(a, e).s;
             char share[16] = "-";
             if (exec_avg > 0)
-                snprintf(share, sizeof share, "%.1f%%", 100.0 * e->time.stats.avg / exec_avg);
+                snprintf(share, sizeof share, "%.1f%%", 100.0 * avg / exec_avg);
             char execs[24];
-            snprintf(execs, sizeof execs, "%u/%u", e->time.executions, a->execution_count);
-            fprintf(fp, "  %3u %11.6f %7s %9s %s%-*.*s %s\n", i + 1, e->time.stats.avg, share, execs,
-                    e->additive ? " " : "*", namew, namew, e->id, e->op_type ? e->op_type : "");
+            snprintf(execs, sizeof execs, "%llu/%u", (unsigned long long)c_ex->get(a, e).u,
+                     a->execution_count);
+            fprintf(fp, "  %3u %11.6f %7s %9s %s%-*.*s %s\n", i + 1, avg, share, execs,
+                    e->additive ? " " : "*", namew, namew, c_id->get(a, e).s, type ? type : "");
             any_shared |= !e->additive;
         }
         if (any_shared)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "etprof/analysis.h"
+#include "etprof/columns.h"
 #include "util/jsonw.h"
 
 typedef struct etp_text_style {
@@ -19,18 +20,13 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
 /* The whole analysis as one JSON document (schema etprof.analysis v1). */
 int etp_analysis_write_json(const etp_analysis *a, FILE *fp);
 
-/* 1 for figures summarised over occurrences (program load, method init), 0
- * for per-execution totals. */
-int etp_figure_per_occurrence(const etp_figure *f);
-
 /* Pieces reused by the bundle writer. */
 void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f);
+/* An entity as a JSON object: every column of etprof/columns.h. */
 void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e);
+/* One cell of column @p c as a JSON value. */
+void etp_json_cell(etp_jw *w, const etp_column *c, etp_cell v);
 void etp_json_issues(etp_jw *w, const etp_issue_list *l);
 void etp_json_inputs(etp_jw *w, const etp_analysis *a);
-
-/* Entities to show as "top operators": source operators when there are any,
- * else instructions; sorted by avg time, descending. Caller frees. */
-const etp_entity **etp_analysis_top(const etp_analysis *a, uint32_t *count);
 
 #endif

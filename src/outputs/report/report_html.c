@@ -19,9 +19,9 @@ static void input_line(FILE *fp, const char *role, const char *name, const char 
     fputs("</span>\n", fp);
 }
 
-static void figure_chip(FILE *fp, const rp_report *r, const char *label, const char *name)
+static void figure_chip(FILE *fp, const rp_report *r, const char *label, etp_figure_id id)
 {
-    const etp_figure *f = etp_analysis_figure(r->a, name);
+    const etp_figure *f = etp_analysis_figure_by_id(r->a, id);
     if (!f || !f->available || !f->events)
         return; /* e.g. no delegate call at all: nothing measured */
     char v[48], p[48];
@@ -50,10 +50,10 @@ static void header(FILE *fp, const rp_report *r)
     fputs("<span class=\"in\"><b>method</b> ", fp);
     rp_html(fp, a->method_basis);
     fputs("</span>\n</div>\n<div class=\"figs\">\n", fp);
-    figure_chip(fp, r, "Method::execute", "method_execute");
-    figure_chip(fp, r, "native operators", "operator_calls_total");
-    figure_chip(fp, r, "delegate calls", "delegate_calls_total");
-    figure_chip(fp, r, "framework", "framework_overhead");
+    figure_chip(fp, r, "Method::execute", ETP_FIG_METHOD_EXECUTE);
+    figure_chip(fp, r, "native operators", ETP_FIG_OPERATOR_CALLS_TOTAL);
+    figure_chip(fp, r, "delegate calls", ETP_FIG_DELEGATE_CALLS_TOTAL);
+    figure_chip(fp, r, "framework", ETP_FIG_FRAMEWORK_OVERHEAD);
     fputs("</div>\n", fp);
     fprintf(fp, "<ul class=\"issues\" aria-label=\"issues\">\n");
     if (!a->issues.count)

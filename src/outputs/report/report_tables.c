@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etprof/columns.h"
 #include "outputs/report/analysis_report.h"
 #include "outputs/report/report_internal.h"
 
@@ -87,6 +88,30 @@ static void name_cell(FILE *fp, const rp_report *r, const drawn_at *d, const etp
     fputs(at && at->view >= 0 ? "</a></td>" : "</td>", fp);
 }
 
+/* The entity columns of the top table, after its name (from etprof/columns.h). */
+static const etp_column_id top_columns[] = {
+    ETP_COL_OP_TYPE, ETP_COL_BACKEND, ETP_COL_AVG, ETP_COL_P50,
+    ETP_COL_MIN,     ETP_COL_MAX,     ETP_COL_EXECUTIONS,
+};
+#define TOP_COLUMNS (sizeof top_columns / sizeof top_columns[0])
+
+static int numeric(const etp_column *c) { return c->type != ETP_COLT_STR; }
+
+static void td_cell(FILE *fp, const etp_analysis *a, const etp_column *c, const etp_entity *e)
+{
+    if (!c->present(e)) {
+        td_none(fp, "not measured");
+        return;
+    }
+    etp_cell v = c->get(a, e);
+    switch (c->type) {
+    case ETP_COLT_UINT: td_uint(fp, v.u); break;
+    case ETP_COLT_NUM: td_num(fp, v.d); break;
+    case ETP_COLT_STR: td_text(fp, v.s); break;
+    default: td_none(fp, "not shown here"); break;
+    }
+}
+
 static const char *additivity(const etp_entity *e, char *buf, size_t size)
 {
     if (e->additive)
@@ -118,15 +143,12 @@ static void top_table(FILE *fp, const rp_report *r, const drawn_at *d)
     fputs("<table class=\"sortable\"><thead><tr>", fp);
     th(fp, "#", 1);
     th(fp, ops ? "operator" : "instruction", 0);
-    th(fp, "type", 0);
-    th(fp, "backend", 0);
     char h[64];
-    static const char *const cols[] = {"avg", "p50", "min", "max"};
-    for (int k = 0; k < 4; k++) {
-        snprintf(h, sizeof h, "%s (%s)", cols[k], u);
-        th(fp, h, 1);
+    for (size_t k = 0; k < TOP_COLUMNS; k++) {
+        const etp_column *c = etp_column_get(top_columns[k]);
+        etp_column_label(c, r->a->target_unit, h, sizeof h);
+        th(fp, h, numeric(c));
     }
-    th(fp, "executions", 1);
     th(fp, "share of execute (%)", 1);
     th(fp, "additivity", 0);
     fputs("</tr></thead><tbody>\n", fp);
@@ -136,13 +158,8 @@ static void top_table(FILE *fp, const rp_report *r, const drawn_at *d)
         fprintf(fp, "<tr%s>", e->additive ? "" : " class=\"shared\"");
         td_uint(fp, i + 1);
         name_cell(fp, r, d, e);
-        td_text(fp, e->op_type);
-        td_text(fp, e->backend);
-        td_num(fp, e->time.stats.avg);
-        td_num(fp, e->time.stats.p50);
-        td_num(fp, e->time.stats.min);
-        td_num(fp, e->time.stats.max);
-        td_uint(fp, e->time.executions);
+        for (size_t k = 0; k < TOP_COLUMNS; k++)
+            td_cell(fp, r->a, etp_column_get(top_columns[k]), e);
         td_share(fp, r, e->time.stats.avg);
         td_text(fp, additivity(e, b, sizeof b));
         fputs("</tr>\n", fp);
@@ -290,9 +307,9 @@ static void backend_table(FILE *fp, const rp_report *r)
                    a->entities[i].source == ETP_SRC_OPERATOR_CALL && a->entities[i].time.executions;
     for (uint32_t fi = 0; fi < a->figure_count; fi++) {
         const etp_figure *f = &a->figures[fi];
-        if (strncmp(f->name, "delegate_time:", 14))
+        if (f->id != ETP_FIG_DELEGATE_TIME)
             continue;
-        const char *be = f->name + 14;
+        const char *be = f->backend;
         int64_t calls = 0;
         for (uint32_t i = 0; i < a->entity_count; i++) {
             const etp_entity *e = &a->entities[i];
@@ -302,16 +319,16 @@ static void backend_table(FILE *fp, const rp_report *r)
         figure_row(fp, r, be, "delegate", f, calls);
     }
     figure_row(fp, r, "native operators (OPERATOR_CALL)", "native",
-               etp_analysis_figure(a, "operator_calls_total"), kernels);
+               etp_analysis_figure_by_id(a, ETP_FIG_OPERATOR_CALLS_TOTAL), kernels);
     figure_row(fp, r, "\xe2\x80\x83of which kernels (native_call_*)", "native",
-               etp_analysis_figure(a, "native_kernels_total"), -1);
+               etp_analysis_figure_by_id(a, ETP_FIG_NATIVE_KERNELS_TOTAL), -1);
     figure_row(fp, r, "\xe2\x80\x83of which dispatch overhead", "native",
-               etp_analysis_figure(a, "dispatch_overhead_total"), -1);
+               etp_analysis_figure_by_id(a, ETP_FIG_DISPATCH_OVERHEAD_TOTAL), -1);
     figure_row(fp, r, "other calls (move, jump, free)", "runtime",
-               etp_analysis_figure(a, "other_calls_total"), -1);
+               etp_analysis_figure_by_id(a, ETP_FIG_OTHER_CALLS_TOTAL), -1);
     figure_row(fp, r, "framework overhead (outside instructions)", "runtime",
-               etp_analysis_figure(a, "framework_overhead"), -1);
-    figure_row(fp, r, "Method::execute", "total", etp_analysis_figure(a, "method_execute"), -1);
+               etp_analysis_figure_by_id(a, ETP_FIG_FRAMEWORK_OVERHEAD), -1);
+    figure_row(fp, r, "Method::execute", "total", etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE), -1);
     fputs("</tbody></table></section>\n", fp);
 }
 

@@ -229,7 +229,7 @@ static etp_status build_source_view(rp_report *r, rp_view *v, etp_error *err)
 etp_status rp_views_build(rp_report *r, etp_error *err)
 {
     r->instr_view = r->src_view = -1;
-    const etp_figure *ex = etp_analysis_figure(r->a, "method_execute");
+    const etp_figure *ex = etp_analysis_figure_by_id(r->a, ETP_FIG_METHOD_EXECUTE);
     r->exec_avg = ex && ex->available ? ex->stats.avg : 0;
     etp_status s = ETP_OK;
     if (r->in->instructions && r->in->instructions->node_count > RP_MAX_DRAWN)

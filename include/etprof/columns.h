@@ -1,0 +1,163 @@
+/*
+ * etprof/columns.h - the per-entity columns of an analysis, defined once.
+ *
+ * Every value an output shows for an entity (operators.csv, operators.json,
+ * the analysis JSON, the terminal and HTML tables) is a column of this
+ * table: its JSON member name, its table header, whether it is a time in
+ * the analysis' unit, how to read it from an etp_entity and whether the
+ * entity has it. Outputs choose columns and lay them out; they do not read
+ * entity fields themselves, so a new column appears everywhere it is chosen
+ * and a value is formatted the same way in every file.
+ *
+ * The table is static and read-only: safe to use from any thread. Reading a
+ * cell allocates nothing; string and list cells point into the entity (valid
+ * while the analysis lives).
+ */
+#ifndef ETPROF_COLUMNS_H
+#define ETPROF_COLUMNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "etprof/analysis.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Which column. The table lists them in this order: the order of the
+ *  members of an entity in the JSON files. */
+typedef enum etp_column_id {
+    ETP_COL_ID = 0,            /**< stable id ("forward_0_3", node name, ...) */
+    ETP_COL_KIND,              /**< instruction | delegate_event | operator */
+    ETP_COL_NAME,              /**< display name */
+    ETP_COL_OP_TYPE,
+    ETP_COL_BACKEND,           /**< delegate backend id, when delegated */
+    ETP_COL_CHAIN,             /**< not for operators */
+    ETP_COL_INSTRUCTION,       /**< not for operators */
+    ETP_COL_INSTRUCTION_KIND,  /**< not for operators; no value when unknown */
+    ETP_COL_DEBUG_HANDLES,
+    ETP_COL_TIMING_SOURCE,     /**< where the time comes from (timed entities) */
+    ETP_COL_TIMING_UNIT,
+    ETP_COL_EXECUTIONS,        /**< executions with events */
+    ETP_COL_EVENTS,            /**< contributing event records */
+    ETP_COL_AVG,               /**< statistics of the per-execution sums (timed entities) */
+    ETP_COL_P10,
+    ETP_COL_P50,
+    ETP_COL_P90,
+    ETP_COL_MIN,
+    ETP_COL_MAX,
+    ETP_COL_ADDITIVE,          /**< its avg may be added to other additive entities' */
+    ETP_COL_SHARED,            /**< shares its events with co-attributed entities */
+    ETP_COL_CO_ATTRIBUTED,     /**< ids of the entities sharing its timing */
+    ETP_COL_KERNEL_UNIT,       /**< kernel (native_call_*) time of KernelCall instructions */
+    ETP_COL_KERNEL_EXECUTIONS,
+    ETP_COL_KERNEL_EVENTS,
+    ETP_COL_KERNEL_AVG,
+    ETP_COL_KERNEL_P10,
+    ETP_COL_KERNEL_P50,
+    ETP_COL_KERNEL_P90,
+    ETP_COL_KERNEL_MIN,
+    ETP_COL_KERNEL_MAX,
+    ETP_COL_DISPATCH_UNIT,     /**< OPERATOR_CALL minus kernel, per execution */
+    ETP_COL_DISPATCH_EXECUTIONS,
+    ETP_COL_DISPATCH_AVG,
+    ETP_COL_DISPATCH_P10,
+    ETP_COL_DISPATCH_P50,
+    ETP_COL_DISPATCH_P90,
+    ETP_COL_DISPATCH_MIN,
+    ETP_COL_DISPATCH_MAX,
+    ETP_COL_UNRESOLVED,        /**< handles of its events that match no node (when any) */
+    ETP_COL_MODULE_PATH,       /**< operators only */
+    ETP_COL_MODULE_TYPE,
+    ETP_COL_SOURCE_FN,
+    ETP_COL_STACK_TRACE,
+    ETP_COL_INSTRUCTIONS,      /**< ids of the instructions that ran it */
+    ETP_COL_COUNT
+} etp_column_id;
+
+/** The type of a column's cells, i.e. which member of etp_cell holds it. */
+typedef enum etp_column_type {
+    ETP_COLT_STR = 0,  /**< s; NULL: no text (JSON null, empty CSV field) */
+    ETP_COLT_INT,      /**< i */
+    ETP_COLT_UINT,     /**< u */
+    ETP_COLT_NUM,      /**< d: a time in the analysis' target unit */
+    ETP_COLT_BOOL,     /**< b */
+    ETP_COLT_INTS,     /**< ints: a list of integers */
+    ETP_COLT_STRS      /**< strs: a list of strings */
+} etp_column_type;
+
+/**
+ * Which part of an entity a column belongs to. In the JSON files a group
+ * other than ETP_COLG_ENTITY is one nested object ("timing", "kernel",
+ * "dispatch_overhead") that is written whole when the entity has the group
+ * (etp_column_group_present()) and then holds every one of its columns.
+ */
+typedef enum etp_column_group {
+    ETP_COLG_ENTITY = 0,
+    ETP_COLG_TIMING,   /**< entities with executions; otherwise "timing": null */
+    ETP_COLG_KERNEL,   /**< KernelCall instructions; otherwise absent */
+    ETP_COLG_DISPATCH  /**< KernelCall instructions; otherwise absent */
+} etp_column_group;
+
+/** One cell's value. Pointers point into the entity (or static text). */
+typedef struct etp_cell {
+    union {
+        const char *s;
+        int64_t i;
+        uint64_t u;
+        double d;
+        int b;
+        struct {
+            const int64_t *v;
+            uint32_t n;
+        } ints;
+        struct {
+            const char *const *v;
+            uint32_t n;
+        } strs;
+    };
+} etp_cell;
+
+typedef struct etp_column {
+    etp_column_id id;
+    const char *key;           /**< JSON member name inside its group: "id", "avg" */
+    const char *header;        /**< table header: "entity_id", "kernel_avg" (unit not included) */
+    const char *label;         /**< what tables for people call it: "type", "kernel avg" */
+    int in_unit;               /**< 1: a time in the analysis' unit (see etp_column_header()) */
+    etp_column_type type;
+    etp_column_group group;
+    /** 1 when @p e has a value in this column (tables leave the cell empty,
+     *  top-level JSON members are left out otherwise). */
+    int (*present)(const etp_entity *e);
+    /** The value of @p e (meaningful when present). */
+    etp_cell (*get)(const etp_analysis *a, const etp_entity *e);
+} etp_column;
+
+/** The whole table, in etp_column_id order; *@p count receives ETP_COL_COUNT. */
+const etp_column *etp_columns(size_t *count);
+
+/** Column @p id (NULL when out of range). */
+const etp_column *etp_column_get(etp_column_id id);
+
+/** Whether @p e has the group @p g at all (ETP_COLG_ENTITY: always). */
+int etp_column_group_present(etp_column_group g, const etp_entity *e);
+
+/** The JSON member name of group @p g ("timing", ...; NULL for the entity). */
+const char *etp_column_group_key(etp_column_group g);
+
+/**
+ * The table header of @p c for times in @p unit: "avg_ms" for a column in
+ * the unit, else the header itself. Writes at most @p size bytes (NUL
+ * included) and returns the length it needed, as snprintf.
+ */
+int etp_column_header(const etp_column *c, etp_time_unit unit, char *out, size_t size);
+
+/** The label of @p c for tables people read: "avg (ms)" for a column in
+ *  @p unit, else the label itself. As etp_column_header(). */
+int etp_column_label(const etp_column *c, etp_time_unit unit, char *out, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,231 @@
+/* columns.c - the per-entity columns (see etprof/columns.h): one getter and
+ * one presence rule per column, in one table. */
+#include "etprof/columns.h"
+
+#include <stdio.h>
+
+/* ---- presence rules ---- */
+
+static int always(const etp_entity *e)
+{
+    (void)e;
+    return 1;
+}
+static int not_operator(const etp_entity *e) { return e->kind != ETP_ENTITY_OPERATOR; }
+static int operator_only(const etp_entity *e) { return e->kind == ETP_ENTITY_OPERATOR; }
+static int timed(const etp_entity *e) { return e->time.executions > 0; }
+static int kernel_timed(const etp_entity *e) { return e->has_kernel && e->kernel.executions > 0; }
+static int dispatch_timed(const etp_entity *e) { return e->has_kernel && e->dispatch.n > 0; }
+static int has_unresolved(const etp_entity *e) { return e->unresolved_count > 0; }
+
+/* ---- getters ---- */
+
+#define CELL(fn, member, expr)                                                                     \
+    static etp_cell fn(const etp_analysis *a, const etp_entity *e)                                \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        (void)e;                                                                                   \
+        etp_cell c;                                                                                \
+        c.member = (expr);                                                                         \
+        return c;                                                                                  \
+    }
+#define STATS(prefix, st)                                                                          \
+    CELL(prefix##_avg, d, (st).avg)                                                                \
+    CELL(prefix##_p10, d, (st).p10)                                                                \
+    CELL(prefix##_p50, d, (st).p50)                                                                \
+    CELL(prefix##_p90, d, (st).p90)                                                                \
+    CELL(prefix##_min, d, (st).min)                                                                \
+    CELL(prefix##_max, d, (st).max)
+
+CELL(get_id, s, e->id)
+CELL(get_kind, s, etp_entity_kind_name(e->kind))
+CELL(get_name, s, e->name)
+CELL(get_op_type, s, e->op_type)
+CELL(get_backend, s, e->backend)
+CELL(get_chain, i, e->chain)
+CELL(get_instruction, i, e->instruction)
+CELL(get_instr_kind, s, e->instr_kind == ETP_INSTR_NONE ? NULL : etp_instr_kind_name(e->instr_kind))
+CELL(get_source, s, etp_timing_source_name(e->source))
+CELL(get_unit, s, etp_unit_name(a->target_unit))
+CELL(get_executions, u, e->time.executions)
+CELL(get_events, u, e->time.events)
+STATS(get_time, e->time.stats)
+CELL(get_additive, b, e->additive)
+CELL(get_shared, b, e->shared)
+CELL(get_kernel_executions, u, e->kernel.executions)
+CELL(get_kernel_events, u, e->kernel.events)
+STATS(get_kernel, e->kernel.stats)
+CELL(get_dispatch_executions, u, e->dispatch.n)
+STATS(get_dispatch, e->dispatch)
+CELL(get_module_path, s, e->module_path)
+CELL(get_module_type, s, e->module_type)
+CELL(get_source_fn, s, e->source_fn)
+CELL(get_stack_trace, s, e->stack_trace)
+
+static etp_cell get_handles(const etp_analysis *a, const etp_entity *e)
+{
+    (void)a;
+    etp_cell c;
+    c.ints.v = e->handles;
+    c.ints.n = e->handle_count;
+    return c;
+}
+
+static etp_cell get_unresolved(const etp_analysis *a, const etp_entity *e)
+{
+    (void)a;
+    etp_cell c;
+    c.ints.v = e->unresolved;
+    c.ints.n = e->unresolved_count;
+    return c;
+}
+
+static etp_cell get_co_attributed(const etp_analysis *a, const etp_entity *e)
+{
+    (void)a;
+    etp_cell c;
+    c.strs.v = (const char *const *)e->co_attributed;
+    c.strs.n = e->co_count;
+    return c;
+}
+
+static etp_cell get_instructions(const etp_analysis *a, const etp_entity *e)
+{
+    (void)a;
+    etp_cell c;
+    c.strs.v = (const char *const *)e->instructions;
+    c.strs.n = e->instruction_count;
+    return c;
+}
+
+/* ---- the table ---- */
+
+#define E ETP_COLG_ENTITY
+#define T ETP_COLG_TIMING
+#define K ETP_COLG_KERNEL
+#define D ETP_COLG_DISPATCH
+#define COL(id, key, header, label, unit, type, group, present, get)                               \
+    [ETP_COL_##id] = {ETP_COL_##id, key, header, label, unit, ETP_COLT_##type, group, present, get}
+
+static const etp_column columns[ETP_COL_COUNT] = {
+    COL(ID, "id", "entity_id", "id", 0, STR, E, always, get_id),
+    COL(KIND, "kind", "kind", "kind", 0, STR, E, always, get_kind),
+    COL(NAME, "name", "name", "name", 0, STR, E, always, get_name),
+    COL(OP_TYPE, "op_type", "op_type", "type", 0, STR, E, always, get_op_type),
+    COL(BACKEND, "backend", "backend", "backend", 0, STR, E, always, get_backend),
+    COL(CHAIN, "chain", "chain", "chain", 0, INT, E, not_operator, get_chain),
+    COL(INSTRUCTION, "instruction", "instruction", "instruction",
+        0, INT, E, not_operator, get_instruction),
+    COL(INSTRUCTION_KIND, "instruction_kind", "instruction_kind", "instruction kind",
+        0, STR, E, not_operator, get_instr_kind),
+    COL(DEBUG_HANDLES, "debug_handles", "debug_handles", "debug handles",
+        0, INTS, E, always, get_handles),
+    COL(TIMING_SOURCE, "source", "timing_source", "timing source", 0, STR, T, timed, get_source),
+    COL(TIMING_UNIT, "unit", "unit", "unit", 0, STR, T, always, get_unit),
+    COL(EXECUTIONS, "executions", "executions", "executions", 0, UINT, T, always, get_executions),
+    COL(EVENTS, "events", "events", "events", 0, UINT, T, always, get_events),
+    COL(AVG, "avg", "avg", "avg", 1, NUM, T, timed, get_time_avg),
+    COL(P10, "p10", "p10", "p10", 1, NUM, T, timed, get_time_p10),
+    COL(P50, "p50", "p50", "p50", 1, NUM, T, timed, get_time_p50),
+    COL(P90, "p90", "p90", "p90", 1, NUM, T, timed, get_time_p90),
+    COL(MIN, "min", "min", "min", 1, NUM, T, timed, get_time_min),
+    COL(MAX, "max", "max", "max", 1, NUM, T, timed, get_time_max),
+    COL(ADDITIVE, "additive", "additive", "additive", 0, BOOL, T, timed, get_additive),
+    COL(SHARED, "shared", "shared", "shared", 0, BOOL, T, timed, get_shared),
+    COL(CO_ATTRIBUTED, "co_attributed", "co_attributed", "co-attributed",
+        0, STRS, T, always, get_co_attributed),
+    COL(KERNEL_UNIT, "unit", "kernel_unit", "kernel unit", 0, STR, K, always, get_unit),
+    COL(KERNEL_EXECUTIONS, "executions", "kernel_executions", "kernel executions",
+        0, UINT, K, always,
+        get_kernel_executions),
+    COL(KERNEL_EVENTS, "events", "kernel_events", "kernel events",
+        0, UINT, K, always, get_kernel_events),
+    COL(KERNEL_AVG, "avg", "kernel_avg", "kernel avg", 1, NUM, K, kernel_timed, get_kernel_avg),
+    COL(KERNEL_P10, "p10", "kernel_p10", "kernel p10", 1, NUM, K, kernel_timed, get_kernel_p10),
+    COL(KERNEL_P50, "p50", "kernel_p50", "kernel p50", 1, NUM, K, kernel_timed, get_kernel_p50),
+    COL(KERNEL_P90, "p90", "kernel_p90", "kernel p90", 1, NUM, K, kernel_timed, get_kernel_p90),
+    COL(KERNEL_MIN, "min", "kernel_min", "kernel min", 1, NUM, K, kernel_timed, get_kernel_min),
+    COL(KERNEL_MAX, "max", "kernel_max", "kernel max", 1, NUM, K, kernel_timed, get_kernel_max),
+    COL(DISPATCH_UNIT, "unit", "dispatch_unit", "dispatch unit", 0, STR, D, always, get_unit),
+    COL(DISPATCH_EXECUTIONS, "executions", "dispatch_executions", "dispatch executions",
+        0, UINT, D, always,
+        get_dispatch_executions),
+    COL(DISPATCH_AVG, "avg", "dispatch_avg", "dispatch avg",
+        1, NUM, D, dispatch_timed, get_dispatch_avg),
+    COL(DISPATCH_P10, "p10", "dispatch_p10", "dispatch p10",
+        1, NUM, D, dispatch_timed, get_dispatch_p10),
+    COL(DISPATCH_P50, "p50", "dispatch_p50", "dispatch p50",
+        1, NUM, D, dispatch_timed, get_dispatch_p50),
+    COL(DISPATCH_P90, "p90", "dispatch_p90", "dispatch p90",
+        1, NUM, D, dispatch_timed, get_dispatch_p90),
+    COL(DISPATCH_MIN, "min", "dispatch_min", "dispatch min",
+        1, NUM, D, dispatch_timed, get_dispatch_min),
+    COL(DISPATCH_MAX, "max", "dispatch_max", "dispatch max",
+        1, NUM, D, dispatch_timed, get_dispatch_max),
+    COL(UNRESOLVED, "unresolved_debug_handles", "unresolved_debug_handles",
+        "unresolved debug handles", 0, INTS, E, has_unresolved, get_unresolved),
+    COL(MODULE_PATH, "module_path", "module_path", "module path",
+        0, STR, E, operator_only, get_module_path),
+    COL(MODULE_TYPE, "module_type", "module_type", "module type",
+        0, STR, E, operator_only, get_module_type),
+    COL(SOURCE_FN, "source_fn", "source_fn", "source function",
+        0, STR, E, operator_only, get_source_fn),
+    COL(STACK_TRACE, "stack_trace", "stack_trace", "stack trace",
+        0, STR, E, operator_only, get_stack_trace),
+    COL(INSTRUCTIONS, "instructions", "instructions", "instructions",
+        0, STRS, E, operator_only, get_instructions),
+};
+
+#undef COL
+#undef E
+#undef T
+#undef K
+#undef D
+
+const etp_column *etp_columns(size_t *count)
+{
+    if (count)
+        *count = ETP_COL_COUNT;
+    return columns;
+}
+
+const etp_column *etp_column_get(etp_column_id id)
+{
+    return (unsigned)id < ETP_COL_COUNT ? &columns[id] : NULL;
+}
+
+int etp_column_group_present(etp_column_group g, const etp_entity *e)
+{
+    switch (g) {
+    case ETP_COLG_ENTITY: return 1;
+    case ETP_COLG_TIMING: return e->time.executions > 0;
+    case ETP_COLG_KERNEL:
+    case ETP_COLG_DISPATCH: return e->has_kernel;
+    }
+    return 0;
+}
+
+const char *etp_column_group_key(etp_column_group g)
+{
+    switch (g) {
+    case ETP_COLG_ENTITY: return NULL;
+    case ETP_COLG_TIMING: return "timing";
+    case ETP_COLG_KERNEL: return "kernel";
+    case ETP_COLG_DISPATCH: return "dispatch_overhead";
+    }
+    return NULL;
+}
+
+int etp_column_header(const etp_column *c, etp_time_unit unit, char *out, size_t size)
+{
+    if (c->in_unit)
+        return snprintf(out, size, "%s_%s", c->header, etp_unit_name(unit));
+    return snprintf(out, size, "%s", c->header);
+}
+
+int etp_column_label(const etp_column *c, etp_time_unit unit, char *out, size_t size)
+{
+    if (c->in_unit)
+        return snprintf(out, size, "%s (%s)", c->label, etp_unit_name(unit));
+    return snprintf(out, size, "%s", c->label);
+}

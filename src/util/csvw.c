@@ -1,0 +1,166 @@
+/* csvw.c - CSV writer (see csvw.h). */
+#include "util/csvw.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/jsonw.h"
+
+void etp_csvw_init(etp_csvw *w) { memset(w, 0, sizeof *w); }
+
+void etp_csvw_discard(etp_csvw *w)
+{
+    free(w->buf);
+    etp_csvw_init(w);
+}
+
+static int reserve(etp_csvw *w, size_t n)
+{
+    if (w->failed)
+        return -1;
+    if (w->len + n < w->cap)
+        return 0;
+    size_t cap = w->cap ? w->cap : 4096;
+    while (cap <= w->len + n)
+        cap *= 2;
+    char *b = realloc(w->buf, cap);
+    if (!b) {
+        w->failed = 1;
+        return -1;
+    }
+    w->buf = b;
+    w->cap = cap;
+    return 0;
+}
+
+static void put(etp_csvw *w, const char *s, size_t n)
+{
+    if (reserve(w, n))
+        return;
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+}
+
+static void putc_(etp_csvw *w, char c)
+{
+    if (reserve(w, 1))
+        return;
+    w->buf[w->len++] = c;
+}
+
+/* Start a field: a comma unless it is the row's first. */
+static void next_field(etp_csvw *w)
+{
+    if (w->row_open)
+        putc_(w, ',');
+    w->row_open = 1;
+}
+
+static int needs_quotes(const char *s) { return strpbrk(s, ",\"\r\n") != NULL; }
+
+static void put_quoted_body(etp_csvw *w, const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            putc_(w, '"');
+        putc_(w, *p);
+    }
+}
+
+char *etp_csvw_take(etp_csvw *w, size_t *len)
+{
+    if (reserve(w, 1)) {
+        etp_csvw_discard(w);
+        return NULL;
+    }
+    w->buf[w->len] = '\0';
+    char *out = w->buf;
+    if (len)
+        *len = w->len;
+    etp_csvw_init(w);
+    return out;
+}
+
+void etp_csvw_str(etp_csvw *w, const char *s)
+{
+    next_field(w);
+    if (!s)
+        return;
+    if (!needs_quotes(s)) {
+        put(w, s, strlen(s));
+        return;
+    }
+    putc_(w, '"');
+    put_quoted_body(w, s);
+    putc_(w, '"');
+}
+
+void etp_csvw_empty(etp_csvw *w) { next_field(w); }
+
+void etp_csvw_uint(etp_csvw *w, uint64_t v)
+{
+    char b[24];
+    int n = snprintf(b, sizeof b, "%" PRIu64, v);
+    next_field(w);
+    put(w, b, (size_t)n);
+}
+
+void etp_csvw_int(etp_csvw *w, int64_t v)
+{
+    char b[24];
+    int n = snprintf(b, sizeof b, "%" PRId64, v);
+    next_field(w);
+    put(w, b, (size_t)n);
+}
+
+void etp_csvw_double(etp_csvw *w, double v)
+{
+    char b[40];
+    int n = etp_format_double(b, sizeof b, v);
+    next_field(w);
+    put(w, b, (size_t)n);
+}
+
+void etp_csvw_strs(etp_csvw *w, const char *const *items, uint32_t n)
+{
+    next_field(w);
+    int quote = 0;
+    for (uint32_t k = 0; k < n && !quote; k++)
+        quote = needs_quotes(items[k]);
+    if (quote)
+        putc_(w, '"');
+    for (uint32_t k = 0; k < n; k++) {
+        if (k)
+            putc_(w, ' ');
+        if (quote)
+            put_quoted_body(w, items[k]);
+        else
+            put(w, items[k], strlen(items[k]));
+    }
+    if (quote)
+        putc_(w, '"');
+}
+
+void etp_csvw_ints(etp_csvw *w, const int64_t *v, uint32_t n)
+{
+    next_field(w);
+    char b[24];
+    for (uint32_t i = 0; i < n; i++) {
+        int l = snprintf(b, sizeof b, "%s%" PRId64, i ? " " : "", v[i]);
+        put(w, b, (size_t)l);
+    }
+}
+
+void etp_csvw_raw(etp_csvw *w, const char *text, size_t n)
+{
+    next_field(w);
+    put(w, text, n);
+}
+
+void etp_csvw_end_row(etp_csvw *w)
+{
+    put(w, "\r\n", 2);
+    w->row_open = 0;
+}
