@@ -642,6 +642,7 @@ static etp_status read_operators_csv(reader *r, const etp_bundle_artifact_info *
 /* The JSON table: columns are the entities' members, nested objects
  * flattened to "parent.member". */
 typedef struct json_build {
+    const char *rel;
     const char **columns;
     uint32_t column_count, column_cap;
     etp_bundle_cell *row; /* NULL while collecting columns */
@@ -736,15 +737,16 @@ static etp_status flatten(reader *r, json_build *b, const json_t *obj, const cha
     json_t *v;
     json_object_foreach((json_t *)obj, key, v) {
         char name[512];
-        snprintf(name, sizeof name, "%s%s", prefix, key);
+        int len = snprintf(name, sizeof name, "%s%s.", prefix, key);
+        if (len < 0 || (size_t)len >= sizeof name)
+            return bad(r, b->rel, "a member name longer than %zu bytes", sizeof name - 2);
         if (json_is_object(v)) {
-            char sub[512];
-            snprintf(sub, sizeof sub, "%s.", name);
-            etp_status s = flatten(r, b, v, sub);
+            etp_status s = flatten(r, b, v, name); /* "parent." */
             if (s)
                 return s;
             continue;
         }
+        name[len - 1] = '\0'; /* a leaf: no trailing dot */
         int col = find_column(b, name);
         if (b->row) {
             etp_status s = col < 0 ? ETP_OK : set_cell(r, &b->row[col], v);
@@ -788,7 +790,7 @@ static etp_status read_operators_json(reader *r, const etp_bundle_artifact_info 
     if (!json_is_array(ents))
         return bad(r, a->path, "\"entities\" is missing or not an array");
     size_t n = json_array_size(ents);
-    json_build b = {0};
+    json_build b = {.rel = a->path};
     for (size_t i = 0; i < n; i++) {
         const json_t *e = json_array_get(ents, i);
         if (!json_is_object(e))
