@@ -464,6 +464,14 @@ static void test_tampered(void **state)
     expect_refused(d, "summary.json: sha256 mismatch", 0);
     free(d);
 
+    d = fresh("t_escaping"); /* an artifact declared outside the bundle */
+    snprintf(man, sizeof man, "%s/result_manifest.json", d);
+    snprintf(cmd, sizeof cmd, "cp '%s/summary.json' '%s/../t_escaping.summary.json'", d, d);
+    sh(cmd);
+    replace_in_file(man, "\"path\": \"summary.json\"", "\"path\": \"../t_escaping.summary.json\"");
+    expect_refused(d, "'../t_escaping.summary.json'", 0);
+    free(d);
+
     d = fresh("t_unpublished"); /* no manifest: not published, even unverified */
     snprintf(cmd, sizeof cmd, "rm '%s/result_manifest.json'", d);
     sh(cmd);
