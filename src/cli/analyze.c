@@ -285,7 +285,8 @@ int cmd_analyze(int argc, char **argv)
     }
     /* The inputs load on three threads; their failures come in input
      * order (etprof/inputs.h). */
-    etp_inputs_spec spec = {etdump, pte, etrecord, logpath, &opt, 0};
+    etp_inputs_spec spec = {.etdump = etdump, .pte = pte, .etrecord = etrecord, .log = logpath,
+                            .prepare = &opt};
     etp_inputs *in = NULL;
     etp_analysis *a = NULL;
     int rc = EXIT_OK;

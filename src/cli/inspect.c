@@ -76,7 +76,7 @@ int cmd_inspect(int argc, char **argv)
     /* The ETDump is opened deferred: its events' tables are checked as
      * etp_inspect_run() decodes them (one pass). A defect of the ETDump is
      * reported before one of the program. */
-    etp_inputs_spec spec = {argv[optind], pte, NULL, NULL, NULL, 0};
+    etp_inputs_spec spec = {.etdump = argv[optind], .pte = pte};
     etp_inputs *inputs;
     etp_status s = etp_inputs_open(&spec, &inputs, &err);
     if (s)

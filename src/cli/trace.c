@@ -124,7 +124,7 @@ int cmd_trace(int argc, char **argv)
     etp_error err;
     etp_error_clear(&err);
     /* The trace reads every event: the ETDump is verified whole. */
-    etp_inputs_spec spec = {dump_path, pte, rec, NULL, NULL, 1};
+    etp_inputs_spec spec = {.etdump = dump_path, .pte = pte, .etrecord = rec, .verify_etdump = 1};
     etp_inputs *inputs;
     etp_status s = etp_inputs_open(&spec, &inputs, &err);
     if (s)
