@@ -2,7 +2,6 @@
  * attribute measured time to instructions and source operators. */
 #include <getopt.h>
 #include <jansson.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +12,10 @@
 #include "cli/cli.h"
 #include "etprof/analysis.h"
 #include "etprof/detect.h"
-#include "etprof/etrecord.h"
-#include "etprof/runner_log.h"
+#include "etprof/inputs.h"
 #include "outputs/report/analysis_report.h"
 #include "util/jsonw.h"
 #include "outputs/bundle/publish.h"
-#include "util/thread.h"
 
 static void help(void)
 {
@@ -210,48 +207,6 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     return rc;
 }
 
-/* The program and runner log on one thread, the ETRecord on another, while
- * the main one opens, verifies and groups the ETDump: the three are
- * independent. With a short ETDump the ETRecord's JSON is the longest of
- * them, so it does not wait for the program. Only the ETRecord's thread may
- * use jansson while they run: its reader swaps jansson's allocator for the
- * whole process (util/json_arena.h). */
-typedef struct side_inputs {
-    const char *pte, *etrecord, *log;
-    etp_program *p;
-    etp_etrecord *r;
-    etp_runner_log *lg;
-    etp_status status;
-    etp_error err;
-} side_inputs;
-
-static void *open_program_and_log(void *arg)
-{
-    side_inputs *s = arg;
-    if (s->pte && (s->status = etp_program_open(s->pte, &s->p, &s->err)))
-        return NULL;
-    if (s->log)
-        s->status = etp_runner_log_open(s->log, &s->lg, &s->err);
-    return NULL;
-}
-
-static void *open_etrecord(void *arg)
-{
-    side_inputs *s = arg;
-    if (s->etrecord)
-        s->status = etp_etrecord_open(s->etrecord, &s->r, &s->err);
-    return NULL;
-}
-
-/* Run @p fn on a new thread (*started = 1), or here if none can start. */
-static void start_side(pthread_t *th, int *started, void *(*fn)(void *), side_inputs *s)
-{
-    etp_error_clear(&s->err);
-    *started = etp_thread_start(th, fn, s) == 0;
-    if (!*started)
-        fn(s);
-}
-
 int cmd_analyze(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -340,63 +295,22 @@ int cmd_analyze(int argc, char **argv)
             return cli_fail(&err);
         etp_bundle_free(stale);
     }
-    etp_etdump *d = NULL;
-    etp_program *p = NULL;
-    etp_etrecord *r = NULL;
-    etp_runner_log *lg = NULL;
+    /* The inputs load on three threads; their failures come in input
+     * order (etprof/inputs.h). */
+    etp_inputs_spec spec = {.etdump = etdump, .pte = pte, .etrecord = etrecord, .log = logpath,
+                            .prepare = &opt};
+    etp_inputs *in = NULL;
     etp_analysis *a = NULL;
     int rc = EXIT_OK;
-    side_inputs side = {pte, NULL, logpath, NULL, NULL, NULL, ETP_OK, {0}};
-    side_inputs rec = {NULL, etrecord, NULL, NULL, NULL, NULL, ETP_OK, {0}};
-    pthread_t th, th_rec;
-    int threaded = 0, threaded_rec = 0;
-    if (etrecord)
-        start_side(&th_rec, &threaded_rec, open_etrecord, &rec);
-    start_side(&th, &threaded, open_program_and_log, &side);
-    /* The events' tables are checked as they are decoded (one pass over
-     * the file instead of two). */
-    etp_status ds = etp_etdump_open_deferred(etdump, &d, &err);
-    /* Decoding and grouping the events needs neither of the other inputs:
-     * do it while they load. */
-    etp_inspect *in = NULL;
-    etp_error perr;
-    etp_error_clear(&perr);
-    etp_status ps = ds ? ETP_OK : etp_analyze_prepare(d, &opt, &in, &perr);
-    if (threaded)
-        pthread_join(th, NULL);
-    if (threaded_rec)
-        pthread_join(th_rec, NULL);
-    p = side.p;
-    r = rec.r;
-    lg = side.lg;
-    /* Report failures in input order: the ETDump, the program, the ETRecord,
-     * the runner log, then what grouping the events found. A defect in
-     * events not decoded yet still counts as the ETDump's. */
-    if (!ds && (side.status || rec.status || ps) && !etp_etdump_verified(d))
-        ds = etp_etdump_verify(d, &err);
-    int program_failed = side.status && side.pte && !side.p;
-    if (!program_failed && rec.status) { /* the ETRecord comes before the log */
-        side.status = rec.status;
-        side.err = rec.err;
-    }
-    if (!ds && side.status)
-        err = side.err;
-    else if (!ds && ps)
-        err = perr;
-    if (ds || side.status || ps) {
-        etp_inspect_free(in);
-        rc = cli_fail(&err);
-        if (!ds && !side.status && ps == ETP_E_USAGE)
-            rc = EXIT_USAGE;
-        goto done;
-    }
-    opt.runner_log = lg;
+    etp_status s = etp_inputs_open(&spec, &in, &err);
+    if (s)
+        return cli_fail_status(s, &err);
+    opt.runner_log = etp_inputs_runner_log(in);
     opt.hash_program = outdir != NULL;
-    etp_status s = etp_analyze_prepared(d, in, p, r, &opt, &a, &err);
+    s = etp_analyze_prepared(etp_inputs_etdump(in), etp_inputs_take_prepared(in),
+                             etp_inputs_program(in), etp_inputs_etrecord(in), &opt, &a, &err);
     if (s) {
-        rc = cli_fail(&err);
-        if (s == ETP_E_USAGE)
-            rc = EXIT_USAGE;
+        rc = cli_fail_status(s, &err);
         goto done;
     }
     if (outdir) {
@@ -418,9 +332,6 @@ done:
     if (!cli_free_before_exit())
         return rc; /* exit reclaims it all at once */
     etp_analysis_free(a);
-    etp_etrecord_free(r);
-    etp_runner_log_free(lg);
-    etp_program_free(p);
-    etp_etdump_free(d);
+    etp_inputs_free(in);
     return rc;
 }

@@ -7,6 +7,8 @@
 #ifndef ETP_CLI_H
 #define ETP_CLI_H
 
+#include <stdio.h>
+
 #include "etprof/error.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
@@ -21,6 +23,18 @@ int cmd_trace(int argc, char **argv);
 
 /* Print "etprof: FILE: message (offset N)" to stderr; return EXIT_INPUT. */
 int cli_fail(const etp_error *err);
+/* Print @p err as cli_fail() does; return the exit status of a library call
+ * that failed with @p s: EXIT_USAGE for ETP_E_USAGE, else EXIT_INPUT. */
+int cli_fail_status(etp_status s, const etp_error *err);
+/* Writes a command's output into @p fp; ETP_OK, or a status with @p err set
+ * (ETP_E_IO: the write itself failed). */
+typedef etp_status (*cli_fill_fn)(FILE *fp, void *ctx, etp_error *err);
+/* Write the output file @p path through @p fill, atomically: into a
+ * temporary file beside it, fsynced, then renamed over @p path, so a failed
+ * run never leaves a partial file nor clobbers an existing one. "-" writes to
+ * standard output. Returns EXIT_OK, or the exit status after printing why
+ * ("PATH: write error" for ETP_E_IO, else as cli_fail_status). */
+int cli_write_atomic(const char *path, cli_fill_fn fill, void *ctx);
 /* Print "etprof: <message>" and a hint to stderr; return EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

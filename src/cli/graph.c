@@ -1,8 +1,6 @@
 /* graph.c - `etprof graph PROGRAM -o FILE`: the program's Model Explorer graph. */
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cli/cli.h"
 #include "etprof/mexplorer.h"
@@ -21,6 +19,18 @@ static void help(void)
            "      --no-delegate-graphs  leave out the empty graphs that delegate calls\n"
            "                          (VGF, Ethos-U) link to\n"
            "      --compact           no indentation\n");
+}
+
+/* What cli_write_atomic() writes: the collection, as the flags ask. */
+typedef struct graph_job {
+    const etp_me_collection *col;
+    int flags;
+} graph_job;
+
+static etp_status fill_graph(FILE *fp, void *ctx, etp_error *err)
+{
+    const graph_job *j = ctx;
+    return etp_me_write(j->col, fp, j->flags, err);
 }
 
 int cmd_graph(int argc, char **argv)
@@ -62,24 +72,9 @@ int cmd_graph(int argc, char **argv)
         etp_program_free(p);
         return cli_fail(&err);
     }
-    FILE *fp = stdout;
-    if (out_path && strcmp(out_path, "-") != 0 && !(fp = fopen(out_path, "wb"))) {
-        etp_me_free(col);
-        etp_program_free(p);
-        etp_error_set(&err, ETP_E_IO, out_path, ETP_NO_OFFSET, "cannot create the output file");
-        return cli_fail(&err);
-    }
-    etp_status s = etp_me_write(col, fp, flags, &err);
-    if (fp != stdout && fclose(fp) != 0 && !s)
-        s = etp_error_set(&err, ETP_E_IO, out_path, ETP_NO_OFFSET, "could not write the graph");
+    graph_job job = {col, flags};
+    int rc = cli_write_atomic(out_path ? out_path : "-", fill_graph, &job);
     etp_me_free(col);
     etp_program_free(p);
-    if (s) {
-        if (fp != stdout)
-            remove(out_path);
-        if (!err.file[0] && out_path)
-            snprintf(err.file, sizeof err.file, "%s", out_path);
-        return cli_fail(&err);
-    }
-    return EXIT_OK;
+    return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "etprof/inputs.h"
 #include "etprof/inspect.h"
 #include "outputs/report/inspect_report.h"
 
@@ -72,23 +73,22 @@ int cmd_inspect(int argc, char **argv)
 
     etp_error err;
     etp_error_clear(&err);
-    etp_etdump *d = NULL;
-    etp_program *p = NULL;
+    /* The ETDump is opened deferred: its events' tables are checked as
+     * etp_inspect_run() decodes them (one pass). A defect of the ETDump is
+     * reported before one of the program. */
+    etp_inputs_spec spec = {.etdump = argv[optind], .pte = pte};
+    etp_inputs *inputs;
+    etp_status s = etp_inputs_open(&spec, &inputs, &err);
+    if (s)
+        return cli_fail(&err);
+    const etp_etdump *d = etp_inputs_etdump(inputs);
+    const etp_program *p = etp_inputs_program(inputs);
     etp_inspect *in = NULL;
     int rc = EXIT_OK;
-    /* The events' tables are checked as they are decoded (one pass). */
-    if (etp_etdump_open_deferred(argv[optind], &d, &err))
-        return cli_fail(&err);
-    if (pte && etp_program_open(pte, &p, &err)) {
-        etp_error derr; /* a defect of the ETDump is reported first */
-        int bad_dump = etp_etdump_verify(d, &derr) != ETP_OK;
-        etp_etdump_free(d);
-        return cli_fail(bad_dump ? &derr : &err);
-    }
     opt.program = p;
-    etp_status s = etp_inspect_run(d, &opt, &in, &err);
+    s = etp_inspect_run(d, &opt, &in, &err);
     if (s) {
-        rc = s == ETP_E_USAGE ? (cli_fail(&err), EXIT_USAGE) : cli_fail(&err);
+        rc = cli_fail_status(s, &err);
     } else if (json) {
         if (etp_inspect_write_json(in, d, p, raw, stdout))
             rc = cli_error("write error on standard output");
@@ -100,7 +100,6 @@ int cmd_inspect(int argc, char **argv)
     if (!cli_free_before_exit())
         return rc; /* exit reclaims it all at once */
     etp_inspect_free(in);
-    etp_program_free(p);
-    etp_etdump_free(d);
+    etp_inputs_free(inputs);
     return rc;
 }

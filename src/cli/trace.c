@@ -1,16 +1,11 @@
 /* trace.c - `etprof trace ETDUMP [--pte PROGRAM] ... -o trace.json`: a
  * Chrome/Perfetto timeline of an ETDump (layout described in etprof/trace.h). */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
-#include "etprof/etrecord.h"
+#include "etprof/inputs.h"
 #include "etprof/trace.h"
 
 static void help(void)
@@ -35,62 +30,18 @@ static void help(void)
            "no time and are left out (counted in otherData).\n");
 }
 
-/* Write to a temporary file next to @p path, then rename it into place, so a
- * failure never leaves a partial trace or clobbers an existing file. */
-static int write_file(const char *path, const etp_etdump *d, const etp_trace_options *opt,
-                      const char *input_name, etp_trace_counts *counts)
+/* What cli_write_atomic() writes: the trace of one ETDump. */
+typedef struct trace_job {
+    const etp_etdump *d;
+    const etp_trace_options *opt;
+    const char *input_name;
+    etp_trace_counts *counts;
+} trace_job;
+
+static etp_status fill_trace(FILE *fp, void *ctx, etp_error *err)
 {
-    etp_error err;
-    etp_error_clear(&err);
-    if (!strcmp(path, "-")) {
-        if (etp_trace_write(d, opt, input_name, stdout, counts, &err))
-            return err.code == ETP_E_USAGE ? (cli_fail(&err), EXIT_USAGE) : cli_fail(&err);
-        return EXIT_OK;
-    }
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp)
-        return cli_error("out of memory");
-    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return cli_error("%s: cannot create: %s", path, strerror(e));
-    }
-    mode_t mask = umask(022);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask)) {
-        /* Keep the private mode mkstemp gave; the trace is still written. */
-    }
-    FILE *fp = fdopen(fd, "w");
-    if (!fp) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return cli_error("%s: cannot open: %s", path, strerror(e));
-    }
-    etp_status s = etp_trace_write(d, opt, input_name, fp, counts, &err);
-    int close_failed = fclose(fp) != 0;
-    int rc = EXIT_OK;
-    if (s) {
-        if (s == ETP_E_IO) {
-            rc = cli_error("%s: write error", path);
-        } else {
-            rc = cli_fail(&err);
-            if (s == ETP_E_USAGE)
-                rc = EXIT_USAGE;
-        }
-    } else if (close_failed) {
-        rc = cli_error("%s: write error", path);
-    } else if (rename(tmp, path)) {
-        rc = cli_error("%s: cannot write: %s", path, strerror(errno));
-    }
-    if (rc != EXIT_OK)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    const trace_job *j = ctx;
+    return etp_trace_write(j->d, j->opt, j->input_name, fp, j->counts, err);
 }
 
 /* Debug handles of an event from the ETRecord: a delegate event's own ids
@@ -172,23 +123,17 @@ int cmd_trace(int argc, char **argv)
     const char *dump_path = argv[optind];
     etp_error err;
     etp_error_clear(&err);
-    etp_etdump *d = NULL;
-    etp_program *p = NULL;
-    if (etp_etdump_open(dump_path, &d, &err))
+    /* The trace reads every event: the ETDump is verified whole. */
+    etp_inputs_spec spec = {.etdump = dump_path, .pte = pte, .etrecord = rec, .verify_etdump = 1};
+    etp_inputs *inputs;
+    etp_status s = etp_inputs_open(&spec, &inputs, &err);
+    if (s)
         return cli_fail(&err);
-    if (pte && etp_program_open(pte, &p, &err)) {
-        etp_etdump_free(d);
-        return cli_fail(&err);
-    }
-    opt.program = p;
-    etp_etrecord *r = NULL;
+    const etp_etdump *d = etp_inputs_etdump(inputs);
+    const etp_etrecord *r = etp_inputs_etrecord(inputs);
+    opt.program = etp_inputs_program(inputs);
     rec_ctx rctx = {NULL, NULL};
-    if (rec) {
-        if (etp_etrecord_open(rec, &r, &err)) {
-            etp_program_free(p);
-            etp_etdump_free(d);
-            return cli_fail(&err);
-        }
+    if (r) {
         rctx.r = r;
         rctx.method = opt.method ? opt.method : r->method_count == 1 ? r->methods[0].method : NULL;
         opt.resolve_handles = etrecord_handles;
@@ -197,14 +142,13 @@ int cmd_trace(int argc, char **argv)
     const char *slash = strrchr(dump_path, '/');
     etp_trace_counts counts;
     memset(&counts, 0, sizeof counts);
-    int rc = write_file(out, d, &opt, slash ? slash + 1 : dump_path, &counts);
+    trace_job job = {d, &opt, slash ? slash + 1 : dump_path, &counts};
+    int rc = cli_write_atomic(out, fill_trace, &job);
     if (rc == EXIT_OK && counts.dropped)
         fprintf(stderr,
                 "etprof: warning: %llu event(s) overlap others too often to be placed and were "
                 "left out (counted in otherData.dropped_events)\n",
                 (unsigned long long)counts.dropped);
-    etp_etrecord_free(r);
-    etp_program_free(p);
-    etp_etdump_free(d);
+    etp_inputs_free(inputs);
     return rc;
 }

@@ -67,14 +67,22 @@ int cmd_verify(int argc, char **argv)
 
     etp_error err;
     etp_error_clear(&err);
-    etp_verify_report *r;
-    if (etp_bundle_verify(dir, &r, &err))
+    /* Verified, then read back: a bundle passes only if a consumer
+     * (etp_bundle_open) can also read what it declares. */
+    etp_verify_report *r = NULL;
+    etp_bundle_doc *doc = NULL;
+    etp_status s = etp_bundle_open_report(dir, &doc, &r, &err);
+    if (!r)
         return cli_fail(&err);
     for (uint32_t i = 0; i < r->problem_count; i++)
         fprintf(stderr, "etprof: %s\n", r->problems[i]);
     for (uint32_t i = 0; i < r->warning_count; i++)
         fprintf(stderr, "etprof: %s%s\n", strict ? "" : "warning: ", r->warnings[i]);
     uint32_t failures = r->problem_count + (strict ? r->warning_count : 0);
+    if (!r->problem_count && s) {
+        cli_fail(&err); /* it verifies but does not read back */
+        failures++;
+    }
     if (failures == 0 && !quiet)
         printf("%s: ok, %u artifact%s verified%s\n", dir, r->artifact_count,
                r->artifact_count == 1 ? "" : "s",
@@ -82,6 +90,7 @@ int cmd_verify(int argc, char **argv)
     else if (failures)
         fprintf(stderr, "etprof: %s: bundle does not verify (%u problem%s)\n", dir, failures,
                 failures == 1 ? "" : "s");
+    etp_bundle_close(doc);
     etp_verify_report_free(r);
     return failures ? EXIT_INPUT : EXIT_OK;
 }

@@ -733,9 +733,23 @@ static char *read_manifest(vctx *c, size_t *len)
     return buf;
 }
 
-etp_status etp_bundle_verify(const char *dir, etp_verify_report **out, etp_error *err)
+char *etp_bundle_read_manifest(int dirfd, const char *dir, etp_verify_report *r, size_t *len,
+                               int *oom)
+{
+    vctx c = {.dir = dir, .dirfd = dirfd, .r = r};
+    c.problem_cap = r->problem_count;
+    c.warning_cap = r->warning_count;
+    char *text = read_manifest(&c, len);
+    *oom = c.oom;
+    return text;
+}
+
+etp_status etp_bundle_verify_keep(const char *dir, etp_verify_report **out, char **text_out,
+                                  size_t *len_out, etp_error *err)
 {
     *out = NULL;
+    if (text_out)
+        *text_out = NULL;
     if (!dir || !*dir)
         return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "no bundle directory given");
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -751,17 +765,27 @@ etp_status etp_bundle_verify(const char *dir, etp_verify_report **out, etp_error
     size_t len = 0;
     char *text = read_manifest(&c, &len);
     etp_status s = c.oom ? ETP_E_NOMEM : ETP_OK;
-    if (text) {
+    if (text)
         s = etp_bundle_verify_text(dfd, dir, text, len, r);
-        free(text);
-    }
     close(dfd);
     if (s) {
+        free(text);
         etp_verify_report_free(r);
         return etp_error_set(err, s, dir, ETP_NO_OFFSET, "out of memory while verifying");
     }
+    if (text_out) {
+        *text_out = text;
+        *len_out = len;
+    } else {
+        free(text);
+    }
     *out = r;
     return ETP_OK;
+}
+
+etp_status etp_bundle_verify(const char *dir, etp_verify_report **out, etp_error *err)
+{
+    return etp_bundle_verify_keep(dir, out, NULL, NULL, err);
 }
 
 void etp_verify_report_free(etp_verify_report *r)

@@ -24,4 +24,21 @@
 etp_status etp_bundle_verify_text(int dirfd, const char *dir, const char *text, size_t len,
                                   etp_verify_report *r);
 
+/*
+ * Read the manifest of the bundle open as @p dirfd (path @p dir) as the
+ * verifier does: a regular file, not through a symlink, at most
+ * ETP_VERIFY_MANIFEST_MAX bytes. Returns a new buffer of *len bytes (caller
+ * frees), or NULL after appending the reason to @p r (*oom = 1: no memory).
+ */
+char *etp_bundle_read_manifest(int dirfd, const char *dir, etp_verify_report *r, size_t *len,
+                               int *oom);
+
+/*
+ * etp_bundle_verify(), also handing back the manifest bytes it verified
+ * (*text: a new buffer of *len bytes, caller frees; NULL when the manifest
+ * could not be read, which the report says). @p text may be NULL.
+ */
+etp_status etp_bundle_verify_keep(const char *dir, etp_verify_report **out, char **text,
+                                  size_t *len, etp_error *err);
+
 #endif
