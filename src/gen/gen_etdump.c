@@ -208,11 +208,9 @@ etp_status gm_write_etdump(const gm_program *p, const gm_etdump_opts *o, const c
     }
     size_t len;
     const uint8_t *data = fbb_data(&c.b, &len);
-    if (gen_write_file(path, data, len)) {
-        st = etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot write: %s",
-                           strerror(errno));
+    st = gen_write_file(path, data, len, err);
+    if (st)
         goto done;
-    }
     if (bytes)
         *bytes = len;
     if (events)

@@ -513,11 +513,10 @@ etp_status gm_write_etrecord(const gm_program *p, const char *path, uint64_t *by
     void *bytes_out = mem_zip_take(&mz, bad, &len);
     if (!bytes_out)
         return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot build ETRecord");
-    int wrote = gen_write_file(path, bytes_out, len);
+    etp_status wrote = gen_write_file(path, bytes_out, len, err);
     free(bytes_out);
     if (wrote)
-        return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot write ETRecord: %s",
-                             strerror(errno));
+        return wrote;
     if (bytes)
         *bytes = len;
     return ETP_OK;

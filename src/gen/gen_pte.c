@@ -10,6 +10,7 @@
 #include "formats/schemas.h"
 #include "gen/fbbuild.h"
 #include "gen/gen_model.h"
+#include "util/atomic_file.h"
 
 #define SEGMENT_ALIGN 128u
 #define EH_LEN 32u
@@ -304,12 +305,11 @@ etp_status gm_write_pte(const gm_program *p, const char *path, uint64_t *bytes, 
     memcpy(head + 24, &base, 8);
     memcpy(head + 32, &seg_total, 8);
 
-    FILE *fp = fopen(path, "wb");
-    if (!fp) {
-        st = etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot create: %s",
-                           strerror(errno));
+    etp_atomic_file out;
+    st = etp_atomic_open(&out, path, err);
+    if (st)
         goto done;
-    }
+    FILE *fp = out.fp;
     /* Large writes, not 4 KiB ones: the kernel can then cache the file in
      * large pages, which readers map (and first touch) far faster. */
     size_t wbuf_len = (size_t)8 << 20;
@@ -326,14 +326,15 @@ etp_status gm_write_pte(const gm_program *p, const char *path, uint64_t *bytes, 
         ok = ok && (data ? write_all(fp, data, sz[i]) : write_zeros(fp, sz[i]));
         pos = off[i] + sz[i];
     }
-    if (fclose(fp) != 0)
-        ok = 0;
-    free(wbuf);
-    if (!ok) {
-        st = etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "write failed: %s",
-                           strerror(errno));
-        goto done;
+    if (ok) {
+        st = etp_atomic_commit(&out, err);
+    } else {
+        etp_atomic_abort(&out);
+        st = etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "write error");
     }
+    free(wbuf); /* after the stream that used it is closed */
+    if (st)
+        goto done;
     if (bytes)
         *bytes = base + seg_total;
 done:

@@ -1,6 +1,8 @@
 /* gen_util.c - arena, growable arrays and file output for the generators. */
 #include "gen/gen_util.h"
 
+#include "util/atomic_file.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -130,20 +132,15 @@ size_t gen_vec_append(gen_vec *v, const void *src, size_t n)
     return at;
 }
 
-int gen_write_file(const char *path, const void *data, size_t n)
+etp_status gen_write_file(const char *path, const void *data, size_t n, etp_error *err)
 {
-    FILE *fp = fopen(path, "wb");
-    if (!fp)
-        return -1;
-    int ok = fwrite(data, 1, n, fp) == n;
-    int e = errno;
-    if (fclose(fp) != 0 && ok) {
-        ok = 0;
-        e = errno;
+    etp_atomic_file f;
+    etp_status s = etp_atomic_open(&f, path, err);
+    if (s)
+        return s;
+    if (n && fwrite(data, 1, n, f.fp) != n) {
+        etp_atomic_abort(&f);
+        return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "write error");
     }
-    if (!ok) {
-        errno = e ? e : EIO;
-        return -1;
-    }
-    return 0;
+    return etp_atomic_commit(&f, err);
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "etprof/error.h"
+
 /* splitmix64 (Steele, Lea, Flood 2014): tiny, fast, good enough for jitter. */
 typedef struct gen_rng {
     uint64_t s;
@@ -82,8 +84,8 @@ void *gen_vec_extend(gen_vec *v, size_t n);
 size_t gen_vec_append(gen_vec *v, const void *src, size_t n);
 #define GEN_AT(v, type, i) (((type *)(v)->items)[i])
 
-/* Write @p n bytes to @p path (created or truncated). 0 on success, else
- * -1 with errno set. */
-int gen_write_file(const char *path, const void *data, size_t n);
+/* Write @p n bytes to @p path atomically (util/atomic_file.h: the old file
+ * or the whole new one, never a part); errors name @p path. */
+etp_status gen_write_file(const char *path, const void *data, size_t n, etp_error *err);
 
 #endif
