@@ -291,8 +291,9 @@ int cmd_analyze(int argc, char **argv)
      * must not leave an older bundle's manifest looking like its result. */
     if (outdir) {
         etp_bundle *stale = NULL;
-        if (etp_bundle_begin(outdir, &stale, &err))
-            return cli_fail(&err);
+        etp_status s = etp_bundle_begin(outdir, &stale, &err);
+        if (s)
+            return cli_fail_status(s, &err);
         etp_bundle_free(stale);
     }
     /* The inputs load on three threads; their failures come in input

@@ -171,8 +171,9 @@ static int gen_demo(int argc, char **argv)
     etp_error err;
     etp_error_clear(&err);
     etp_gen_result res;
-    if (etp_gen_demo(dir, runs, seed, &res, &err))
-        return cli_fail(&err);
+    etp_status st = etp_gen_demo(dir, runs, seed, &res, &err);
+    if (st)
+        return cli_fail_status(st, &err);
     printf("wrote %s/model.pte (%" PRIu64 " bytes), %s/model.etrecord (%" PRIu64
            " bytes), %s/run.etdp (%" PRIu64 " bytes, 1 load + %u executions)\n",
            dir, res.pte_bytes, dir, res.etrecord_bytes, dir, res.etdump_bytes, runs);

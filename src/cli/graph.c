@@ -65,12 +65,14 @@ int cmd_graph(int argc, char **argv)
     etp_error err;
     etp_error_clear(&err);
     etp_program *p;
-    if (etp_program_open(path, &p, &err))
-        return cli_fail(&err);
+    etp_status s = etp_program_open(path, &p, &err);
+    if (s)
+        return cli_fail_status(s, &err);
     etp_me_collection *col;
-    if (etp_me_build(p, method, label, &col, &err)) {
+    s = etp_me_build(p, method, label, &col, &err);
+    if (s) {
         etp_program_free(p);
-        return cli_fail(&err);
+        return cli_fail_status(s, &err);
     }
     graph_job job = {col, flags};
     int rc = cli_write_atomic(out_path ? out_path : "-", fill_graph, &job);

@@ -80,7 +80,7 @@ int cmd_inspect(int argc, char **argv)
     etp_inputs *inputs;
     etp_status s = etp_inputs_open(&spec, &inputs, &err);
     if (s)
-        return cli_fail(&err);
+        return cli_fail_status(s, &err);
     const etp_etdump *d = etp_inputs_etdump(inputs);
     const etp_program *p = etp_inputs_program(inputs);
     etp_inspect *in = NULL;

@@ -128,7 +128,7 @@ int cmd_trace(int argc, char **argv)
     etp_inputs *inputs;
     etp_status s = etp_inputs_open(&spec, &inputs, &err);
     if (s)
-        return cli_fail(&err);
+        return cli_fail_status(s, &err);
     const etp_etdump *d = etp_inputs_etdump(inputs);
     const etp_etrecord *r = etp_inputs_etrecord(inputs);
     opt.program = etp_inputs_program(inputs);
