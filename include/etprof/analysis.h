@@ -21,6 +21,19 @@
  *  5. Sums across entities exist only when they cover the same executions.
  *     P50/min/max are never summed.
  * Every figure carries its unit and whether its average may be added.
+ *
+ * Ownership: an etp_analysis owns everything it points to except its inputs
+ * (etdump, program, etrecord, runner_log: borrowed, and they must outlive
+ * it); strings and arrays in entities and figures live until
+ * etp_analysis_free().
+ *
+ * Thread safety: etp_analyze() and etp_analyze_prepared() use up to one
+ * helper thread of their own and share no state with other calls, so
+ * analyses of different inputs may run at once. Reading the same ETDump
+ * from two analyses at once needs an ETDump that is verified (see
+ * etprof/etdump.h: a deferred open is verified by its first decode). A
+ * finished etp_analysis is immutable: any number of threads may read it and
+ * call the lookups below; etp_analysis_free() must not run beside them.
  */
 #ifndef ETPROF_ANALYSIS_H
 #define ETPROF_ANALYSIS_H
@@ -211,9 +224,14 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
                                 const struct etp_etrecord *r, const etp_analysis_options *opt,
                                 etp_analysis **out, etp_error *err);
 
+/**
+ * Release @p a and everything it owns, including the grouping it was built
+ * from (etp_analysis.inspect); not its inputs. NULL is allowed.
+ */
 void etp_analysis_free(etp_analysis *a);
 
-/** Figure named @p name, or NULL. */
+/** Figure named @p name (as written in the outputs), or NULL; a lookup that
+ * compares names: outputs select figures by id (etp_analysis_figure_by_id). */
 const etp_figure *etp_analysis_figure(const etp_analysis *a, const char *name);
 
 /**

@@ -268,8 +268,8 @@ typedef struct etp_bundle_doc etp_bundle_doc;
  * run_metadata.json. Unknown members are ignored; a member of the wrong type
  * is an error.
  *
- * Uses jansson: not while etp_etrecord_open() runs on another thread (it
- * swaps jansson's allocator for the whole process).
+ * Thread safety: reads only @p dir; several documents may be opened at once
+ * on different threads.
  *
  * @param out  receives the document on ETP_OK (NULL otherwise); release with
  *             etp_bundle_close()

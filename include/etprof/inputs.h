@@ -67,9 +67,9 @@ typedef struct etp_inputs etp_inputs;
  * and the order of errors).
  *
  * Thread safety: the call starts up to two threads and joins them before it
- * returns. While it runs, no other thread of the process may use jansson:
- * the ETRecord reader swaps jansson's allocator for the whole process
- * (etp_etrecord_open()). Distinct calls must not overlap for the same reason.
+ * returns. It shares no state with other calls, so several may run at once
+ * on different threads; other threads may use jansson meanwhile (the
+ * ETRecord reader's arena serves only its own thread: etprof/etrecord.h).
  *
  * @param out  receives the inputs on ETP_OK (NULL otherwise); release with
  *             etp_inputs_free()

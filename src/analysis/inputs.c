@@ -15,10 +15,9 @@ struct etp_inputs {
     etp_inspect *prepared;
 };
 
-/* What one helper thread opens, and how it went. Only the ETRecord's
- * thread may use jansson while they run: its reader swaps jansson's
- * allocator for the whole process (util/json_arena.h), so the ETRecord
- * gets a thread of its own and nothing else there touches JSON. */
+/* What one helper thread opens, and how it went. The ETRecord gets a
+ * thread of its own because it is usually the longest to read (its JSON);
+ * the program and the runner log share the other. */
 typedef struct side_inputs {
     const char *pte, *etrecord, *log;
     etp_program *p;
