@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etprof/columns.h"
 #include "etprof/mexplorer.h"
 #include "etprof/views.h"
 #include "outputs/mexplorer/me_write.h"
@@ -91,22 +92,24 @@ static int fill_page(FILE *fp, void *ctx, etp_error *err)
     return etp_report_write_html(&m->report, fp, err) ? -1 : 0;
 }
 
-typedef enum { M_AVG, M_P50, M_MIN, M_MAX, M_KERNEL, M_SHARE } me_metric;
-
-static int metric_value(const etp_entity *e, me_metric m, double exec_avg, double *v)
+/* The value of overlay column @p col for @p e (the entity table's own
+ * column, etprof/columns.h), or as a percentage of Method::execute's average
+ * when @p pct; 0 when @p e has none. */
+static int metric_value(const etp_analysis *a, const etp_entity *e, etp_column_id col, int pct,
+                        double exec_avg, double *v)
 {
-    const etp_stats *s = &e->time.stats;
-    switch (m) {
-    case M_AVG: *v = s->avg; return e->time.executions > 0;
-    case M_P50: *v = s->p50; return e->time.executions > 0;
-    case M_MIN: *v = s->min; return e->time.executions > 0;
-    case M_MAX: *v = s->max; return e->time.executions > 0;
-    case M_KERNEL: *v = e->kernel.stats.avg; return e->has_kernel && e->kernel.executions > 0;
-    case M_SHARE:
-        *v = exec_avg > 0 ? 100.0 * s->avg / exec_avg : 0;
-        return e->time.executions > 0 && exec_avg > 0;
+    const etp_column *c = etp_column_get(col);
+    if (!c->present(e))
+        return 0;
+    double x = c->get(a, e).d;
+    if (!pct) {
+        *v = x;
+        return 1;
     }
-    return 0;
+    if (exec_avg <= 0)
+        return 0;
+    *v = 100.0 * x / exec_avg;
+    return 1;
 }
 
 static const char *basename_of(const char *p)
@@ -139,19 +142,20 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
     const etp_analysis *a = ctx->a;
     const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
     double exec_avg = ex && ex->available ? ex->stats.avg : 0;
+    /* One overlay per metric, each a column of the entity table. */
     static const struct {
-        me_metric m;
+        etp_column_id col;
         const char *name;
         int pct;
         unsigned hide;
         int on_source;
     } metrics[] = {
-        {M_AVG, "Runtime avg", 0, 0, 1},
-        {M_P50, "Runtime p50", 0, ETP_ME_HIDE_SUM, 1},
-        {M_MIN, "Runtime min", 0, ETP_ME_HIDE_SUM, 1},
-        {M_MAX, "Runtime max", 0, ETP_ME_HIDE_SUM, 1},
-        {M_KERNEL, "Kernel avg", 0, 0, 0},
-        {M_SHARE, "Share of execute avg", 1, 0, 1},
+        {ETP_COL_AVG, "Runtime avg", 0, 0, 1},
+        {ETP_COL_P50, "Runtime p50", 0, ETP_ME_HIDE_SUM, 1},
+        {ETP_COL_MIN, "Runtime min", 0, ETP_ME_HIDE_SUM, 1},
+        {ETP_COL_MAX, "Runtime max", 0, ETP_ME_HIDE_SUM, 1},
+        {ETP_COL_KERNEL_AVG, "Kernel avg", 0, 0, 0},
+        {ETP_COL_AVG, "Share of execute avg", 1, 0, 1},
     };
     uint32_t nsrc = ctx->sg ? ctx->sg->node_count : 0;
     etp_me_value *ivals = calloc(a->entity_count + 1, sizeof *ivals);
@@ -168,7 +172,8 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
         for (uint32_t i = 0; ctx->ig && i < a->entity_count; i++) {
             const etp_entity *e = &a->entities[i];
             double v;
-            if (e->kind != ETP_ENTITY_INSTRUCTION || !metric_value(e, metrics[mi].m, exec_avg, &v))
+            if (e->kind != ETP_ENTITY_INSTRUCTION ||
+                !metric_value(a, e, metrics[mi].col, metrics[mi].pct, exec_avg, &v))
                 continue;
             if (!bsearch(&e->id, ids, ctx->ig->node_count, sizeof *ids, cmp_str_ptr))
                 continue; /* every key must exist in the graph it targets */
@@ -192,7 +197,7 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
         for (uint32_t i = 0; metrics[mi].on_source && i < nsrc; i++) {
             const etp_entity *e = ctx->sg->nodes[i].entity;
             double v;
-            if (!e || !metric_value(e, metrics[mi].m, exec_avg, &v))
+            if (!e || !metric_value(a, e, metrics[mi].col, metrics[mi].pct, exec_avg, &v))
                 continue;
             svals[ns].node_id = ctx->sg->nodes[i].id;
             svals[ns].value = v;
