@@ -69,10 +69,11 @@ int cmd_graph(int argc, char **argv)
     if (s)
         return cli_fail_status(s, &err);
     etp_me_collection *col;
-    s = etp_me_build(p, method, label, &col, &err);
-    if (s) {
+    /* An unknown --method is reported with exit 1 here (the graph command's
+     * documented behaviour), not as a usage error. */
+    if (etp_me_build(p, method, label, &col, &err)) {
         etp_program_free(p);
-        return cli_fail_status(s, &err);
+        return cli_fail(&err);
     }
     graph_job job = {col, flags};
     int rc = cli_write_atomic(out_path ? out_path : "-", fill_graph, &job);
