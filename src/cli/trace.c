@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "etprof/inputs.h"
@@ -192,7 +193,8 @@ int cmd_trace(int argc, char **argv)
         return cli_usage("trace", "--method needs --pte");
     if (ranges > 1)
         return cli_usage("trace", "give one of --executions and --first, once");
-    cli_progress_init(quiet);
+    /* No progress line in the middle of a trace written to the terminal. */
+    cli_progress_init(quiet || (!strcmp(out, "-") && isatty(STDOUT_FILENO)));
 
     const char *dump_path = argv[optind];
     etp_error err;
