@@ -32,3 +32,26 @@ e2e() {
 }
 e2e "--pte" --etdump "$out/run.etdp" --pte "$out/model.pte"
 e2e "ETRECORD --pte" "$out/model.etrecord" --etdump "$out/run.etdp" --pte "$out/model.pte"
+
+# `etprof trace` of the whole run (--force: it is over the 200 MB guard),
+# written to a file beside the inputs: best and median of 5 runs, then the
+# size guard's estimate alone (the refusal without --force).
+trace_e2e() {
+  local label=$1; shift
+  local times=()
+  for _ in 1 2 3 4 5; do
+    local s e
+    s=${EPOCHREALTIME/./}
+    "$build/etprof" trace "$out/run.etdp" "$@" --quiet 2>/dev/null || true
+    e=${EPOCHREALTIME/./}
+    times+=($(( e - s )))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk -v l="$label" \
+    '{v[NR]=$1} END {printf "etprof trace %-24s best %6.1f ms  median %6.1f ms\n", l, v[1]/1000, v[3]/1000}'
+}
+trace_e2e "--force (whole run)" --pte "$out/model.pte" --etrecord "$out/model.etrecord" --force \
+  -o "$out/trace.json"
+ls -l "$out/trace.json" | awk '{printf "etprof trace: %d bytes\n", $5}'
+rm -f "$out/trace.json"
+trace_e2e "(refused: estimate only)" --pte "$out/model.pte" --etrecord "$out/model.etrecord" \
+  -o "$out/trace.json"

@@ -18,5 +18,8 @@ add_test(NAME trace.fixtures
 add_test(NAME trace.cases
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_cases.py $<TARGET_FILE:etprof_cli>
                  ${PROJECT_SOURCE_DIR}/schema ${ETP_FIXTURES})
-set_tests_properties(trace.fixtures trace.cases PROPERTIES SKIP_RETURN_CODE 77
+# Selection (--executions, --first), the 200 MB guard and the progress line.
+add_test(NAME trace.select
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_select.py $<TARGET_FILE:etprof_cli>)
+set_tests_properties(trace.fixtures trace.cases trace.select PROPERTIES SKIP_RETURN_CODE 77
                      ENVIRONMENT "${ETP_TEST_ENV}")

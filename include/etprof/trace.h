@@ -43,6 +43,14 @@
  *     chain and instruction ids, delegate ids and metadata, and the raw
  *     start/end ticks; debug handles when a resolver is given.
  *
+ * Executions: an execution is a RunData block named "Execute" that holds
+ * events, numbered from 1 in the ETDump's order (with one method, the N of
+ * its "execute N" track). A selection (first_execution, last_execution)
+ * writes only those executions; every other block (load_method, ...) is
+ * always written, and tracks keep the names and numbers they have in the
+ * whole trace. With a selection, otherData says which executions were
+ * written ("executions_selected": "A-B") and how many the ETDump holds.
+ *
  * The output is deterministic: the same inputs give byte-identical text.
  *
  * Thread safety: the writers keep no shared state and only read the dump
@@ -99,12 +107,22 @@ typedef struct etp_trace_options {
     int debug_events;            /**< 1 (default): debug events as instants; 0: skip them */
     etp_trace_handle_fn resolve_handles; /**< optional */
     void *resolve_ctx;           /**< passed to resolve_handles */
+    /** Executions to write (1-based, inclusive); 0 and 0 (default): all.
+     *  first_execution 0 means from the first, last_execution 0 to the last;
+     *  a range past the last execution is cut at it. */
+    uint32_t first_execution, last_execution;
+    /** Optional: called on the writing thread as the trace is written, with
+     *  the fraction of the selected events written so far (0..1, rising;
+     *  about every 65,536 events and after every block). Not called by
+     *  etp_trace_estimate. */
+    void (*progress)(void *ctx, double fraction);
+    void *progress_ctx;          /**< passed to progress */
 } etp_trace_options;
 
-/** Defaults: ns ticks, no program, debug events as instants. */
+/** Defaults: ns ticks, no program, debug events as instants, every execution. */
 void etp_trace_options_init(etp_trace_options *o);
 
-/** What went into a trace (all counts over the whole ETDump). */
+/** What went into a trace (counts over the blocks written, except executions). */
 typedef struct etp_trace_counts {
     uint32_t processes;          /**< methods (including "not identified") */
     uint32_t tracks;             /**< threads, including delegate and overlap tracks */
@@ -119,6 +137,8 @@ typedef struct etp_trace_counts {
     uint64_t allocations_skipped;/**< allocation events (never written) */
     uint64_t empty_events;       /**< events with no member set */
     uint32_t runs_without_events;/**< RunData blocks with no events vector */
+    uint32_t executions;         /**< executions in the ETDump (selected or not) */
+    uint32_t executions_written; /**< of which written */
 } etp_trace_counts;
 
 /**
@@ -126,7 +146,9 @@ typedef struct etp_trace_counts {
  * program exactly as etp_inspect_run() does (method inference, instruction
  * existence and kinds): a mismatch is ETP_E_MISMATCH, an unknown method
  * ETP_E_USAGE, an interval that ends before it starts (beyond a 32-bit
- * wrap) ETP_E_FORMAT; nothing is written then. A write failure is ETP_E_IO.
+ * wrap) ETP_E_FORMAT; a selection that ends before it starts is
+ * ETP_E_USAGE, one that starts past the last execution ETP_E_MISMATCH (the
+ * message says how many there are); nothing is written then. A write failure is ETP_E_IO.
  * @p counts (may be NULL) receives what was written. @p input_name, when not
  * NULL, is recorded in otherData (pass a base name to keep the output
  * independent of the directory). @p opt may be NULL (defaults). What was
@@ -135,6 +157,20 @@ typedef struct etp_trace_counts {
 etp_status etp_trace_write(const etp_etdump *d, const etp_trace_options *opt,
                            const char *input_name, FILE *fp, etp_trace_counts *counts,
                            etp_error *err);
+
+/**
+ * The size in bytes etp_trace_write would write with @p opt (its selection
+ * included), estimated without writing it: the blocks other than executions
+ * and, per method, the first and last selected execution are formatted and
+ * counted in full; the other executions are priced at those two's bytes per
+ * event (executions of one method hold the same events, so the estimate is
+ * close: within a few percent on generated and real runs). Costs about two
+ * executions' worth of writing. @p counts (may be NULL) receives the counts
+ * of the formatted blocks; its executions field holds the ETDump's number
+ * of executions. Fails as etp_trace_write does (nothing is written).
+ */
+etp_status etp_trace_estimate(const etp_etdump *d, const etp_trace_options *opt,
+                              uint64_t *bytes, etp_trace_counts *counts, etp_error *err);
 
 /**
  * As etp_trace_write, into memory: on success *out is a NUL-terminated

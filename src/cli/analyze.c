@@ -190,8 +190,10 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     } else if (etp_publish(a, &po, &summary, &err)) {
         rc = cli_fail(&err);
     } else if (rq->json) {
+        cli_progress_done();
         fputs(summary, stdout);
     } else if (!rq->quiet) {
+        cli_progress_done();
         etp_text_style st = {isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), rq->top};
         etp_analysis_write_text(a, &st, stdout);
         printf("\nPublished %s (check it with `etprof verify %s`):\n", outdir, outdir);
@@ -303,9 +305,12 @@ int cmd_analyze(int argc, char **argv)
     etp_inputs *in = NULL;
     etp_analysis *a = NULL;
     int rc = EXIT_OK;
+    cli_progress_init(quiet);
+    cli_progress_start("reading inputs");
     etp_status s = etp_inputs_open(&spec, &in, &err);
     if (s)
         return cli_fail_status(s, &err);
+    cli_progress_start("analysing");
     opt.runner_log = etp_inputs_runner_log(in);
     opt.hash_program = outdir != NULL;
     s = etp_analyze_prepared(etp_inputs_etdump(in), etp_inputs_take_prepared(in),
@@ -314,11 +319,13 @@ int cmd_analyze(int argc, char **argv)
         rc = cli_fail_status(s, &err);
         goto done;
     }
+    cli_progress_done();
     if (outdir) {
         publish_request rq = {.argc = argc, .argv = argv, .outdir = outdir, .etdump = etdump,
                               .pte = pte, .etrecord = etrecord, .log = logpath, .format = format,
                               .detailed = detailed, .me_mode = me_mode, .json = json,
                               .quiet = quiet, .top = top};
+        cli_progress_start("publishing");
         rc = publish(a, &opt, &rq);
     } else if (json) {
         if (etp_analysis_write_json(a, stdout))
@@ -330,6 +337,7 @@ int cmd_analyze(int argc, char **argv)
             rc = cli_error("write error on standard output");
     }
 done:
+    cli_progress_done();
     if (!cli_free_before_exit())
         return rc; /* exit reclaims it all at once */
     etp_analysis_free(a);

@@ -64,6 +64,18 @@ long long cli_parse_count(const char *s);
  * (NULL-terminated), and make malloc reuse freed memory rather than ask the
  * kernel for more (see malloc_tuning.c). Call before any thread starts. */
 void cli_tune_malloc(char **argv);
+/* Progress on stderr for steps that take a while (cli_progress.c): one
+ * line, "etprof: LABEL... N%", redrawn in place at most 10 times a second
+ * and cleared by cli_progress_done() (also before any error or warning).
+ * Nothing is printed unless cli_progress_init() found stderr to be a
+ * terminal and @p quiet 0. Not thread-safe: call from the main thread. */
+void cli_progress_init(int quiet);
+/* Show @p label (a string that outlives the step), replacing any earlier. */
+void cli_progress_start(const char *label);
+/* The fraction (0..1) of the current step done. */
+void cli_progress_update(double fraction);
+/* Clear the line. */
+void cli_progress_done(void);
 /* Whether a command should free its inputs and results before it returns
  * (1 under sanitizers or ETPROF_FREE_AT_EXIT=1), or leave them to exit. */
 int cli_free_before_exit(void);

@@ -34,6 +34,7 @@ static void usage(FILE *fp)
 int cli_fail(const etp_error *err)
 {
     char buf[1200];
+    cli_progress_done();
     fprintf(stderr, "etprof: %s\n", etp_error_format(err, buf, sizeof buf));
     return EXIT_INPUT;
 }
@@ -55,6 +56,7 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 int cli_error(const char *fmt, ...)
 {
     va_list ap;
+    cli_progress_done();
     fputs("etprof: ", stderr);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);

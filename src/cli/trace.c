@@ -1,8 +1,11 @@
 /* trace.c - `etprof trace ETDUMP [--pte PROGRAM] ... -o trace.json`: a
  * Chrome/Perfetto timeline of an ETDump (layout described in etprof/trace.h). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "etprof/inputs.h"
@@ -11,7 +14,8 @@
 static void help(void)
 {
     printf("usage: etprof trace ETDUMP [--pte PROGRAM] [--method NAME] [--etrecord R]\n"
-           "                    [--source-unit ns|us|ms|s|cycles] [--no-debug-events] -o FILE\n\n"
+           "                    [--source-unit ns|us|ms|s|cycles] [--no-debug-events]\n"
+           "                    [--executions A-B | --first N] [--force] [--quiet] -o FILE\n\n"
            "Write the ETDump as Chrome Trace Event JSON for ui.perfetto.dev or chrome://tracing:\n"
            "one process per method, one track per load and per execution, events nested\n"
            "Method::execute > OPERATOR_CALL/DELEGATE_CALL > native_call_*/delegate events.\n\n"
@@ -24,7 +28,17 @@ static void help(void)
            "  --source-unit U    unit of the ETDump's ticks (default ns; the file does not say);\n"
            "                     with cycles, ts/dur are cycles, not microseconds\n"
            "  --no-debug-events  leave out debug events (by default: instant events at the end\n"
-           "                     of their instruction)\n\n"
+           "                     of their instruction)\n"
+           "  --executions A-B   write only executions A to B (1-based, inclusive; or one, N)\n"
+           "  --first N          write only the first N executions\n"
+           "  --force            write a trace over 200 MB even without a selection\n"
+           "  -q, --quiet        no progress line (shown only when stderr is a terminal)\n\n"
+           "An execution is one Execute block of the ETDump (a run of the method), counted\n"
+           "from 1 in the file's order: with one method, execution N is the track\n"
+           "'execute N'. The load_method blocks are always written; a selection keeps the\n"
+           "track names of the whole trace and is recorded in otherData. Without a selection,\n"
+           "a trace estimated over 200 MB (which viewers struggle to open) is not written\n"
+           "unless --force; the error says its size.\n\n"
            "Delegate events whose times are not on the host clock (start 0, or outside their\n"
            "DELEGATE_CALL) go on a per-execution 'duration only' track. Allocation events carry\n"
            "no time and are left out (counted in otherData).\n");
@@ -37,6 +51,41 @@ typedef struct trace_job {
     const char *input_name;
     etp_trace_counts *counts;
 } trace_job;
+
+/* Parse "A-B" or "N" (1-based, A <= B) into *first, *last; -1 if malformed. */
+static int parse_range(const char *s, uint32_t *first, uint32_t *last)
+{
+    unsigned long v[2];
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        char *end;
+        errno = 0;
+        v[n] = strtoul(p, &end, 10);
+        if (errno || v[n] == 0 || v[n] > UINT32_MAX)
+            return -1;
+        n++;
+        if (*end == '\0')
+            break;
+        if (*end != '-' || n == 2)
+            return -1;
+        p = end + 1;
+    }
+    *first = (uint32_t)v[0];
+    *last = (uint32_t)v[n - 1];
+    return 0;
+}
+
+/* Traces over this size are written only when asked for (--force). */
+#define TRACE_SIZE_LIMIT 200000000ull
+
+static void trace_progress(void *ctx, double fraction)
+{
+    (void)ctx;
+    cli_progress_update(fraction);
+}
 
 static etp_status fill_trace(FILE *fp, void *ctx, etp_error *err)
 {
@@ -90,15 +139,20 @@ int cmd_trace(int argc, char **argv)
         {"no-debug-events", no_argument, NULL, 'n'},
         {"etrecord", required_argument, NULL, 'r'},
         {"output", required_argument, NULL, 'o'},
+        {"executions", required_argument, NULL, 'x'},
+        {"first", required_argument, NULL, 'f'},
+        {"force", no_argument, NULL, 'F'},
+        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     etp_trace_options opt;
     etp_trace_options_init(&opt);
     const char *pte = NULL, *out = NULL, *rec = NULL;
-    int c;
+    int c, force = 0, quiet = 0, ranges = 0;
+    long long n;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
         switch (c) {
         case 'p': pte = optarg; break;
         case 'm': opt.method = optarg; break;
@@ -109,6 +163,24 @@ int cmd_trace(int argc, char **argv)
         case 'n': opt.debug_events = 0; break;
         case 'r': rec = optarg; break;
         case 'o': out = optarg; break;
+        case 'x':
+            if (parse_range(optarg, &opt.first_execution, &opt.last_execution))
+                return cli_usage("trace", "--executions wants A-B or N (from 1, A <= B), not '%s'",
+                                 optarg);
+            if (opt.first_execution > opt.last_execution)
+                return cli_usage("trace", "--executions %s ends before it starts", optarg);
+            ranges++;
+            break;
+        case 'f':
+            n = cli_parse_count(optarg);
+            if (n < 1 || n > UINT32_MAX)
+                return cli_usage("trace", "--first wants a count from 1, not '%s'", optarg);
+            opt.first_execution = 1;
+            opt.last_execution = (uint32_t)n;
+            ranges++;
+            break;
+        case 'F': force = 1; break;
+        case 'q': quiet = 1; break;
         case 'h': help(); return EXIT_OK;
         default: return cli_usage("trace", "bad option");
         }
@@ -119,6 +191,10 @@ int cmd_trace(int argc, char **argv)
         return cli_usage("trace", "trace needs -o FILE ('-' for standard output)");
     if (opt.method && !pte)
         return cli_usage("trace", "--method needs --pte");
+    if (ranges > 1)
+        return cli_usage("trace", "give one of --executions and --first, once");
+    /* No progress line in the middle of a trace written to the terminal. */
+    cli_progress_init(quiet || (!strcmp(out, "-") && isatty(STDOUT_FILENO)));
 
     const char *dump_path = argv[optind];
     etp_error err;
@@ -142,8 +218,33 @@ int cmd_trace(int argc, char **argv)
     const char *slash = strrchr(dump_path, '/');
     etp_trace_counts counts;
     memset(&counts, 0, sizeof counts);
+    int rc = EXIT_OK;
+    if (!ranges && !force) {
+        /* Priced from two executions' worth of writing: nothing is written
+         * before the answer is known. */
+        uint64_t bytes = 0;
+        s = etp_trace_estimate(d, &opt, &bytes, &counts, &err);
+        if (s)
+            rc = cli_fail_status(s, &err);
+        else if (bytes > TRACE_SIZE_LIMIT)
+            rc = cli_error("trace of %u execution%s would be ~%llu MB; select with --first N or "
+                           "--executions A-B, or pass --force",
+                           counts.executions, counts.executions == 1 ? "" : "s",
+                           (unsigned long long)((bytes + 500000) / 1000000));
+        if (rc != EXIT_OK) {
+            etp_inputs_free(inputs);
+            return rc;
+        }
+    }
     trace_job job = {d, &opt, slash ? slash + 1 : dump_path, &counts};
-    int rc = cli_write_atomic(out, fill_trace, &job);
+    opt.progress = trace_progress;
+    cli_progress_start("writing trace");
+    rc = cli_write_atomic(out, fill_trace, &job);
+    cli_progress_done();
+    if (rc == EXIT_OK && ranges && opt.last_execution > counts.executions)
+        fprintf(stderr, "etprof: warning: the ETDump holds %u execution%s: wrote %u-%u\n",
+                counts.executions, counts.executions == 1 ? "" : "s", opt.first_execution,
+                counts.executions);
     if (rc == EXIT_OK && counts.dropped)
         fprintf(stderr,
                 "etprof: warning: %llu event(s) overlap others too often to be placed and were "

@@ -9,6 +9,7 @@
 
 #include "analysis/timeline.h"
 #include "etprof/inspect.h"
+#include "outputs/trace_text.h"
 #include "util/jsonw.h"
 
 #ifndef ETP_VERSION
@@ -29,6 +30,12 @@ typedef struct proc {
     uint32_t pid;
     int used;
     uint32_t loads, execs, others;   /* per-kind counters for thread names */
+    /* Size estimate: the first and last selected execution of the method
+     * are written (counted) in full, the others priced per event at their
+     * average. */
+    uint32_t sample_first, sample_last; /* run indices, UINT32_MAX: none */
+    uint64_t sample_bytes, sample_events;
+    uint64_t priced_events;          /* events of the executions not sampled */
 } proc;
 
 typedef struct writer {
@@ -39,9 +46,16 @@ typedef struct writer {
     proc *procs;                     /* plan_count + 1 (last: not identified) */
     uint32_t nprocs;
     uint32_t *run_block;             /* run index -> block index, or UINT32_MAX */
+    uint32_t *run_exec;              /* run index -> execution number (1-based), or 0 */
     uint32_t next_tid;
+    uint32_t exec_first, exec_last;  /* the selection, resolved (1 .. executions) */
+    int selected;                    /* a selection was given */
     etp_trace_counts counts;
     etp_timeline tl;
+    etp_tt tb;                       /* the object being assembled, reused */
+    int counting;                    /* 1: estimate the size, write nothing */
+    uint64_t counted;                /* bytes the objects would take (counting) */
+    uint64_t events_total, events_done; /* for progress */
 } writer;
 
 static const char *base_name(const char *p)
@@ -52,34 +66,38 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-/* Ticks as an exact decimal number of microseconds (or cycles). */
-static void put_time(etp_jw *w, etp_time_unit u, uint64_t ticks)
+/* Ticks as an exact decimal number of microseconds (or cycles): integer
+ * arithmetic only, trailing zeros of the fraction dropped. */
+static void put_time(etp_tt *b, etp_time_unit u, uint64_t ticks)
 {
-    char buf[48];
     switch (u) {
     case ETP_UNIT_NS: {
-        uint64_t frac = ticks % 1000;
-        if (!frac) {
-            snprintf(buf, sizeof buf, "%llu", (unsigned long long)(ticks / 1000));
-        } else {
-            int n = snprintf(buf, sizeof buf, "%llu.%03llu", (unsigned long long)(ticks / 1000),
-                             (unsigned long long)frac);
-            while (n > 0 && buf[n - 1] == '0')
-                buf[--n] = '\0';
+        etp_tt_u64(b, ticks / 1000);
+        unsigned frac = (unsigned)(ticks % 1000);
+        if (frac) {
+            char f[4] = {'.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10),
+                         (char)('0' + frac % 10)};
+            size_t n = 4;
+            while (f[n - 1] == '0')
+                n--;
+            etp_tt_put(b, f, n);
         }
         break;
     }
     case ETP_UNIT_MS:
-        snprintf(buf, sizeof buf, ticks ? "%llu000" : "%llu", (unsigned long long)ticks);
+        etp_tt_u64(b, ticks);
+        if (ticks)
+            ETP_TT_LIT(b, "000");
         break;
     case ETP_UNIT_S:
-        snprintf(buf, sizeof buf, ticks ? "%llu000000" : "%llu", (unsigned long long)ticks);
+        etp_tt_u64(b, ticks);
+        if (ticks)
+            ETP_TT_LIT(b, "000000");
         break;
     default: /* us, cycles: one tick is one unit */
-        snprintf(buf, sizeof buf, "%llu", (unsigned long long)ticks);
+        etp_tt_u64(b, ticks);
         break;
     }
-    etp_jw_raw(w, buf, strlen(buf));
 }
 
 static const etp_instruction *instr_at(const etp_plan *pl, int32_t c, int32_t i)
@@ -106,13 +124,6 @@ static const char *backend_of(const etp_plan *pl, const etp_instruction *in)
     return NULL;
 }
 
-static const char *kind_name(etp_tl_kind k)
-{
-    static const char *const names[] = {"framework", "instruction", "kernel",
-                                        "delegate",  "other",       "debug"};
-    return (unsigned)k < 6 ? names[k] : "other";
-}
-
 static const char *reason_text(etp_tl_reason r)
 {
     switch (r) {
@@ -132,26 +143,42 @@ static const char *value_type_name(int v)
     return v >= 0 && v < 8 ? names[v] : "unknown";
 }
 
+/* ---- output ---- */
+
+/* Hand the object assembled in wr->tb to the document (or only count it
+ * when estimating: its bytes plus the separator and line break). */
+static void emit(writer *wr)
+{
+    if (wr->counting)
+        wr->counted += wr->tb.len + 2;
+    else {
+        etp_jw_break(wr->w);
+        etp_jw_raw(wr->w, wr->tb.p, wr->tb.len);
+    }
+    wr->tb.len = 0;
+}
+
 /* ---- metadata ---- */
 
 static void meta(writer *wr, const char *what, uint32_t pid, uint32_t tid, const char *key,
                  const char *sval, int64_t ival)
 {
-    etp_jw *w = wr->w;
-    etp_jw_break(w);
-    etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "name", what);
-    etp_jw_kstr(w, "ph", "M");
-    etp_jw_kuint(w, "pid", pid);
-    etp_jw_kuint(w, "tid", tid);
-    etp_jw_key(w, "args");
-    etp_jw_obj_begin(w);
+    etp_tt *b = &wr->tb;
+    ETP_TT_LIT(b, "{\"name\":");
+    etp_tt_str(b, what);
+    ETP_TT_LIT(b, ",\"ph\":\"M\",\"pid\":");
+    etp_tt_u64(b, pid);
+    ETP_TT_LIT(b, ",\"tid\":");
+    etp_tt_u64(b, tid);
+    ETP_TT_LIT(b, ",\"args\":{");
+    etp_tt_str(b, key);
+    ETP_TT_LIT(b, ":");
     if (sval)
-        etp_jw_kstr(w, key, sval);
+        etp_tt_str(b, sval);
     else
-        etp_jw_kint(w, key, ival);
-    etp_jw_obj_end(w);
-    etp_jw_obj_end(w);
+        etp_tt_i64(b, ival);
+    ETP_TT_LIT(b, "}}");
+    emit(wr);
 }
 
 /* "forward", or "double | forward" when the ETDump cannot tell them apart. */
@@ -230,11 +257,14 @@ static void write_handles(writer *wr, const etp_plan *pl, const etp_profile_even
         return;
     if (n > ETP_TRACE_MAX_HANDLES)
         n = ETP_TRACE_MAX_HANDLES;
-    etp_jw_key(wr->w, "debug_handles");
-    etp_jw_arr_begin(wr->w);
-    for (uint32_t k = 0; k < n; k++)
-        etp_jw_int(wr->w, h[k]);
-    etp_jw_arr_end(wr->w);
+    etp_tt *b = &wr->tb;
+    ETP_TT_LIT(b, ",\"debug_handles\":[");
+    for (uint32_t k = 0; k < n; k++) {
+        if (k)
+            ETP_TT_LIT(b, ",");
+        etp_tt_i64(b, h[k]);
+    }
+    ETP_TT_LIT(b, "]");
 }
 
 static int printable(const uint8_t *b, uint32_t n)
@@ -245,27 +275,41 @@ static int printable(const uint8_t *b, uint32_t n)
     return 1;
 }
 
-static void write_delegate_id(etp_jw *w, const etp_profile_event *pe)
+static void write_delegate_id(etp_tt *b, const etp_profile_event *pe)
 {
-    etp_jw_key(w, "delegate_id");
+    ETP_TT_LIT(b, ",\"delegate_id\":");
     if (pe->delegate_id_str && pe->delegate_id_str_len)
-        etp_jw_strn(w, pe->delegate_id_str, pe->delegate_id_str_len);
+        etp_tt_strn(b, pe->delegate_id_str, pe->delegate_id_str_len);
     else
-        etp_jw_int(w, pe->delegate_id_int);
+        etp_tt_i64(b, pe->delegate_id_int);
     if (pe->has_metadata && pe->metadata_len) {
         if (pe->metadata_len <= 1024 && printable(pe->metadata, pe->metadata_len)) {
-            etp_jw_key(w, "delegate_metadata");
-            etp_jw_strn(w, (const char *)pe->metadata, pe->metadata_len);
+            ETP_TT_LIT(b, ",\"delegate_metadata\":");
+            etp_tt_strn(b, (const char *)pe->metadata, pe->metadata_len);
         } else {
-            etp_jw_kuint(w, "delegate_metadata_bytes", pe->metadata_len);
+            ETP_TT_LIT(b, ",\"delegate_metadata_bytes\":");
+            etp_tt_u64(b, pe->metadata_len);
         }
+    }
+}
+
+/* "cat" and "kind" of a slice, quoted. */
+static void put_kind(etp_tt *b, etp_tl_kind k)
+{
+    switch (k) {
+    case ETP_TL_FRAMEWORK: ETP_TT_LIT(b, "\"framework\""); break;
+    case ETP_TL_INSTRUCTION: ETP_TT_LIT(b, "\"instruction\""); break;
+    case ETP_TL_KERNEL: ETP_TT_LIT(b, "\"kernel\""); break;
+    case ETP_TL_DELEGATE: ETP_TT_LIT(b, "\"delegate\""); break;
+    case ETP_TL_DEBUG: ETP_TT_LIT(b, "\"debug\""); break;
+    default: ETP_TT_LIT(b, "\"other\""); break;
     }
 }
 
 static void write_slice(writer *wr, const etp_run *run, uint32_t ri, const etp_plan *pl,
                         const etp_tl_item *it, uint32_t pid, uint32_t tid)
 {
-    etp_jw *w = wr->w;
+    etp_tt *b = &wr->tb;
     etp_event e;
     etp_etdump_event(wr->d, run, it->event, &e);
     const etp_profile_event *pe = &e.profile;
@@ -276,102 +320,131 @@ static void write_slice(writer *wr, const etp_run *run, uint32_t ri, const etp_p
     const char *op = in ? operator_of(pl, in) : NULL;
     const char *backend = in ? backend_of(pl, in) : NULL;
 
-    etp_jw_break(w);
-    etp_jw_obj_begin(w);
-    etp_jw_key(w, "name");
-    char idbuf[32];
+    ETP_TT_LIT(b, "{\"name\":");
     if (k == ETP_TL_INSTRUCTION && op && pe->name_len == 13 && !memcmp(pe->name, "OPERATOR_CALL", 13))
-        etp_jw_str(w, op);
+        etp_tt_str(b, op);
     else if (k == ETP_TL_INSTRUCTION && backend && pe->name_len == 13 &&
              !memcmp(pe->name, "DELEGATE_CALL", 13))
-        etp_jw_str(w, backend);
+        etp_tt_str(b, backend);
     else if (k == ETP_TL_DELEGATE && pe->delegate_id_str && pe->delegate_id_str_len)
-        etp_jw_strn(w, pe->delegate_id_str, pe->delegate_id_str_len);
+        etp_tt_strn(b, pe->delegate_id_str, pe->delegate_id_str_len);
     else if (k == ETP_TL_DELEGATE) {
-        snprintf(idbuf, sizeof idbuf, "delegate %d", pe->delegate_id_int);
-        etp_jw_str(w, idbuf);
+        ETP_TT_LIT(b, "\"delegate ");
+        etp_tt_i64(b, pe->delegate_id_int);
+        ETP_TT_LIT(b, "\"");
     } else if (pe->name)
-        etp_jw_strn(w, pe->name, pe->name_len);
+        etp_tt_strn(b, pe->name, pe->name_len);
     else
-        etp_jw_str(w, "(unnamed event)");
-    etp_jw_kstr(w, "cat", kind_name(k));
-    etp_jw_kstr(w, "ph", "X");
-    etp_jw_key(w, "ts");
-    put_time(w, wr->opt->source_unit, it->ts);
-    etp_jw_key(w, "dur");
-    put_time(w, wr->opt->source_unit, it->dur);
-    etp_jw_kuint(w, "pid", pid);
-    etp_jw_kuint(w, "tid", tid);
-    etp_jw_key(w, "args");
-    etp_jw_obj_begin(w);
-    etp_jw_key(w, "event");
+        ETP_TT_LIT(b, "\"(unnamed event)\"");
+    ETP_TT_LIT(b, ",\"cat\":");
+    put_kind(b, k);
+    ETP_TT_LIT(b, ",\"ph\":\"X\",\"ts\":");
+    put_time(b, wr->opt->source_unit, it->ts);
+    ETP_TT_LIT(b, ",\"dur\":");
+    put_time(b, wr->opt->source_unit, it->dur);
+    ETP_TT_LIT(b, ",\"pid\":");
+    etp_tt_u64(b, pid);
+    ETP_TT_LIT(b, ",\"tid\":");
+    etp_tt_u64(b, tid);
+    ETP_TT_LIT(b, ",\"args\":{\"event\":");
     if (pe->name)
-        etp_jw_strn(w, pe->name, pe->name_len);
+        etp_tt_strn(b, pe->name, pe->name_len);
     else
-        etp_jw_null(w);
-    etp_jw_kstr(w, "kind", kind_name(k));
-    etp_jw_kuint(w, "run", ri);
+        ETP_TT_LIT(b, "null");
+    ETP_TT_LIT(b, ",\"kind\":");
+    put_kind(b, k);
+    ETP_TT_LIT(b, ",\"run\":");
+    etp_tt_u64(b, ri);
     if (pe->chain_index >= 0) {
-        etp_jw_kint(w, "chain", pe->chain_index);
-        etp_jw_kint(w, "instruction", pe->instruction_id);
+        ETP_TT_LIT(b, ",\"chain\":");
+        etp_tt_i64(b, pe->chain_index);
+        ETP_TT_LIT(b, ",\"instruction\":");
+        etp_tt_i64(b, pe->instruction_id);
     }
-    if (in)
-        etp_jw_kstr(w, "instruction_kind", etp_instr_kind_name(in->kind));
-    if (op)
-        etp_jw_kstr(w, "operator", op);
-    if (backend)
-        etp_jw_kstr(w, "backend", backend);
+    if (in) {
+        ETP_TT_LIT(b, ",\"instruction_kind\":");
+        etp_tt_str(b, etp_instr_kind_name(in->kind));
+    }
+    if (op) {
+        ETP_TT_LIT(b, ",\"operator\":");
+        etp_tt_str(b, op);
+    }
+    if (backend) {
+        ETP_TT_LIT(b, ",\"backend\":");
+        etp_tt_str(b, backend);
+    }
     if (k == ETP_TL_DELEGATE)
-        write_delegate_id(w, pe);
-    etp_jw_kuint(w, "start_ticks", pe->start_time);
-    etp_jw_kuint(w, "end_ticks", pe->end_time);
+        write_delegate_id(b, pe);
+    ETP_TT_LIT(b, ",\"start_ticks\":");
+    etp_tt_u64(b, pe->start_time);
+    ETP_TT_LIT(b, ",\"end_ticks\":");
+    etp_tt_u64(b, pe->end_time);
     if (it->wrapped)
-        etp_jw_kbool(w, "wrapped_32bit", 1);
+        ETP_TT_LIT(b, ",\"wrapped_32bit\":true");
     if (it->track == ETP_TL_TRACK_DELEGATE) {
-        etp_jw_kstr(w, "time_base", "duration only: the position on this track is synthetic");
-        etp_jw_kstr(w, "reason", reason_text((etp_tl_reason)it->reason));
+        ETP_TT_LIT(b, ",\"time_base\":\"duration only: the position on this track is synthetic\""
+                      ",\"reason\":");
+        etp_tt_str(b, reason_text((etp_tl_reason)it->reason));
     } else if (it->track > ETP_TL_TRACK_DELEGATE) {
-        etp_jw_kstr(w, "overlap", "moved off the main track: it partially overlaps another event");
+        ETP_TT_LIT(b, ",\"overlap\":\"moved off the main track: it partially overlaps another "
+                      "event\"");
     }
     write_handles(wr, pl, pe, NULL, k == ETP_TL_DELEGATE);
-    etp_jw_obj_end(w);
-    etp_jw_obj_end(w);
+    ETP_TT_LIT(b, "}}");
+    emit(wr);
 }
 
-static void write_value(etp_jw *w, const etp_etdump *d, const etp_debug_event *de)
+static void write_value(etp_tt *b, const etp_etdump *d, const etp_debug_event *de)
 {
     if (!de->has_value)
         return;
-    etp_jw_kstr(w, "value_type", value_type_name(de->value_type));
+    ETP_TT_LIT(b, ",\"value_type\":");
+    etp_tt_str(b, value_type_name(de->value_type));
     switch (de->value_type) {
-    case ETP_VAL_INT: etp_jw_kint(w, "value", de->int_value); break;
-    case ETP_VAL_BOOL: etp_jw_kbool(w, "value", de->bool_value); break;
+    case ETP_VAL_INT:
+        ETP_TT_LIT(b, ",\"value\":");
+        etp_tt_i64(b, de->int_value);
+        break;
+    case ETP_VAL_BOOL:
+        if (de->bool_value)
+            ETP_TT_LIT(b, ",\"value\":true");
+        else
+            ETP_TT_LIT(b, ",\"value\":false");
+        break;
     case ETP_VAL_FLOAT:
-    case ETP_VAL_DOUBLE: etp_jw_kdouble(w, "value", de->double_value); break;
+    case ETP_VAL_DOUBLE:
+        ETP_TT_LIT(b, ",\"value\":");
+        etp_tt_double(b, de->double_value);
+        break;
     case ETP_VAL_TENSOR:
     case ETP_VAL_TENSOR_LIST: {
-        etp_jw_kuint(w, "tensor_count", de->tensor_count);
-        etp_jw_key(w, "tensors");
-        etp_jw_arr_begin(w);
+        ETP_TT_LIT(b, ",\"tensor_count\":");
+        etp_tt_u64(b, de->tensor_count);
+        ETP_TT_LIT(b, ",\"tensors\":[");
         for (uint32_t k = 0; k < de->tensor_count && k < 64; k++) {
             etp_dbg_tensor t;
             if (etp_etdump_debug_tensor(d, de, k, &t))
                 break;
-            etp_jw_obj_begin(w);
+            if (k)
+                ETP_TT_LIT(b, ",");
+            ETP_TT_LIT(b, "{");
             const char *dt = etp_scalar_type_name(t.scalar_type);
+            ETP_TT_LIT(b, "\"dtype\":");
             if (dt)
-                etp_jw_kstr(w, "dtype", dt);
+                etp_tt_str(b, dt);
             else
-                etp_jw_kint(w, "dtype", t.scalar_type);
-            etp_jw_key(w, "sizes");
-            etp_jw_arr_begin(w);
-            for (uint32_t r = 0; r < t.rank && r < 64; r++)
-                etp_jw_int(w, t.sizes[r]);
-            etp_jw_arr_end(w);
-            etp_jw_kint(w, "debug_buffer_offset", t.offset);
-            etp_jw_obj_end(w);
+                etp_tt_i64(b, t.scalar_type);
+            ETP_TT_LIT(b, ",\"sizes\":[");
+            for (uint32_t r = 0; r < t.rank && r < 64; r++) {
+                if (r)
+                    ETP_TT_LIT(b, ",");
+                etp_tt_i64(b, t.sizes[r]);
+            }
+            ETP_TT_LIT(b, "],\"debug_buffer_offset\":");
+            etp_tt_i64(b, t.offset);
+            ETP_TT_LIT(b, "}");
         }
-        etp_jw_arr_end(w);
+        ETP_TT_LIT(b, "]");
         break;
     }
     default: break;
@@ -381,57 +454,74 @@ static void write_value(etp_jw *w, const etp_etdump *d, const etp_debug_event *d
 static void write_instant(writer *wr, const etp_run *run, uint32_t ri, const etp_plan *pl,
                           const etp_tl_item *it, uint32_t pid, uint32_t tid)
 {
-    etp_jw *w = wr->w;
+    etp_tt *b = &wr->tb;
     etp_event e;
     etp_etdump_event(wr->d, run, it->event, &e);
     const etp_debug_event *de = &e.debug;
     int program_output = de->is_output || de->chain_index > (uint64_t)INT32_MAX;
-    etp_jw_break(w);
-    etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "name", program_output ? "program output" : "intermediate output");
-    etp_jw_kstr(w, "cat", "debug");
-    etp_jw_kstr(w, "ph", "i");
-    etp_jw_kstr(w, "s", "t");
-    etp_jw_key(w, "ts");
-    put_time(w, wr->opt->source_unit, it->ts);
-    etp_jw_kuint(w, "pid", pid);
-    etp_jw_kuint(w, "tid", tid);
-    etp_jw_key(w, "args");
-    etp_jw_obj_begin(w);
-    etp_jw_kuint(w, "run", ri);
-    etp_jw_kstr(w, "time", program_output ? "debug events carry no time: placed at the end of "
-                                            "Method::execute"
-                                          : "debug events carry no time: placed at the end of "
-                                            "their instruction");
+    if (program_output)
+        ETP_TT_LIT(b, "{\"name\":\"program output\"");
+    else
+        ETP_TT_LIT(b, "{\"name\":\"intermediate output\"");
+    ETP_TT_LIT(b, ",\"cat\":\"debug\",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
+    put_time(b, wr->opt->source_unit, it->ts);
+    ETP_TT_LIT(b, ",\"pid\":");
+    etp_tt_u64(b, pid);
+    ETP_TT_LIT(b, ",\"tid\":");
+    etp_tt_u64(b, tid);
+    ETP_TT_LIT(b, ",\"args\":{\"run\":");
+    etp_tt_u64(b, ri);
+    if (program_output)
+        ETP_TT_LIT(b, ",\"time\":\"debug events carry no time: placed at the end of "
+                      "Method::execute\"");
+    else
+        ETP_TT_LIT(b, ",\"time\":\"debug events carry no time: placed at the end of "
+                      "their instruction\"");
     if (!program_output) {
         int32_t c = (int32_t)de->chain_index;
-        etp_jw_kint(w, "chain", c);
-        etp_jw_kint(w, "instruction", de->instruction_id);
+        ETP_TT_LIT(b, ",\"chain\":");
+        etp_tt_i64(b, c);
+        ETP_TT_LIT(b, ",\"instruction\":");
+        etp_tt_i64(b, de->instruction_id);
         const etp_instruction *in = instr_at(pl, c, de->instruction_id);
         const char *op = in ? operator_of(pl, in) : NULL;
         const char *backend = in ? backend_of(pl, in) : NULL;
-        if (op)
-            etp_jw_kstr(w, "operator", op);
-        if (backend)
-            etp_jw_kstr(w, "backend", backend);
+        if (op) {
+            ETP_TT_LIT(b, ",\"operator\":");
+            etp_tt_str(b, op);
+        }
+        if (backend) {
+            ETP_TT_LIT(b, ",\"backend\":");
+            etp_tt_str(b, backend);
+        }
     }
-    if (de->delegate_id_str)
-        etp_jw_kstr(w, "delegate_id", de->delegate_id_str);
-    else if (de->delegate_id_int != -1)
-        etp_jw_kint(w, "delegate_id", de->delegate_id_int);
-    if (de->name)
-        etp_jw_kstr(w, "debug_name", de->name);
-    write_value(w, wr->d, de);
+    if (de->delegate_id_str) {
+        ETP_TT_LIT(b, ",\"delegate_id\":");
+        etp_tt_str(b, de->delegate_id_str);
+    } else if (de->delegate_id_int != -1) {
+        ETP_TT_LIT(b, ",\"delegate_id\":");
+        etp_tt_i64(b, de->delegate_id_int);
+    }
+    if (de->name) {
+        ETP_TT_LIT(b, ",\"debug_name\":");
+        etp_tt_str(b, de->name);
+    }
+    write_value(b, wr->d, de);
     if (!program_output)
         write_handles(wr, pl, NULL, de, de->delegate_id_str || de->delegate_id_int != -1);
-    etp_jw_obj_end(w);
-    etp_jw_obj_end(w);
+    ETP_TT_LIT(b, "}}");
+    emit(wr);
+}
+
+static int is_execute(const etp_run *run)
+{
+    return run->name && !strcmp(run->name, "Execute");
 }
 
 /* Thread-name prefix of run @p ri in its process. */
 static void thread_label(proc *p, const etp_run *run, uint32_t ri, char *buf, size_t n)
 {
-    if (run->name && !strcmp(run->name, "Execute"))
+    if (is_execute(run))
         snprintf(buf, n, "execute %u (RunData %u)", ++p->execs, ri);
     else if (run->name && !strcmp(run->name, "Default"))
         snprintf(buf, n, "load_method %u (RunData %u)", ++p->loads, ri);
@@ -439,6 +529,30 @@ static void thread_label(proc *p, const etp_run *run, uint32_t ri, char *buf, si
         snprintf(buf, n, "%.200s %u (RunData %u)", run->name ? run->name : "(unnamed block)",
                  ++p->others, ri);
 }
+
+static proc *proc_of(writer *wr, const etp_inspect_block *blk)
+{
+    return blk->plan ? &wr->procs[blk->plan - wr->opt->program->plans] : &wr->procs[wr->nprocs - 1];
+}
+
+/* Whether run @p ri is written: every block that is not an execution, and
+ * the selected executions. */
+static int run_selected(const writer *wr, uint32_t ri)
+{
+    uint32_t x = wr->run_exec[ri];
+    return !x || (x >= wr->exec_first && x <= wr->exec_last);
+}
+
+static void report_progress(writer *wr, double events_in_run)
+{
+    const etp_trace_options *o = wr->opt;
+    if (o->progress && !wr->counting && wr->events_total)
+        o->progress(o->progress_ctx, ((double)wr->events_done + events_in_run) /
+                                         (double)wr->events_total);
+}
+
+/* Progress is reported every this many objects within a run. */
+#define PROGRESS_EVERY 65536u
 
 static etp_status write_run(writer *wr, uint32_t ri, etp_error *err)
 {
@@ -450,7 +564,17 @@ static etp_status write_run(writer *wr, uint32_t ri, etp_error *err)
         return ETP_OK;
     }
     const etp_inspect_block *blk = &wr->in->blocks[bi];
-    proc *p = blk->plan ? &wr->procs[blk->plan - wr->opt->program->plans] : &wr->procs[wr->nprocs - 1];
+    proc *p = proc_of(wr, blk);
+    if (!run_selected(wr, ri)) {
+        p->execs++; /* the tracks written keep the numbers of the whole trace */
+        return ETP_OK;
+    }
+    if (wr->counting && wr->run_exec[ri] && ri != p->sample_first && ri != p->sample_last) {
+        p->execs++;
+        p->priced_events += run.event_count;
+        return ETP_OK;
+    }
+    uint64_t counted0 = wr->counted;
     etp_timeline *tl = &wr->tl;
     etp_status s = etp_timeline_build(tl, wr->d, &run, ri, wr->opt->debug_events, err);
     if (s)
@@ -482,7 +606,19 @@ static etp_status write_run(writer *wr, uint32_t ri, etp_error *err)
             write_slice(wr, &run, ri, blk->plan, it, p->pid, tid);
         else
             write_instant(wr, &run, ri, blk->plan, it, p->pid, tid);
+        if ((k + 1) % PROGRESS_EVERY == 0)
+            report_progress(wr, (double)run.event_count * (double)(k + 1) / (double)tl->count);
     }
+    if (wr->tb.failed)
+        return etp_error_set(err, ETP_E_NOMEM, etp_etdump_path(wr->d), ETP_NO_OFFSET,
+                             "out of memory");
+    if (wr->counting && wr->run_exec[ri]) {
+        p->sample_bytes += wr->counted - counted0;
+        p->sample_events += run.event_count;
+    }
+    wr->events_done += run.event_count;
+    report_progress(wr, 0);
+    wr->counts.executions_written += wr->run_exec[ri] ? 1u : 0u;
     wr->counts.tracks += 1u + (del_tid ? 1u : 0u) + tl->overlap_lanes;
     wr->counts.profile_events += tl->profile_events;
     wr->counts.slices += tl->slice_count;
@@ -537,7 +673,54 @@ static void write_other_data(writer *wr, const char *input_name)
     etp_jw_kuint(w, "allocation_events_skipped", c->allocations_skipped);
     etp_jw_kuint(w, "empty_events", c->empty_events);
     etp_jw_kuint(w, "blocks_without_events", c->runs_without_events);
+    if (wr->selected) {
+        char sel[32];
+        snprintf(sel, sizeof sel, "%u-%u", wr->exec_first, wr->exec_last);
+        etp_jw_kstr(w, "executions_selected", sel);
+        etp_jw_kuint(w, "executions_in_etdump", c->executions);
+    }
     etp_jw_obj_end(w);
+}
+
+/* Number the executions (Execute blocks with events, in file order) and
+ * resolve the selection against them; ETP_E_USAGE for a selection that ends
+ * before it starts, ETP_E_MISMATCH for one past the last execution. */
+static etp_status select_executions(writer *wr, uint32_t nruns, etp_error *err)
+{
+    const etp_trace_options *o = wr->opt;
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < nruns; r++) {
+        etp_run run;
+        etp_etdump_run(wr->d, r, &run);
+        wr->run_exec[r] = wr->run_block[r] != UINT32_MAX && is_execute(&run) ? ++n : 0;
+    }
+    wr->counts.executions = n;
+    wr->exec_first = 1;
+    wr->exec_last = n;
+    if (!o->first_execution && !o->last_execution)
+        return ETP_OK;
+    uint32_t first = o->first_execution ? o->first_execution : 1;
+    uint32_t last = o->last_execution ? o->last_execution : UINT32_MAX;
+    if (first > last)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                             "the selection starts at execution %u, after its end (%u)", first,
+                             last);
+    if (first > n) {
+        char what[48];
+        if (first == last)
+            snprintf(what, sizeof what, "execution %u", first);
+        else if (last == UINT32_MAX)
+            snprintf(what, sizeof what, "executions from %u", first);
+        else
+            snprintf(what, sizeof what, "executions %u-%u", first, last);
+        return etp_error_set(err, ETP_E_MISMATCH, etp_etdump_path(wr->d), ETP_NO_OFFSET,
+                             "%s selected, but the ETDump holds %u execution%s (Execute blocks)",
+                             what, n, n == 1 ? "" : "s");
+    }
+    wr->selected = 1;
+    wr->exec_first = first;
+    wr->exec_last = last < n ? last : n;
+    return ETP_OK;
 }
 
 static etp_status build(writer *wr, const char *input_name, etp_error *err)
@@ -555,25 +738,43 @@ static etp_status build(writer *wr, const char *input_name, etp_error *err)
         return s;
     uint32_t nruns = etp_etdump_run_count(d);
     wr->run_block = malloc((nruns ? nruns : 1) * sizeof *wr->run_block);
+    wr->run_exec = malloc((nruns ? nruns : 1) * sizeof *wr->run_exec);
     wr->nprocs = (o->program ? o->program->plan_count : 0) + 1;
     wr->procs = calloc(wr->nprocs, sizeof *wr->procs);
-    if (!wr->run_block || !wr->procs)
+    if (!wr->run_block || !wr->run_exec || !wr->procs)
         return etp_error_set(err, ETP_E_NOMEM, etp_etdump_path(d), ETP_NO_OFFSET, "out of memory");
     for (uint32_t r = 0; r < nruns; r++)
         wr->run_block[r] = UINT32_MAX;
     for (uint32_t k = 0; k < wr->nprocs; k++) {
         wr->procs[k].pid = k + 1;
         wr->procs[k].plan = k + 1 < wr->nprocs ? &o->program->plans[k] : NULL;
+        wr->procs[k].sample_first = wr->procs[k].sample_last = UINT32_MAX;
     }
     for (uint32_t b = 0; b < wr->in->block_count; b++) {
         const etp_inspect_block *blk = &wr->in->blocks[b];
-        proc *p = blk->plan ? &wr->procs[blk->plan - o->program->plans] : &wr->procs[wr->nprocs - 1];
+        proc *p = proc_of(wr, blk);
         for (uint32_t r = 0; r < blk->run_count; r++)
             if (blk->runs[r] < nruns)
                 wr->run_block[blk->runs[r]] = b;
         if (!p->used || (p->block && blk->runs[0] < p->block->runs[0]))
             p->block = blk;
         p->used = 1;
+    }
+    s = select_executions(wr, nruns, err);
+    if (s)
+        return s;
+    for (uint32_t r = 0; r < nruns; r++) {
+        if (!run_selected(wr, r))
+            continue;
+        etp_run run;
+        etp_etdump_run(d, r, &run);
+        wr->events_total += run.event_count;
+        if (wr->run_exec[r]) {
+            proc *p = proc_of(wr, &wr->in->blocks[wr->run_block[r]]);
+            if (p->sample_first == UINT32_MAX)
+                p->sample_first = r;
+            p->sample_last = r;
+        }
     }
     etp_jw *w = wr->w;
     etp_jw_obj_begin(w);
@@ -585,8 +786,13 @@ static etp_status build(writer *wr, const char *input_name, etp_error *err)
         if (s)
             return s;
     }
-    for (uint32_t k = 0; k < wr->nprocs; k++)
-        wr->counts.processes += wr->procs[k].used ? 1u : 0u;
+    for (uint32_t k = 0; k < wr->nprocs; k++) {
+        const proc *p = &wr->procs[k];
+        wr->counts.processes += p->used ? 1u : 0u;
+        if (p->priced_events && p->sample_events)
+            wr->counted += (uint64_t)((double)p->priced_events * (double)p->sample_bytes /
+                                      (double)p->sample_events);
+    }
     etp_jw_break(w);
     etp_jw_arr_end(w);
     /* No "displayTimeUnit": the format defines it as a display preference,
@@ -598,9 +804,11 @@ static etp_status build(writer *wr, const char *input_name, etp_error *err)
     return ETP_OK;
 }
 
+/* Write (or, with @p estimate, only size: *estimate receives the bytes) the
+ * trace through @p w. */
 static etp_status run_writer(const etp_etdump *d, const etp_trace_options *opt,
                              const char *input_name, etp_jw *w, etp_trace_counts *counts,
-                             etp_error *err)
+                             uint64_t *estimate, etp_error *err)
 {
     etp_trace_options defaults;
     if (!opt) {
@@ -617,14 +825,20 @@ static etp_status run_writer(const etp_etdump *d, const etp_trace_options *opt,
     wr.opt = opt;
     wr.w = w;
     wr.next_tid = 1;
+    wr.counting = estimate != NULL;
     etp_timeline_init(&wr.tl);
+    etp_tt_init(&wr.tb);
     etp_status s = build(&wr, input_name, err);
+    etp_tt_free(&wr.tb);
     etp_timeline_free(&wr.tl);
     etp_inspect_free(wr.in);
     free(wr.run_block);
+    free(wr.run_exec);
     free(wr.procs);
     if (!s && counts)
         *counts = wr.counts;
+    if (!s && estimate)
+        *estimate = wr.counted;
     return s;
 }
 
@@ -634,7 +848,7 @@ etp_status etp_trace_write(const etp_etdump *d, const etp_trace_options *opt,
 {
     etp_jw w;
     etp_jw_init_file(&w, fp, 0);
-    etp_status s = run_writer(d, opt, input_name, &w, counts, err);
+    etp_status s = run_writer(d, opt, input_name, &w, counts, NULL, err);
     if (s) {
         etp_jw_finish(&w);
         return s;
@@ -643,6 +857,24 @@ etp_status etp_trace_write(const etp_etdump *d, const etp_trace_options *opt,
     if (etp_jw_finish(&w) || fputc('\n', fp) == EOF || fflush(fp))
         return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "write error");
     return ETP_OK;
+}
+
+etp_status etp_trace_estimate(const etp_etdump *d, const etp_trace_options *opt,
+                              uint64_t *bytes, etp_trace_counts *counts, etp_error *err)
+{
+    *bytes = 0;
+    /* The frame and otherData go to a memory writer that is thrown away:
+     * less than 2 KB, and counted. */
+    etp_jw w;
+    etp_jw_init_mem(&w, 0);
+    uint64_t objects = 0;
+    etp_status s = run_writer(d, opt, NULL, &w, counts, &objects, err);
+    size_t frame = 0;
+    char *text = etp_jw_take(&w, &frame);
+    free(text);
+    if (!s)
+        *bytes = objects + frame + 1;
+    return s;
 }
 
 etp_status etp_trace_to_string(const etp_etdump *d, const etp_trace_options *opt,
@@ -654,7 +886,7 @@ etp_status etp_trace_to_string(const etp_etdump *d, const etp_trace_options *opt
         *len = 0;
     etp_jw w;
     etp_jw_init_mem(&w, 0);
-    etp_status s = run_writer(d, opt, input_name, &w, counts, err);
+    etp_status s = run_writer(d, opt, input_name, &w, counts, NULL, err);
     if (s) {
         etp_jw_discard(&w);
         return s;

@@ -13,6 +13,8 @@
 
 #include "analysis/timeline.h"
 #include "etprof/trace.h"
+#include "outputs/trace_text.h"
+#include "util/jsonw.h"
 #include "testutil.h"
 
 static etp_etdump *open_dump(const char *rel)
@@ -277,6 +279,137 @@ static void timeline_lanes(void **state)
     etp_etdump_free(d);
 }
 
+/* Fractions reported through etp_trace_options.progress. */
+typedef struct fractions {
+    double v[4096];
+    int n, decreasing;
+} fractions;
+
+static void record_progress(void *ctx, double f)
+{
+    fractions *fr = ctx;
+    if (fr->n && f < fr->v[fr->n - 1])
+        fr->decreasing = 1;
+    if (fr->n < 4096)
+        fr->v[fr->n++] = f;
+}
+
+static void selection(void **state)
+{
+    (void)state;
+    etp_etdump *d = open_dump("real-runs/et_add_x10.etdp");
+    etp_program *p = open_program("real-runs/et_add_x10.pte");
+    etp_trace_options o;
+    etp_trace_options_init(&o);
+    o.program = p;
+    fractions fr;
+    memset(&fr, 0, sizeof fr);
+    o.progress = record_progress;
+    o.progress_ctx = &fr;
+    etp_trace_counts c;
+    char *full = trace_string(d, &o, &c);
+    assert_int_equal(c.executions, 10);
+    assert_int_equal(c.executions_written, 10);
+    assert_true(fr.n >= 10 && !fr.decreasing);
+    assert_true(fr.v[fr.n - 1] == 1.0);
+    assert_null(strstr(full, "executions_selected"));
+
+    /* The estimate of a trace of ten identical executions is close. */
+    etp_error err;
+    uint64_t bytes = 0;
+    fr.n = 0;
+    assert_int_equal(etp_trace_estimate(d, &o, &bytes, &c, &err), ETP_OK);
+    assert_int_equal(fr.n, 0);
+    assert_int_equal(c.executions, 10);
+    size_t len = strlen(full);
+    assert_true(bytes > len * 97 / 100 && bytes < len * 103 / 100);
+
+    o.first_execution = 3;
+    o.last_execution = 4;
+    char *sel = trace_string(d, &o, &c);
+    assert_int_equal(c.executions, 10);
+    assert_int_equal(c.executions_written, 2);
+    assert_non_null(strstr(sel, "\"execute 3 (RunData"));
+    assert_non_null(strstr(sel, "\"execute 4 (RunData"));
+    assert_null(strstr(sel, "\"execute 2 (RunData"));
+    assert_null(strstr(sel, "\"execute 5 (RunData"));
+    assert_non_null(strstr(sel, "\"load_method 1 (RunData"));
+    assert_non_null(strstr(sel, "\"executions_selected\":\"3-4\",\"executions_in_etdump\":10"));
+    uint64_t sel_bytes = 0;
+    assert_int_equal(etp_trace_estimate(d, &o, &bytes, NULL, &err), ETP_OK);
+    sel_bytes = bytes;
+    assert_true(sel_bytes < len / 3);
+    free(sel);
+
+    /* Past the end: cut; entirely past it: nothing, and the count said. */
+    o.first_execution = 10;
+    o.last_execution = 0;
+    sel = trace_string(d, &o, &c);
+    assert_int_equal(c.executions_written, 1);
+    free(sel);
+    char *text = (char *)1;
+    o.first_execution = 11;
+    o.last_execution = 12;
+    assert_int_equal(etp_trace_to_string(d, &o, NULL, &text, NULL, NULL, &err), ETP_E_MISMATCH);
+    assert_null(text);
+    assert_non_null(strstr(err.message, "holds 10 executions"));
+    o.first_execution = 5;
+    o.last_execution = 4;
+    assert_int_equal(etp_trace_to_string(d, &o, NULL, &text, NULL, NULL, &err), ETP_E_USAGE);
+    free(full);
+    etp_program_free(p);
+    etp_etdump_free(d);
+}
+
+/* The trace's own appender writes what the JSON writer would. */
+static void text_matches_jsonw(void **state)
+{
+    (void)state;
+    static const char *const strs[] = {"plain", "", "q\"uote", "back\\slash", "tab\tnl\n",
+                                       "\x01ctl\x7f", "caf\xc3\xa9", "bad\xc3(", "\xff",
+                                       "\xf0\x9f\x98\x80 emoji", "end\xe2\x82"};
+    static const int64_t ints[] = {0, 1, 9, 10, 99, 100, 12345678901234LL, -1, -10,
+                                   INT64_MIN, INT64_MAX};
+    static const double dbls[] = {0.0, 1.0, -2.5, 0.1, 1e300, 5e-324, 1.898821};
+    etp_jw w;
+    etp_jw_init_mem(&w, 0);
+    etp_tt b;
+    etp_tt_init(&b);
+    etp_jw_arr_begin(&w);
+    ETP_TT_LIT(&b, "[");
+    for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++) {
+        etp_jw_str(&w, strs[k]);
+        if (k)
+            ETP_TT_LIT(&b, ",");
+        etp_tt_str(&b, strs[k]);
+    }
+    etp_jw_str(&w, NULL);
+    ETP_TT_LIT(&b, ",");
+    etp_tt_str(&b, NULL);
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        etp_jw_int(&w, ints[k]);
+        ETP_TT_LIT(&b, ",");
+        etp_tt_i64(&b, ints[k]);
+        etp_jw_uint(&w, (uint64_t)ints[k]);
+        ETP_TT_LIT(&b, ",");
+        etp_tt_u64(&b, (uint64_t)ints[k]);
+    }
+    for (size_t k = 0; k < sizeof dbls / sizeof dbls[0]; k++) {
+        etp_jw_double(&w, dbls[k]);
+        ETP_TT_LIT(&b, ",");
+        etp_tt_double(&b, dbls[k]);
+    }
+    etp_jw_arr_end(&w);
+    ETP_TT_LIT(&b, "]");
+    size_t n = 0;
+    char *want = etp_jw_take(&w, &n);
+    assert_false(b.failed);
+    assert_int_equal(b.len, n);
+    assert_memory_equal(b.p, want, n);
+    free(want);
+    etp_tt_free(&b);
+}
+
 int main(void)
 {
     TU_REQUIRE_FIXTURES();
@@ -284,7 +417,8 @@ int main(void)
         cmocka_unit_test(classify_kinds),     cmocka_unit_test(tutorial_counts),
         cmocka_unit_test(file_equals_string), cmocka_unit_test(handle_resolver),
         cmocka_unit_test(program_names),      cmocka_unit_test(errors),
-        cmocka_unit_test(timeline_lanes),
+        cmocka_unit_test(timeline_lanes),     cmocka_unit_test(selection),
+        cmocka_unit_test(text_matches_jsonw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
