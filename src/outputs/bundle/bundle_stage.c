@@ -1,0 +1,616 @@
+/* bundle_stage.c - stage a bundle beside its directory and swap it into
+ * place (see bundle_stage.h); what may be replaced (etp_bundle_probe); the
+ * signal-time undo (etp_bundle_abandon_from_signal). */
+#include "outputs/bundle/bundle_stage.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
+
+#include <jansson.h>
+#include <openssl/rand.h>
+#include <pthread.h>
+
+/* The largest manifest read to tell whether a directory is a bundle (the
+ * verifier's limit). */
+#define MANIFEST_MAX (64u << 20)
+/* Nesting followed when removing a directory tree. A bundle is two or three
+ * levels deep; a directory replaced with ETP_BUNDLE_FORCE may be deeper. */
+#define RM_DEPTH_MAX 64
+
+/* ---- the signal table ----------------------------------------------------- */
+
+enum {
+    SLOT_FREE = 0,
+    SLOT_SETUP,    /* claimed, names being filled in: nothing on disk yet */
+    SLOT_STAGING,  /* names[0] = staging directory; DIR untouched */
+    SLOT_SWAPPING, /* renames in flight (signals blocked on that thread) */
+    SLOT_ASIDE     /* new bundle in place; names[1] = the old one, to remove */
+};
+
+#define SLOTS 8
+
+typedef struct stage_slot {
+    atomic_int state;
+    int parentfd;
+    char names[2][ETP_BUNDLE_NAME_MAX + 1];
+} stage_slot;
+
+static stage_slot g_slots[SLOTS];
+
+static int slot_claim(void)
+{
+    for (int i = 0; i < SLOTS; i++) {
+        int expect = SLOT_FREE;
+        if (atomic_compare_exchange_strong(&g_slots[i].state, &expect, SLOT_SETUP))
+            return i;
+    }
+    return -1; /* more publications at once than slots: they run unprotected */
+}
+
+static void slot_set(const etp_stage *st, int state, const char *aside)
+{
+    if (st->slot < 0)
+        return;
+    stage_slot *s = &g_slots[st->slot];
+    if (state == SLOT_STAGING) {
+        s->parentfd = st->parentfd;
+        memcpy(s->names[0], st->name, sizeof s->names[0]);
+    }
+    if (aside)
+        memcpy(s->names[1], aside, sizeof s->names[1]);
+    atomic_store(&s->state, state);
+}
+
+/* ---- removing a tree with async-signal-safe calls only ------------------- */
+
+#if defined(__linux__)
+struct dirent64_raw {
+    uint64_t ino;
+    int64_t off;
+    unsigned short reclen;
+    unsigned char type;
+    char name[];
+};
+#endif
+
+static int is_dot(const char *n) { return n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2])); }
+
+static int rm_tree_at(int dirfd, const char *name, int depth);
+
+/* Remove every entry of the open directory @p fd. Linux: getdents64 into a
+ * stack buffer (no allocation, safe in a signal handler). Elsewhere:
+ * readdir (not async-signal-safe, but correct outside a handler). */
+static int rm_entries(int fd, int depth)
+{
+    int bad = 0;
+#if defined(__linux__)
+    _Alignas(8) char buf[4096];
+    for (;;) {
+        long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+        if (n <= 0) {
+            if (n < 0)
+                bad = 1;
+            break;
+        }
+        for (long off = 0; off < n;) {
+            struct dirent64_raw *d = (struct dirent64_raw *)(void *)(buf + off);
+            off += d->reclen;
+            if (!is_dot(d->name) && rm_tree_at(fd, d->name, depth + 1) != 0)
+                bad = 1;
+        }
+    }
+#else
+    int dfd = dup(fd);
+    DIR *dp = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!dp) {
+        if (dfd >= 0)
+            close(dfd);
+        return -1;
+    }
+    struct dirent *d;
+    while ((d = readdir(dp)) != NULL)
+        if (!is_dot(d->d_name) && rm_tree_at(fd, d->d_name, depth + 1) != 0)
+            bad = 1;
+    closedir(dp);
+#endif
+    return bad ? -1 : 0;
+}
+
+/* rm -rf of @p name in @p dirfd, never following a symlink (a link is
+ * removed, not what it points to). 0 when gone. */
+static int rm_tree_at(int dirfd, const char *name, int depth)
+{
+    if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
+        return 0;
+    if (errno != EISDIR && errno != EPERM)
+        return -1;
+    if (depth >= RM_DEPTH_MAX)
+        return -1;
+    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    /* Entries removed while reading may make a file system skip others;
+     * a second pass picks them up. */
+    int rc = -1;
+    for (int pass = 0; pass < 3 && rc != 0; pass++) {
+        if (pass && lseek(fd, 0, SEEK_SET) != 0)
+            break;
+        (void)rm_entries(fd, depth);
+        rc = unlinkat(dirfd, name, AT_REMOVEDIR);
+        if (rc != 0 && errno != ENOTEMPTY && errno != EEXIST)
+            break;
+    }
+    close(fd);
+    return rc;
+}
+
+void etp_bundle_abandon_from_signal(void)
+{
+    int saved = errno;
+    for (int i = 0; i < SLOTS; i++) {
+        stage_slot *s = &g_slots[i];
+        int state = atomic_load(&s->state);
+        /* The renames run with signals blocked on their thread, so this can
+         * only be another thread: let them finish (bounded). */
+        for (int spins = 0; state == SLOT_SWAPPING && spins < 2000; spins++) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+            state = atomic_load(&s->state);
+        }
+        if (state == SLOT_STAGING)
+            (void)rm_tree_at(s->parentfd, s->names[0], 0);
+        else if (state == SLOT_ASIDE)
+            (void)rm_tree_at(s->parentfd, s->names[1], 0);
+        else
+            continue;
+        atomic_store(&s->state, SLOT_FREE);
+    }
+    errno = saved;
+}
+
+/* ---- the target ----------------------------------------------------------- */
+
+/* mkdir -p: create @p path and its missing parents. Existing parents may be
+ * symlinks (e.g. /tmp on some systems). */
+static int mkdir_p(const char *path)
+{
+    size_t n = strlen(path);
+    char *buf = malloc(n + 1);
+    if (!buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        char saved = buf[i];
+        buf[i] = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            free(buf);
+            errno = e;
+            return -1;
+        }
+        buf[i] = saved;
+    }
+    free(buf);
+    return 0;
+}
+
+/* Split @p dir into its parent (new string, "." for a bare name) and its
+ * last component (into @p leaf). Trailing slashes are ignored. */
+static etp_status split_dir(const char *dir, char **parent, char leaf[ETP_BUNDLE_NAME_MAX + 1],
+                            etp_error *err)
+{
+    *parent = NULL;
+    if (!dir || !*dir)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "empty bundle directory");
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    size_t start = n;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    size_t len = n - start;
+    if (len == 0 || (len == 1 && dir[start] == '.') ||
+        (len == 2 && dir[start] == '.' && dir[start + 1] == '.'))
+        return etp_error_set(err, ETP_E_USAGE, dir, ETP_NO_OFFSET,
+                             "name the bundle directory itself (not '/', '.' or '..')");
+    if (len > ETP_BUNDLE_NAME_MAX)
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "name too long");
+    memcpy(leaf, dir + start, len);
+    leaf[len] = '\0';
+    size_t plen = start;
+    while (plen > 1 && dir[plen - 1] == '/')
+        plen--;
+    *parent = plen ? strndup(dir, plen) : strdup(".");
+    if (!*parent)
+        return etp_error_set(err, ETP_E_NOMEM, dir, ETP_NO_OFFSET, "out of memory");
+    return ETP_OK;
+}
+
+/* Open the parent of @p dir (created first with ETP_BUNDLE_PARENTS);
+ * *missing (if non-NULL) is set when it failed because the parent does not
+ * exist. */
+static etp_status open_parent(const char *dir, unsigned flags, int *parentfd,
+                              char leaf[ETP_BUNDLE_NAME_MAX + 1], int *missing, etp_error *err)
+{
+    if (missing)
+        *missing = 0;
+    char *parent;
+    etp_status s = split_dir(dir, &parent, leaf, err);
+    if (s)
+        return s;
+    if ((flags & ETP_BUNDLE_PARENTS) && mkdir_p(parent) != 0) {
+        s = etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                          "cannot create the parent directory %s: %s", parent, strerror(errno));
+        free(parent);
+        return s;
+    }
+    *parentfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (*parentfd < 0) {
+        int e = errno;
+        if (missing)
+            *missing = e == ENOENT;
+        if (e == ENOENT)
+            s = etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                              "parent directory does not exist: %s", parent);
+        else if (e == ENOTDIR)
+            s = etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                              "parent is not a directory: %s", parent);
+        else
+            s = etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                              "cannot open the parent directory %s: %s", parent, strerror(e));
+    }
+    free(parent);
+    return s;
+}
+
+/* 1 when the open directory @p fd holds a result_manifest.json (a regular
+ * file, not a symlink) whose "schema" is the etprof result manifest's. */
+static int holds_manifest(int fd)
+{
+    int mfd = openat(fd, ETP_BUNDLE_MANIFEST, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (mfd < 0)
+        return 0;
+    struct stat st;
+    int yes = 0;
+    if (fstat(mfd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size <= MANIFEST_MAX) {
+        size_t n = (size_t)st.st_size, got = 0;
+        char *buf = malloc(n);
+        while (buf && got < n) {
+            ssize_t r = read(mfd, buf + got, n - got);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0)
+                break;
+            got += (size_t)r;
+        }
+        json_t *m = buf && got == n ? json_loadb(buf, n, 0, NULL) : NULL;
+        const char *schema = json_string_value(json_object_get(m, "schema"));
+        yes = schema && !strcmp(schema, ETP_BUNDLE_SCHEMA);
+        json_decref(m);
+        free(buf);
+    }
+    close(mfd);
+    return yes;
+}
+
+static int is_empty_dir(int fd)
+{
+    int dfd = dup(fd);
+    DIR *dp = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!dp) {
+        if (dfd >= 0)
+            close(dfd);
+        return 0;
+    }
+    struct dirent *d;
+    int empty = 1;
+    while (empty && (d = readdir(dp)) != NULL)
+        empty = is_dot(d->d_name);
+    closedir(dp);
+    return empty;
+}
+
+/* What @p leaf in @p parentfd is, by the rules of etp_bundle_probe();
+ * *mode receives an existing directory's permission bits. */
+static etp_status classify(int parentfd, const char *leaf, const char *dir, unsigned flags,
+                           etp_bundle_target *kind, mode_t *mode, etp_error *err)
+{
+    struct stat st;
+    *kind = ETP_BUNDLE_TARGET_MISSING;
+    if (fstatat(parentfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT)
+            return ETP_OK;
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "cannot inspect: %s",
+                             strerror(errno));
+    }
+    if (S_ISLNK(st.st_mode))
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "bundle directory is a symlink; give the real directory");
+    if (!S_ISDIR(st.st_mode))
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "exists and is not a directory");
+    if (mode)
+        *mode = st.st_mode & 07777;
+    int fd = openat(parentfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "cannot open directory: %s",
+                             strerror(errno));
+    *kind = holds_manifest(fd) ? ETP_BUNDLE_TARGET_BUNDLE
+            : is_empty_dir(fd) ? ETP_BUNDLE_TARGET_EMPTY
+                               : ETP_BUNDLE_TARGET_OTHER;
+    close(fd);
+    if (*kind == ETP_BUNDLE_TARGET_OTHER && !(flags & ETP_BUNDLE_FORCE))
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "not empty and not an etprof bundle (no etprof "
+                             "result_manifest.json); refusing to replace it");
+    return ETP_OK;
+}
+
+etp_status etp_bundle_probe(const char *dir, unsigned flags, etp_bundle_target *kind,
+                            etp_error *err)
+{
+    etp_bundle_target k = ETP_BUNDLE_TARGET_MISSING;
+    char leaf[ETP_BUNDLE_NAME_MAX + 1];
+    int parentfd = -1;
+    /* Probing never creates anything: a missing parent that
+     * ETP_BUNDLE_PARENTS would create is fine. */
+    int missing;
+    etp_status s = open_parent(dir, flags & ~ETP_BUNDLE_PARENTS, &parentfd, leaf, &missing, err);
+    if (s && missing && (flags & ETP_BUNDLE_PARENTS)) {
+        etp_error_clear(err);
+        s = ETP_OK;
+    } else if (!s) {
+        s = classify(parentfd, leaf, dir, flags, &k, NULL, err);
+        close(parentfd);
+    }
+    if (kind)
+        *kind = k;
+    return s;
+}
+
+/* ---- staging and swapping ------------------------------------------------- */
+
+/* Block the termination signals a user sends (their handler then runs only
+ * after the step is recorded in the signal table); @p old receives the mask
+ * to restore. */
+static void block_signals(sigset_t *old)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGHUP);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGQUIT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, old);
+}
+
+/* ".LEAF.etprof-WHAT-" + 12 random hex digits, the leaf cut so that the
+ * whole name fits in a directory entry. */
+static int make_name(char out[ETP_BUNDLE_NAME_MAX + 1], const char *leaf, const char *what)
+{
+    unsigned char r[6];
+    if (RAND_bytes(r, sizeof r) != 1)
+        return -1;
+    static const char hex[] = "0123456789abcdef";
+    char suffix[13];
+    for (int i = 0; i < 6; i++) {
+        suffix[2 * i] = hex[r[i] >> 4];
+        suffix[2 * i + 1] = hex[r[i] & 15];
+    }
+    suffix[12] = '\0';
+    int room = ETP_BUNDLE_NAME_MAX - (int)(strlen(".") + strlen(".etprof-") + strlen(what) +
+                                            strlen("-") + 12);
+    snprintf(out, ETP_BUNDLE_NAME_MAX + 1, ".%.*s.etprof-%s-%s", room, leaf, what, suffix);
+    return 0;
+}
+
+/* Create a new directory named like make_name() in @p parentfd. */
+static int make_sibling(int parentfd, const char *leaf, const char *what,
+                        char name[ETP_BUNDLE_NAME_MAX + 1])
+{
+    for (int tries = 0; tries < 16; tries++) {
+        if (make_name(name, leaf, what) != 0) {
+            errno = EIO;
+            return -1;
+        }
+        if (mkdirat(parentfd, name, 0777) == 0)
+            return 0;
+        if (errno != EEXIST)
+            return -1;
+    }
+    return -1;
+}
+
+etp_status etp_stage_open(const char *dir, unsigned flags, etp_stage *st, int *stage_fd,
+                          etp_error *err)
+{
+    st->parentfd = -1;
+    st->slot = -1;
+    st->name[0] = '\0';
+    *stage_fd = -1;
+    etp_status s = open_parent(dir, flags, &st->parentfd, st->leaf, NULL, err);
+    if (s)
+        return s;
+    etp_bundle_target kind;
+    mode_t mode = 0;
+    if ((s = classify(st->parentfd, st->leaf, dir, flags, &kind, &mode, err))) {
+        close(st->parentfd);
+        st->parentfd = -1;
+        return s;
+    }
+    st->slot = slot_claim();
+    /* Signals wait until the new directory is in the table, so that a
+     * handler can never miss it. */
+    sigset_t old;
+    block_signals(&old);
+    int made = make_sibling(st->parentfd, st->leaf, "staging", st->name);
+    int e = errno;
+    if (made == 0)
+        slot_set(st, SLOT_STAGING, NULL);
+    else
+        st->name[0] = '\0';
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (made != 0) {
+        etp_stage_discard(st);
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot create the staging directory beside it: %s", strerror(e));
+    }
+    *stage_fd = openat(st->parentfd, st->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    /* The new directory keeps the permissions of the one it replaces. */
+    if (*stage_fd < 0 || (kind != ETP_BUNDLE_TARGET_MISSING && fchmod(*stage_fd, mode) != 0)) {
+        e = errno;
+        if (*stage_fd >= 0)
+            close(*stage_fd);
+        *stage_fd = -1;
+        etp_stage_discard(st);
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot open the staging directory: %s", strerror(e));
+    }
+    return ETP_OK;
+}
+
+/* renameat2(RENAME_EXCHANGE): 0, or -1 with errno (EINVAL / ENOSYS where
+ * the kernel or file system has none). ETPROF_TEST_NO_EXCHANGE=1 forces the
+ * fallback, so that tests cover it. */
+static int exchange(int dirfd, const char *a, const char *b)
+{
+#if defined(__linux__) && defined(SYS_renameat2)
+    const char *off = getenv("ETPROF_TEST_NO_EXCHANGE");
+    if (!off || strcmp(off, "1") != 0)
+        return (int)syscall(SYS_renameat2, dirfd, a, dirfd, b, 2 /* RENAME_EXCHANGE */);
+#else
+    (void)dirfd, (void)a, (void)b;
+#endif
+    errno = ENOSYS;
+    return -1;
+}
+
+/* The renames. On success *aside names the old directory (empty string
+ * when there was none). On failure DIR is as before. */
+static etp_status swap_in(etp_stage *st, const char *dir, etp_bundle_target kind,
+                          char aside[ETP_BUNDLE_NAME_MAX + 1], etp_error *err)
+{
+    aside[0] = '\0';
+    if (kind == ETP_BUNDLE_TARGET_MISSING) {
+        if (renameat(st->parentfd, st->name, st->parentfd, st->leaf) != 0)
+            return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                                 "cannot move the new bundle into place: %s", strerror(errno));
+        return ETP_OK;
+    }
+    if (exchange(st->parentfd, st->name, st->leaf) == 0) {
+        memcpy(aside, st->name, ETP_BUNDLE_NAME_MAX + 1); /* the old one now has that name */
+        return ETP_OK;
+    }
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot swap the new bundle into place: %s", strerror(errno));
+    /* Two renames: DIR onto a reserved empty sibling, the staging directory
+     * to DIR; if the second fails, the first is undone. */
+    if (make_sibling(st->parentfd, st->leaf, "old", aside) != 0)
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot reserve a name to move the old bundle aside: %s",
+                             strerror(errno));
+    if (renameat(st->parentfd, st->leaf, st->parentfd, aside) != 0) {
+        int e = errno;
+        (void)unlinkat(st->parentfd, aside, AT_REMOVEDIR);
+        aside[0] = '\0';
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot move the old bundle aside: %s", strerror(e));
+    }
+    if (renameat(st->parentfd, st->name, st->parentfd, st->leaf) != 0) {
+        int e = errno;
+        (void)renameat(st->parentfd, aside, st->parentfd, st->leaf);
+        aside[0] = '\0';
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot move the new bundle into place: %s", strerror(e));
+    }
+    return ETP_OK;
+}
+
+etp_status etp_stage_swap(etp_stage *st, const char *dir, unsigned flags, int *swapped,
+                          etp_error *err)
+{
+    *swapped = 0;
+    sigset_t old;
+    block_signals(&old);
+    /* The target may have changed while the bundle was written. */
+    etp_bundle_target kind;
+    etp_status s = classify(st->parentfd, st->leaf, dir, flags, &kind, NULL, err);
+    char aside[ETP_BUNDLE_NAME_MAX + 1] = "";
+    if (!s) {
+        slot_set(st, SLOT_SWAPPING, NULL);
+        s = swap_in(st, dir, kind, aside, err);
+        *swapped = s == ETP_OK;
+        if (*swapped)
+            st->name[0] = '\0'; /* the staging directory is gone (it is DIR now) */
+        slot_set(st, !*swapped ? SLOT_STAGING : aside[0] ? SLOT_ASIDE : SLOT_FREE, aside);
+    }
+    if (*swapped && fsync(st->parentfd) != 0)
+        s = etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                          "published, but the parent directory's fsync failed: %s",
+                          strerror(errno));
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (aside[0] && rm_tree_at(st->parentfd, aside, 0) != 0 && !s)
+        s = etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                          "published, but the old directory moved aside could not be "
+                          "removed: %s",
+                          aside);
+    if (*swapped && st->slot >= 0) {
+        atomic_store(&g_slots[st->slot].state, SLOT_FREE);
+        st->slot = -1;
+    }
+    return s;
+}
+
+void etp_stage_discard(etp_stage *st)
+{
+    if (st->parentfd >= 0 && st->name[0])
+        (void)rm_tree_at(st->parentfd, st->name, 0);
+    st->name[0] = '\0';
+    if (st->slot >= 0)
+        atomic_store(&g_slots[st->slot].state, SLOT_FREE);
+    st->slot = -1;
+    if (st->parentfd >= 0)
+        close(st->parentfd);
+    st->parentfd = -1;
+}
+
+/* ---- test hooks ----------------------------------------------------------- */
+
+static long env_long(const char *name, long unset)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return unset;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *end || n < 0 ? unset : n;
+}
+
+long etp_stage_test_fail_after(void) { return env_long("ETPROF_TEST_FAIL_AFTER_ARTIFACTS", -1); }
+long etp_stage_test_slow_ms(void) { return env_long("ETPROF_TEST_SLOW_ARTIFACTS_MS", 0); }
+
+void etp_stage_test_sleep(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
