@@ -98,7 +98,8 @@ typedef enum etp_bundle_target {
  *         parent directory does not exist (without ETP_BUNDLE_PARENTS) or is
  *         not a directory, @p dir is a file or a symlink, or a non-empty
  *         directory that is not a bundle (without ETP_BUNDLE_FORCE);
- *         ETP_E_USAGE for an empty path or one ending in "/", "." or "..".
+ *         ETP_E_USAGE for an empty path, "/", or a last component "." or
+ *         ".." (trailing slashes are ignored: "out/" is "out").
  * Thread safety: reads the file system only.
  */
 etp_status etp_bundle_probe(const char *dir, unsigned flags, etp_bundle_target *kind,
@@ -130,6 +131,7 @@ etp_status etp_bundle_begin(const char *dir, etp_bundle **out, etp_error *err);
  *         random bytes).
  */
 etp_status etp_bundle_begin_ex(const char *dir, unsigned flags, etp_bundle **out, etp_error *err);
+
 /**
  * Record an input file in the manifest's provenance: role, base name, size
  * and SHA-256 (the file is streamed, never read whole).
