@@ -3,11 +3,36 @@
  *
  * A result bundle is a directory of artifacts (summary.json, operators.csv,
  * ...) plus result_manifest.json, the publication marker. The manifest lists
- * every artifact with its relative path, media type, size and SHA-256, and is
- * written last, atomically (temp file, fsync, rename, fsync of the directory).
- * A directory without a manifest is not a published bundle: etp_bundle_begin()
- * removes any stale manifest before anything else is written, so a run that
- * dies midway can never leave an old marker describing new files.
+ * every artifact with its relative path, media type, size and SHA-256.
+ *
+ * Publication is atomic at the directory level. etp_bundle_begin() creates a
+ * fresh staging directory beside DIR (".DIR.etprof-staging-XXXXXXXXXXXX", same
+ * parent, so the same file system); every artifact, then the manifest, is
+ * written and fsynced there. etp_bundle_commit() fsyncs the staging directory
+ * and swaps it into DIR's place: with renameat2(RENAME_EXCHANGE) on Linux
+ * where the file system supports it, else by renaming DIR aside
+ * (".DIR.etprof-old-XXXXXXXXXXXX") and the staging directory to DIR (the
+ * first rename undone if the second fails). It then fsyncs the parent and
+ * only then removes the old directory. Until that swap DIR is not touched:
+ * a run that fails (or is abandoned: etp_bundle_free() without a commit)
+ * leaves the previous bundle byte-identical and removes its staging
+ * directory; a new DIR holds only the new bundle, so no artifact of an older
+ * run survives a re-publication.
+ *
+ * What may be replaced: a missing DIR (its parent must exist, or pass
+ * ETP_BUNDLE_PARENTS), an empty directory, or an etprof bundle (a directory
+ * whose result_manifest.json is an etprof result manifest). A non-empty
+ * directory that is not a bundle only with ETP_BUNDLE_FORCE; a file or a
+ * symlink never (etp_bundle_probe()).
+ *
+ * Test hooks (environment variables read by etp_bundle_begin(); for tests of
+ * the publication itself, not for users):
+ *   ETPROF_TEST_FAIL_AFTER_ARTIFACTS=N  the artifact after the first N fails
+ *       midway as on a full disk (half its bytes written, then ENOSPC);
+ *   ETPROF_TEST_SLOW_ARTIFACTS_MS=MS    pause MS milliseconds before each
+ *       artifact (widens the window a signal test aims at);
+ *   ETPROF_TEST_NO_EXCHANGE=1           use the two-rename swap even where
+ *       RENAME_EXCHANGE works.
  *
  * This layer knows nothing about what the artifacts mean. The analysis writes
  * them through etp_bundle_write() and supplies the manifest's envelope pieces
@@ -50,26 +75,62 @@ extern "C" {
 /** A bundle being written. Opaque. */
 typedef struct etp_bundle etp_bundle;
 
+/** Flags of etp_bundle_begin_ex() and etp_bundle_probe(). */
+#define ETP_BUNDLE_FORCE 0x1u   /**< a non-empty directory that is not a bundle may be replaced */
+#define ETP_BUNDLE_PARENTS 0x2u /**< create missing parent directories (like mkdir -p) */
+
+/** What is at a bundle directory's path now (etp_bundle_probe()). */
+typedef enum etp_bundle_target {
+    ETP_BUNDLE_TARGET_MISSING = 0, /**< nothing yet */
+    ETP_BUNDLE_TARGET_EMPTY,       /**< an empty directory */
+    ETP_BUNDLE_TARGET_BUNDLE,      /**< a directory holding an etprof result manifest */
+    ETP_BUNDLE_TARGET_OTHER        /**< a non-empty directory that is not an etprof bundle */
+} etp_bundle_target;
+
 /**
- * Start a bundle in directory @p dir.
+ * Tell, without changing anything, whether a bundle could be published at
+ * @p dir with @p flags (what etp_bundle_begin_ex() and etp_bundle_commit()
+ * check), so that a caller can refuse before a long analysis.
  *
- * Creates @p dir and missing parents (like mkdir -p). Fails with ETP_E_IO if
- * @p dir exists as a non-directory or is itself a symlink. Before returning,
- * removes a stale result_manifest.json and a leftover temp manifest and
- * fsyncs the directory, so from here on the directory is "unpublished".
- * Other files already in @p dir are left alone (verify reports files that
- * the new manifest does not declare).
+ * @param kind  receives what is there (may be NULL); set also when the
+ *              answer is no because it is ETP_BUNDLE_TARGET_OTHER
+ * @return ETP_OK when publishing is allowed; ETP_E_IO naming @p dir: the
+ *         parent directory does not exist (without ETP_BUNDLE_PARENTS) or is
+ *         not a directory, @p dir is a file or a symlink, or a non-empty
+ *         directory that is not a bundle (without ETP_BUNDLE_FORCE);
+ *         ETP_E_USAGE for an empty path, "/", or a last component "." or
+ *         ".." (trailing slashes are ignored: "out/" is "out").
+ * Thread safety: reads the file system only.
+ */
+etp_status etp_bundle_probe(const char *dir, unsigned flags, etp_bundle_target *kind,
+                            etp_error *err);
+
+/**
+ * Start a bundle for directory @p dir: etp_bundle_begin_ex() with no flags.
+ */
+etp_status etp_bundle_begin(const char *dir, etp_bundle **out, etp_error *err);
+
+/**
+ * Start a bundle for directory @p dir.
+ *
+ * Checks @p dir as etp_bundle_probe() does, then creates the staging
+ * directory beside it (with the permissions of the directory it will
+ * replace, else 0777 & ~umask). @p dir itself is not touched until
+ * etp_bundle_commit(). With ETP_BUNDLE_PARENTS, missing parents are created
+ * here (and stay, also if the bundle is never committed).
  *
  * Draws a random UUIDv4 run id (OpenSSL RAND_bytes) and records the UTC start
  * time (RFC 3339, second precision, e.g. "2026-03-01T12:00:00Z").
  *
- * @param dir  bundle directory path
- * @param out  receives the bundle; release with etp_bundle_free()
- * @param err  filled on failure
- * @return ETP_OK, ETP_E_IO (cannot create/open/clean the directory), ETP_E_NOMEM,
- *         or ETP_E_INTERNAL (no random bytes).
+ * @param dir    bundle directory path
+ * @param flags  ETP_BUNDLE_FORCE, ETP_BUNDLE_PARENTS, or 0
+ * @param out    receives the bundle; release with etp_bundle_free()
+ * @param err    filled on failure
+ * @return ETP_OK; ETP_E_IO (see etp_bundle_probe(), or the staging directory
+ *         cannot be created); ETP_E_USAGE; ETP_E_NOMEM; ETP_E_INTERNAL (no
+ *         random bytes).
  */
-etp_status etp_bundle_begin(const char *dir, etp_bundle **out, etp_error *err);
+etp_status etp_bundle_begin_ex(const char *dir, unsigned flags, etp_bundle **out, etp_error *err);
 
 /**
  * Record an input file in the manifest's provenance: role, base name, size
@@ -185,24 +246,46 @@ etp_status etp_bundle_set_identity(etp_bundle *b, const char *run_id, const char
 const char *etp_bundle_run_id(const etp_bundle *b);
 /** The UTC start time in RFC 3339 (owned by the bundle). */
 const char *etp_bundle_timestamp(const etp_bundle *b);
-/** The bundle directory as given to etp_bundle_begin() (owned by the bundle). */
+/** The bundle directory as given to etp_bundle_begin() (owned by the bundle);
+ * the artifacts are in a staging directory beside it until the commit. */
 const char *etp_bundle_dir(const etp_bundle *b);
 
 /**
  * Publish: serialize the manifest (artifacts sorted by path, written with the
- * project's deterministic JSON writer), write it to the temp file in the
- * bundle directory, fsync it, rename it to result_manifest.json and fsync
- * the directory. After success the bundle is complete and accepts no more
- * writes. On failure no manifest exists (the temp file is removed).
- * @return ETP_OK; ETP_E_USAGE (bad status/validity, already committed); ETP_E_IO.
+ * project's deterministic JSON writer), write it last into the staging
+ * directory (temp file, fsync, rename), fsync that directory, check @p dir
+ * again (it may have changed meanwhile) and swap the staging directory into
+ * its place as described at the top of this file; the old directory is
+ * removed after the parent's fsync. SIGHUP, SIGINT, SIGQUIT and SIGTERM are
+ * blocked on the calling thread during the renames, so that
+ * etp_bundle_abandon_from_signal() never runs in the middle of them.
+ * After success the bundle is complete and accepts no more writes.
+ * @return ETP_OK; ETP_E_USAGE (bad status/validity, already committed);
+ *         ETP_E_IO. On a failure before the swap @p dir is unchanged (the
+ *         staging directory goes with etp_bundle_free()); on a failure
+ *         after it (the parent's fsync, removing the old directory) the new
+ *         bundle is in place and the message says so.
  */
 etp_status etp_bundle_commit(etp_bundle *b, etp_error *err);
 
 /**
- * Release the bundle. If it was not committed, no manifest exists; the
- * artifacts written so far stay on disk, unpublished. Safe on NULL.
+ * Release the bundle. If it was not committed, its staging directory is
+ * removed and @p dir stays as it was. Safe on NULL.
  */
 void etp_bundle_free(etp_bundle *b);
+
+/**
+ * Undo every publication in progress in this process, from a signal
+ * handler: remove each staging directory (their targets stay as they were),
+ * or, for a bundle already swapped into place, finish removing the old
+ * directory. Uses only async-signal-safe calls (openat, unlinkat,
+ * getdents64, nanosleep; nothing is renamed or allocated), on names recorded
+ * in fixed buffers before the directory they name is created. The etp_bundle objects of those
+ * publications must not be used afterwards: call this only when the process
+ * is about to end (etprof's CLI does it on SIGINT/SIGTERM, then re-raises).
+ * At most 8 publications at once are covered.
+ */
+void etp_bundle_abandon_from_signal(void);
 
 /**
  * Outcome of verifying a bundle. problems[i] is one line, "DIR/PATH: what is

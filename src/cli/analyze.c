@@ -2,6 +2,7 @@
  * attribute measured time to instructions and source operators. */
 #include <getopt.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,8 @@ static void help(void)
            "                      [--source-unit ns|us|ms|s|cycles] [--unit ms|us|ns|s|cycles]\n"
            "                      [--cpu-hz HZ] [--json] [--top N] [--quiet]\n"
            "                      [-o DIR [--format csv|json] [--detailed]\n"
-           "                              [--model-explorer files|open|none]]\n"
+           "                              [--model-explorer files|open|none]\n"
+           "                              [--force] [--parents]]\n"
            "       etprof analyze --list-issue-codes\n\n"
            "Join what ran (ETDump) with what was deployed (.pte) and what was exported\n"
            "(ETRecord): time per instruction, per delegate event and per source operator,\n"
@@ -39,8 +41,12 @@ static void help(void)
            "  --cpu-hz HZ        convert cycle ticks to time at HZ cycles per second\n"
            "  --json             without -o: the whole analysis as JSON (etprof.analysis v1);\n"
            "                     with -o: print the bundle's summary.json\n"
-           "  -o DIR             publish a result bundle in DIR (manifest written last;\n"
-           "                     check it with `etprof verify DIR`)\n"
+           "  -o DIR             publish a result bundle in DIR (check it with `etprof verify\n"
+           "                     DIR`): written beside DIR, then swapped into place, so a\n"
+           "                     failed or interrupted run leaves DIR as it was. DIR may be\n"
+           "                     missing, empty or an earlier bundle (replaced whole)\n"
+           "  --force            also replace a non-empty DIR that is not an etprof bundle\n"
+           "  --parents          create DIR's missing parent directories\n"
            "  --format F         per-entity table as operators.csv (default) or operators.json\n"
            "  --detailed         add detailed/: per-execution samples, delegate breakdown,\n"
            "                     unresolved handles\n"
@@ -150,6 +156,51 @@ static void list_artifacts(const char *dir)
     json_decref(m);
 }
 
+/* ---- publishing safely: DIR checked up front, signals undo a publication -- */
+
+/* SIGINT/SIGTERM (and SIGHUP/SIGQUIT) while a bundle is being written: the
+ * library removes the staging directory (DIR stays as it was) using only
+ * async-signal-safe calls, then the signal is raised again with its default
+ * action (SA_RESETHAND), so the exit status still says what killed us. */
+static void on_terminate(int sig)
+{
+    etp_bundle_abandon_from_signal();
+    raise(sig); /* blocked while this handler runs; delivered on return */
+}
+
+static void catch_termination(void)
+{
+    static const int sigs[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_terminate;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaddset(&sa.sa_mask, sigs[i]); /* one cleanup at a time */
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction was;
+        /* A signal ignored by whoever started us (nohup) stays ignored. */
+        if (sigaction(sigs[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* Refuse a DIR that cannot be published before any input is read (the
+ * library checks again when it swaps the bundle in). */
+static int check_outdir(const char *outdir, unsigned flags)
+{
+    etp_error err;
+    etp_error_clear(&err);
+    etp_bundle_target kind;
+    etp_status s = etp_bundle_probe(outdir, flags, &kind, &err);
+    if (s && kind == ETP_BUNDLE_TARGET_OTHER)
+        return cli_error("%s: not empty and not an etprof bundle; refusing to replace it "
+                         "(--force replaces it)",
+                         outdir);
+    return s ? cli_fail_status(s, &err) : EXIT_OK;
+}
+
 /* What `analyze -o DIR` was asked for: the bundle, the inputs it names, and
  * what to print afterwards. Strings are argv's or cmd_analyze's. */
 typedef struct publish_request {
@@ -160,6 +211,7 @@ typedef struct publish_request {
     const char *format;          /* "csv" or "json" */
     int detailed;
     const char *me_mode;         /* "files", "open" or "none" */
+    unsigned bundle_flags;       /* ETP_BUNDLE_FORCE, ETP_BUNDLE_PARENTS */
     int json, quiet, top;        /* terminal output: summary.json, nothing, or the text */
 } publish_request;
 
@@ -173,6 +225,7 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     etp_publish_options po;
     memset(&po, 0, sizeof po);
     po.dir = outdir;
+    po.bundle_flags = rq->bundle_flags;
     po.operators_csv = !strcmp(rq->format, "csv");
     po.detailed = rq->detailed;
     po.model_explorer = strcmp(me_mode, "none") != 0;
@@ -220,6 +273,7 @@ int cmd_analyze(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},      {"format", required_argument, NULL, 'f'},
         {"detailed", no_argument, NULL, 'D'},          {"model-explorer", required_argument, NULL, 'M'},
         {"log", required_argument, NULL, 'l'},
+        {"force", no_argument, NULL, 'F'},             {"parents", no_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     etp_analysis_options opt;
@@ -229,6 +283,7 @@ int cmd_analyze(int argc, char **argv)
     int json = 0, quiet = 0, top = 10, c;
     const char *outdir = NULL, *format = "csv", *me_mode = "files";
     int detailed = 0;
+    unsigned bundle_flags = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
         switch (c) {
@@ -260,6 +315,8 @@ int cmd_analyze(int argc, char **argv)
             format = optarg;
             break;
         case 'D': detailed = 1; break;
+        case 'F': bundle_flags |= ETP_BUNDLE_FORCE; break;
+        case 'P': bundle_flags |= ETP_BUNDLE_PARENTS; break;
         case 'M':
             if (strcmp(optarg, "files") && strcmp(optarg, "open") && strcmp(optarg, "none"))
                 return cli_usage("analyze", "--model-explorer is files, open or none, got '%s'", optarg);
@@ -276,8 +333,9 @@ int cmd_analyze(int argc, char **argv)
         return cli_usage("analyze", "unexpected argument '%s'", argv[optind]);
     if (!etdump)
         return cli_usage("analyze", "--etdump RUN.etdp is required");
-    if (!outdir && (detailed || strcmp(format, "csv") || strcmp(me_mode, "files")))
-        return cli_usage("analyze", "--format, --detailed and --model-explorer need -o DIR");
+    if (!outdir && (detailed || strcmp(format, "csv") || strcmp(me_mode, "files") || bundle_flags))
+        return cli_usage("analyze",
+                         "--format, --detailed, --model-explorer, --force and --parents need -o DIR");
     if (!etrecord && !pte)
         return cli_usage("analyze", "give an ETRECORD, a --pte PROGRAM, or both");
     if (cli_units_check("analyze", &units))
@@ -289,14 +347,12 @@ int cmd_analyze(int argc, char **argv)
 
     etp_error err;
     etp_error_clear(&err);
-    /* Unpublish DIR before reading any input: a run that fails on bad input
-     * must not leave an older bundle's manifest looking like its result. */
+    /* DIR is only checked here; it changes when the new bundle is complete. */
     if (outdir) {
-        etp_bundle *stale = NULL;
-        etp_status s = etp_bundle_begin(outdir, &stale, &err);
-        if (s)
-            return cli_fail_status(s, &err);
-        etp_bundle_free(stale);
+        int bad = check_outdir(outdir, bundle_flags);
+        if (bad)
+            return bad;
+        catch_termination();
     }
     /* The inputs load on three threads; their failures come in input
      * order (etprof/inputs.h). */
@@ -323,7 +379,8 @@ int cmd_analyze(int argc, char **argv)
     if (outdir) {
         publish_request rq = {.argc = argc, .argv = argv, .outdir = outdir, .etdump = etdump,
                               .pte = pte, .etrecord = etrecord, .log = logpath, .format = format,
-                              .detailed = detailed, .me_mode = me_mode, .json = json,
+                              .detailed = detailed, .me_mode = me_mode,
+                              .bundle_flags = bundle_flags, .json = json,
                               .quiet = quiet, .top = top};
         cli_progress_start("publishing");
         rc = publish(a, &opt, &rq);

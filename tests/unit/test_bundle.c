@@ -1,5 +1,6 @@
-/* test_bundle.c - result bundles: publication (manifest last, stale marker
- * removed first, nothing without commit), determinism, API refusals, and
+/* test_bundle.c - result bundles: publication (staged beside DIR, swapped in
+ * at commit, nothing without commit, what DIR may be), determinism, API
+ * refusals, and
  * every tamper case `etprof verify` must catch, checked through the library
  * report and through the CLI's exit status and message. */
 #include <setjmp.h>
@@ -187,7 +188,7 @@ static void good_bundle_verifies(void **state)
 {
     (void)state;
     char *dir = tu_tmpdir();
-    char *sub = path_in(dir, "out/nested"); /* mkdir -p */
+    char *sub = path_in(dir, "out"); /* created by the commit */
     make_bundle(sub);
     etp_verify_report *r = verify(sub);
     for (uint32_t i = 0; i < r->problem_count; i++)
@@ -598,40 +599,143 @@ static void cli_usage_and_missing_dir(void **state)
 
 /* ---- publication -------------------------------------------------------- */
 
+/* Entries of @p dir whose name marks a staging or moved-aside directory. */
+static int leftovers(const char *dir)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | grep -c 'etprof-staging-\\|etprof-old-'", dir);
+    int status;
+    char *out = tu_run(cmd, &status);
+    assert_non_null(out);
+    int n = atoi(out);
+    free(out);
+    return n;
+}
+
 static void no_manifest_without_commit(void **state)
 {
     (void)state;
     char *dir = tu_tmpdir();
+    char *out = path_in(dir, "out");
     etp_error err;
     etp_bundle *b;
-    check_ok(etp_bundle_begin(dir, &b, &err), &err);
+    check_ok(etp_bundle_begin(out, &b, &err), &err);
+    assert_false(exists(dir, "out")); /* staged beside it, not there yet */
+    assert_int_equal(leftovers(dir), 1);
     check_ok(etp_bundle_write(b, "summary.json", "{}", 2, NULL, "core", NULL, 0, &err), &err);
     etp_bundle_free(b);
-    assert_true(exists(dir, "summary.json"));
-    assert_false(exists(dir, ETP_BUNDLE_MANIFEST));
-    assert_false(exists(dir, ETP_BUNDLE_MANIFEST_TMP));
-    expect_problem(dir, NULL, "missing: the bundle is not published");
+    assert_false(exists(dir, "out"));
+    assert_int_equal(leftovers(dir), 0); /* the staging directory went with the bundle */
+    free(out);
     tu_rmrf(dir);
     free(dir);
 }
 
-static void begin_removes_stale_manifest(void **state)
+/* Until the commit the old bundle is untouched; after it only the new
+ * artifacts are there (no stale file survives). */
+static void old_bundle_kept_until_commit(void **state)
 {
     (void)state;
-    char *dir = tu_tmpdir();
+    char *parent = tu_tmpdir();
+    char *dir = path_in(parent, "b");
     make_bundle(dir);
-    char *tmp = path_in(dir, ETP_BUNDLE_MANIFEST_TMP);
-    write_text(tmp, "{}");
-    assert_true(exists(dir, ETP_BUNDLE_MANIFEST));
+    char *mp = path_in(dir, ETP_BUNDLE_MANIFEST);
+    char *before = read_text(mp);
     etp_error err;
     etp_bundle *b;
     check_ok(etp_bundle_begin(dir, &b, &err), &err);
-    /* Gone before a single artifact is written. */
-    assert_false(exists(dir, ETP_BUNDLE_MANIFEST));
-    assert_false(exists(dir, ETP_BUNDLE_MANIFEST_TMP));
+    check_ok(etp_bundle_write(b, "other.json", "{}", 2, NULL, "core", NULL, 0, &err), &err);
+    char *now = read_text(mp);
+    assert_string_equal(now, before);
+    free(now);
+    assert_false(exists(dir, "other.json"));
+    etp_bundle_free(b); /* abandoned: the old bundle stays published */
+    etp_verify_report *r = verify(dir);
+    assert_int_equal(r->problem_count, 0);
+    assert_int_equal(r->artifact_count, ART_COUNT);
+    etp_verify_report_free(r);
+    assert_int_equal(leftovers(parent), 0);
+
+    check_ok(etp_bundle_begin(dir, &b, &err), &err);
+    check_ok(etp_bundle_write(b, "other.json", "{}", 2, NULL, "core", NULL, 0, &err), &err);
+    check_ok(etp_bundle_commit(b, &err), &err);
     etp_bundle_free(b);
-    assert_false(exists(dir, ETP_BUNDLE_MANIFEST));
-    free(tmp);
+    r = verify(dir);
+    assert_int_equal(r->problem_count, 0);
+    assert_int_equal(r->warning_count, 0);
+    assert_int_equal(r->artifact_count, 1);
+    etp_verify_report_free(r);
+    for (size_t i = 0; i < ART_COUNT; i++)
+        assert_false(exists(dir, ART_PATHS[i]));
+    assert_false(exists(dir, "detailed"));
+    assert_int_equal(leftovers(parent), 0);
+    free(before);
+    free(mp);
+    tu_rmrf(parent);
+    free(parent);
+    free(dir);
+}
+
+/* What may be replaced, and the signal-time undo. */
+static void probe_and_abandon(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *missing = path_in(dir, "new"), *deep = path_in(dir, "a/b/c");
+    char *other = path_in(dir, "other"), *file = path_in(dir, "file");
+    char *bundle = path_in(dir, "bundle"), *empty = path_in(dir, "empty");
+    etp_error err;
+    etp_bundle_target kind;
+    check_ok(etp_bundle_probe(missing, 0, &kind, &err), &err);
+    assert_int_equal(kind, ETP_BUNDLE_TARGET_MISSING);
+    assert_int_equal(etp_bundle_probe(deep, 0, &kind, &err), ETP_E_IO);
+    assert_non_null(strstr(err.message, "parent directory does not exist"));
+    check_ok(etp_bundle_probe(deep, ETP_BUNDLE_PARENTS, &kind, &err), &err);
+    assert_false(exists(dir, "a")); /* probing creates nothing */
+    assert_int_equal(mkdir(empty, 0700), 0);
+    check_ok(etp_bundle_probe(empty, 0, &kind, &err), &err);
+    assert_int_equal(kind, ETP_BUNDLE_TARGET_EMPTY);
+    assert_int_equal(mkdir(other, 0700), 0);
+    char *note = path_in(other, "note.txt");
+    write_text(note, "mine\n");
+    assert_int_equal(etp_bundle_probe(other, 0, &kind, &err), ETP_E_IO);
+    assert_int_equal(kind, ETP_BUNDLE_TARGET_OTHER);
+    assert_non_null(strstr(err.message, "not an etprof bundle"));
+    check_ok(etp_bundle_probe(other, ETP_BUNDLE_FORCE, &kind, &err), &err);
+    etp_bundle *b;
+    assert_int_equal(etp_bundle_begin(other, &b, &err), ETP_E_IO);
+    assert_int_equal(leftovers(dir), 0);
+    write_text(file, "x");
+    assert_int_equal(etp_bundle_probe(file, ETP_BUNDLE_FORCE, &kind, &err), ETP_E_IO);
+    make_bundle(bundle);
+    check_ok(etp_bundle_probe(bundle, 0, &kind, &err), &err);
+    assert_int_equal(kind, ETP_BUNDLE_TARGET_BUNDLE);
+    static const char *const bad[] = {"", "/", ".", "..", "x/.."};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(etp_bundle_probe(bad[i], 0, &kind, &err), ETP_E_USAGE);
+
+    /* A publication abandoned from a signal handler: its staging directory
+     * goes, the bundle it would have replaced stays; other work is left. */
+    check_ok(etp_bundle_begin(bundle, &b, &err), &err);
+    check_ok(etp_bundle_write(b, "d/x.json", "{}", 2, NULL, "core", NULL, 0, &err), &err);
+    assert_int_equal(leftovers(dir), 1);
+    etp_bundle_abandon_from_signal();
+    assert_int_equal(leftovers(dir), 0);
+    etp_verify_report *r = verify(bundle);
+    assert_int_equal(r->problem_count, 0);
+    assert_int_equal(r->artifact_count, ART_COUNT);
+    etp_verify_report_free(r);
+    etp_bundle_free(b);
+    char *kept = read_text(note);
+    assert_string_equal(kept, "mine\n");
+    free(kept);
+    free(note);
+    free(missing);
+    free(deep);
+    free(other);
+    free(file);
+    free(bundle);
+    free(empty);
     tu_rmrf(dir);
     free(dir);
 }
@@ -763,6 +867,17 @@ static void begin_refusals(void **state)
     assert_int_equal(symlink("real", link), 0);
     assert_int_equal(etp_bundle_begin(link, &b, &err), ETP_E_IO);
     assert_non_null(strstr(err.message, "symlink"));
+    assert_int_equal(etp_bundle_begin_ex(link, ETP_BUNDLE_FORCE, &b, &err), ETP_E_IO);
+    /* Parents only on request. */
+    char *deep = path_in(dir, "x/y/z");
+    assert_int_equal(etp_bundle_begin(deep, &b, &err), ETP_E_IO);
+    assert_non_null(strstr(err.message, "parent directory does not exist"));
+    assert_false(exists(dir, "x"));
+    check_ok(etp_bundle_begin_ex(deep, ETP_BUNDLE_PARENTS, &b, &err), &err);
+    check_ok(etp_bundle_commit(b, &err), &err);
+    etp_bundle_free(b);
+    assert_true(exists(dir, "x/y/z/" ETP_BUNDLE_MANIFEST));
+    free(deep);
     free(file);
     free(under);
     free(real);
@@ -771,6 +886,8 @@ static void begin_refusals(void **state)
     free(dir);
 }
 
+/* A directory of symlinks replaced with ETP_BUNDLE_FORCE: nothing is
+ * written through them, and they are removed (not what they point to). */
 static void writes_never_follow_symlinks(void **state)
 {
     (void)state;
@@ -787,24 +904,27 @@ static void writes_never_follow_symlinks(void **state)
     assert_int_equal(symlink(victim, filelink), 0);
     etp_error err;
     etp_bundle *b;
-    check_ok(etp_bundle_begin(bundle, &b, &err), &err);
-    /* A symlinked subdirectory is refused... */
-    assert_int_equal(etp_bundle_write(b, "detailed/x.json", "{}", 2, NULL, "projection", NULL, 0,
-                                      &err),
-                     ETP_E_IO);
-    assert_non_null(strstr(err.message, "symlink"));
+    assert_int_equal(etp_bundle_begin(bundle, &b, &err), ETP_E_IO); /* not a bundle */
+    check_ok(etp_bundle_begin_ex(bundle, ETP_BUNDLE_FORCE, &b, &err), &err);
+    check_ok(etp_bundle_write(b, "detailed/x.json", "{}", 2, NULL, "projection", NULL, 0, &err),
+             &err);
+    check_ok(etp_bundle_write(b, "summary.json", "{}", 2, NULL, "core", NULL, 0, &err), &err);
+    check_ok(etp_bundle_commit(b, &err), &err);
+    etp_bundle_free(b);
     char *leaked = path_in(outside, "x.json");
     struct stat st;
     assert_int_equal(lstat(leaked, &st), -1);
-    /* ...and a symlink at the artifact path is replaced, not written through. */
-    check_ok(etp_bundle_write(b, "summary.json", "{}", 2, NULL, "core", NULL, 0, &err), &err);
+    assert_int_equal(lstat(outside, &st), 0);
     char *v = read_text(victim);
     assert_string_equal(v, "precious\n");
     free(v);
     assert_int_equal(lstat(filelink, &st), 0);
     assert_true(S_ISREG(st.st_mode));
-    check_ok(etp_bundle_commit(b, &err), &err);
-    etp_bundle_free(b);
+    assert_int_equal(lstat(sublink, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    etp_verify_report *r = verify(bundle);
+    assert_int_equal(r->problem_count, 0);
+    etp_verify_report_free(r);
     free(leaked);
     free(sublink);
     free(filelink);
@@ -898,7 +1018,8 @@ int main(void)
         cmocka_unit_test(undeclared_files_warn),
         cmocka_unit_test(cli_usage_and_missing_dir),
         cmocka_unit_test(no_manifest_without_commit),
-        cmocka_unit_test(begin_removes_stale_manifest),
+        cmocka_unit_test(old_bundle_kept_until_commit),
+        cmocka_unit_test(probe_and_abandon),
         cmocka_unit_test(manifests_are_deterministic),
         cmocka_unit_test(write_refusals),
         cmocka_unit_test(begin_refusals),

@@ -15,37 +15,6 @@
 #include "util/jsonw_value.h"
 #include "util/str.h"
 
-/* mkdir -p: create @p path and its missing parents. Existing parents may be
- * symlinks (e.g. /tmp on some systems); only the bundle directory itself is
- * held to "a real directory" by the caller. */
-static int mkdir_p(const char *path)
-{
-    size_t n = strlen(path);
-    char *buf = malloc(n + 1);
-    if (!buf) {
-        errno = ENOMEM;
-        return -1;
-    }
-    memcpy(buf, path, n + 1);
-    while (n > 1 && buf[n - 1] == '/')
-        buf[--n] = '\0';
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] != '/' && buf[i] != '\0')
-            continue;
-        char saved = buf[i];
-        buf[i] = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-            int e = errno;
-            free(buf);
-            errno = e;
-            return -1;
-        }
-        buf[i] = saved;
-    }
-    free(buf);
-    return 0;
-}
-
 /* Remove @p name from @p dirfd if present. 0 when gone, -1 otherwise. */
 static int remove_entry(int dirfd, const char *name)
 {
@@ -75,42 +44,27 @@ static int make_run_id(char out[37])
 
 etp_status etp_bundle_begin(const char *dir, etp_bundle **out, etp_error *err)
 {
+    return etp_bundle_begin_ex(dir, 0, out, err);
+}
+
+etp_status etp_bundle_begin_ex(const char *dir, unsigned flags, etp_bundle **out, etp_error *err)
+{
     *out = NULL;
-    if (!dir || !*dir)
-        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "empty bundle directory");
-    struct stat st;
-    if (lstat(dir, &st) == 0) {
-        if (S_ISLNK(st.st_mode))
-            return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
-                                 "bundle directory is a symlink; give the real directory");
-        if (!S_ISDIR(st.st_mode))
-            return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
-                                 "exists and is not a directory");
-    } else if (errno != ENOENT || mkdir_p(dir) != 0) {
-        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "cannot create directory: %s",
-                             strerror(errno));
-    }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (dfd < 0)
-        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "cannot open directory: %s",
-                             strerror(errno));
-    /* Unpublish first: whatever happens later, no old marker survives. */
-    if (remove_entry(dfd, ETP_BUNDLE_MANIFEST) || remove_entry(dfd, ETP_BUNDLE_MANIFEST_TMP)) {
-        int e = errno;
-        close(dfd);
-        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
-                             "cannot remove the previous manifest: %s", strerror(e));
-    }
-    if (fsync(dfd) != 0) {
-        int e = errno;
-        close(dfd);
-        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "fsync: %s", strerror(e));
-    }
+    etp_stage stage;
+    int dfd;
+    etp_status s = etp_stage_open(dir, flags, &stage, &dfd, err);
+    if (s)
+        return s;
     etp_bundle *b = calloc(1, sizeof *b);
     if (!b) {
         close(dfd);
+        etp_stage_discard(&stage);
         return etp_error_set(err, ETP_E_NOMEM, dir, ETP_NO_OFFSET, "out of memory");
     }
+    b->stage = stage;
+    b->flags = flags;
+    b->fail_after = etp_stage_test_fail_after();
+    b->slow_ms = etp_stage_test_slow_ms();
     b->dirfd = dfd;
     b->dir = etp_strdup(dir);
     b->bundle_type = etp_strdup("profile");
@@ -344,6 +298,7 @@ static etp_status add_artifact(etp_bundle *b, size_t slot, const char *rel,
             (b->artifact_count - slot) * sizeof *b->artifacts);
     b->artifacts[slot] = a;
     b->artifact_count++;
+    b->written++;
     return ETP_OK;
 }
 
@@ -380,6 +335,24 @@ static etp_status create_file(etp_bundle *b, const char *rel, int *parent_fd, in
     return ETP_OK;
 }
 
+/* The test hooks (bundle.h): a pause before each artifact, and a write
+ * failure after the first N artifacts. 1 when this artifact must fail. */
+static int test_hooks(const etp_bundle *b)
+{
+    if (b->slow_ms > 0)
+        etp_stage_test_sleep(b->slow_ms);
+    return b->fail_after >= 0 && b->written >= (size_t)b->fail_after;
+}
+
+/* What the failure hook does instead of a write: half the bytes, then "no
+ * space left on device", as a full disk would. */
+static int injected_write_failure(int fd, const void *data, size_t len)
+{
+    (void)etp_write_all(fd, data, len / 2);
+    errno = ENOSPC;
+    return -1;
+}
+
 etp_status etp_bundle_write(etp_bundle *b, const char *rel, const void *data, size_t len,
                             const char *media_type, const char *role, const char *schema_id,
                             int schema_version, etp_error *err)
@@ -399,7 +372,9 @@ etp_status etp_bundle_write(etp_bundle *b, const char *rel, const void *data, si
     const char *leaf;
     if ((s = create_file(b, rel, &parent_fd, &fd, &leaf, err)))
         return s;
-    if (etp_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+    int wrote = test_hooks(b) ? injected_write_failure(fd, data, len)
+                              : etp_write_all(fd, data, len);
+    if (wrote != 0 || fsync(fd) != 0) {
         int e = errno;
         close(fd);
         unlinkat(parent_fd, leaf, 0);
@@ -445,6 +420,7 @@ etp_status etp_bundle_write_stream(etp_bundle *b, const char *rel, const char *m
                              strerror(e));
     }
     etp_error_clear(err);
+    int inject = test_hooks(b);
     int filled = fill(fp, ctx, err);
     int e = 0;
     const char *what = NULL;
@@ -452,6 +428,8 @@ etp_status etp_bundle_write_stream(etp_bundle *b, const char *rel, const char *m
     uint64_t size = 0;
     if (filled != 0)
         what = "the writer failed";
+    else if (inject)
+        e = ENOSPC, what = "write";
     else if (fflush(fp) != 0 || ferror(fp))
         e = errno, what = "write";
     else if (fsync(fd) != 0)
@@ -633,6 +611,7 @@ void etp_bundle_free(etp_bundle *b)
         return;
     if (b->dirfd >= 0)
         close(b->dirfd);
+    etp_stage_discard(&b->stage); /* uncommitted: the staging directory goes */
     for (size_t i = 0; i < b->artifact_count; i++) {
         free(b->artifacts[i].path);
         free(b->artifacts[i].media_type);

@@ -1,7 +1,7 @@
 /*
  * bundle_internal.h - the etp_bundle structure, shared by the files that
  * write a bundle (bundle.c: begin/artifacts/inputs, bundle_manifest.c:
- * serialization and commit).
+ * serialization and commit; the staging directory is bundle_stage.c's).
  */
 #ifndef ETP_BUNDLE_INTERNAL_H
 #define ETP_BUNDLE_INTERNAL_H
@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "etprof/bundle.h"
+#include "outputs/bundle/bundle_stage.h"
 #include "util/jsonw.h"
 #include "util/sha256.h"
 
@@ -31,9 +32,14 @@ typedef struct etp_bundle_input {
 } etp_bundle_input;
 
 struct etp_bundle {
-    char *dir;
-    int dirfd;          /* every file operation is relative to this */
+    char *dir;          /* the directory asked for (messages name it) */
+    int dirfd;          /* the staging directory: every file operation is relative to it */
+    etp_stage stage;    /* where that is, and how it replaces dir */
+    unsigned flags;     /* ETP_BUNDLE_FORCE, ETP_BUNDLE_PARENTS */
     int committed;
+    long fail_after;    /* test hook: artifacts written before an injected failure, or -1 */
+    long slow_ms;       /* test hook: a pause before each artifact */
+    size_t written;     /* artifacts written so far */
     char run_id[37];
     char timestamp[40];
     char *status;       /* NULL: "complete" */

@@ -1,4 +1,5 @@
-/* bundle_manifest.c - serialize result_manifest.json and publish it atomically. */
+/* bundle_manifest.c - serialize result_manifest.json, write it last into the
+ * staging directory, and swap the whole bundle into place. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -224,8 +225,8 @@ etp_status etp_bundle_commit(etp_bundle *b, etp_error *err)
     if (fd >= 0 && close(fd) != 0 && !step)
         e = errno, step = "close the temp manifest";
     free(text);
-    /* The rename is the publication: before it there is no manifest at all,
-     * after it the complete one. */
+    /* Inside the staging directory too, a manifest is either absent or
+     * whole: nothing that reads the staging directory sees half of one. */
     if (!step && renameat(b->dirfd, ETP_BUNDLE_MANIFEST_TMP, b->dirfd, ETP_BUNDLE_MANIFEST) != 0)
         e = errno, step = "rename the manifest into place";
     if (step) {
@@ -233,10 +234,14 @@ etp_status etp_bundle_commit(etp_bundle *b, etp_error *err)
         return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET, "cannot %s: %s", step,
                              strerror(e));
     }
-    b->committed = 1;
     if (fsync(b->dirfd) != 0)
         return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET,
-                             "manifest renamed but the directory fsync failed: %s",
-                             strerror(errno));
-    return ETP_OK;
+                             "cannot fsync the staging directory: %s", strerror(errno));
+    /* The swap is the publication: before it DIR holds what it held, after
+     * it the complete new bundle. */
+    int swapped;
+    etp_status st = etp_stage_swap(&b->stage, b->dir, b->flags, &swapped, err);
+    if (swapped)
+        b->committed = 1;
+    return st;
 }

@@ -13,7 +13,8 @@
  * during etp_publish(). Fill it from zero (memset) so that fields added later
  * keep their defaults. */
 typedef struct etp_publish_options {
-    const char *dir;             /* bundle directory (created if missing) */
+    const char *dir;             /* bundle directory (see etp_bundle_begin_ex) */
+    unsigned bundle_flags;       /* ETP_BUNDLE_FORCE, ETP_BUNDLE_PARENTS (etprof/bundle.h) */
     int operators_csv;           /* 1: operators.csv, 0: operators.json */
     int detailed;                /* write detailed/ */
     int model_explorer;          /* write model_explorer/ (graph, overlays, page) */
@@ -27,7 +28,8 @@ typedef struct etp_publish_options {
     const char *run_id, *timestamp; /* fixed identity (tests); NULL: fresh */
 } etp_publish_options;
 
-/* Write the bundle. On failure nothing is published (no manifest). On success
+/* Write the bundle: staged beside po->dir and swapped into place at the end
+ * (etprof/bundle.h). On failure po->dir is as it was. On success
  * *summary_json (if non-NULL) receives the summary.json text (caller frees). */
 etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, char **summary_json,
                        etp_error *err);

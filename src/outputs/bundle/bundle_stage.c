@@ -1,0 +1,409 @@
+/* bundle_stage.c - stage a bundle beside its directory and swap it into
+ * place (see bundle_stage.h), and the signal-time undo
+ * (etp_bundle_abandon_from_signal). What may be replaced: bundle_target.c. */
+#include "outputs/bundle/bundle_stage.h"
+
+#include "outputs/bundle/bundle_target.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
+
+#include <openssl/rand.h>
+#include <pthread.h>
+
+/* Nesting followed when removing a directory tree. A bundle is two or three
+ * levels deep; a directory replaced with ETP_BUNDLE_FORCE may be deeper. */
+#define RM_DEPTH_MAX 64
+
+/* ---- the signal table ----------------------------------------------------- */
+
+enum {
+    SLOT_FREE = 0,
+    SLOT_SETUP,    /* claimed, names being filled in: nothing on disk yet */
+    SLOT_STAGING,  /* names[0] = staging directory; DIR untouched */
+    SLOT_SWAPPING, /* renames in flight (signals blocked on that thread) */
+    SLOT_ASIDE     /* new bundle in place; names[1] = the old one, to remove */
+};
+
+#define SLOTS 8
+
+typedef struct stage_slot {
+    atomic_int state;
+    int parentfd;
+    char names[2][ETP_BUNDLE_NAME_MAX + 1];
+} stage_slot;
+
+static stage_slot g_slots[SLOTS];
+
+static int slot_claim(void)
+{
+    for (int i = 0; i < SLOTS; i++) {
+        int expect = SLOT_FREE;
+        if (atomic_compare_exchange_strong(&g_slots[i].state, &expect, SLOT_SETUP))
+            return i;
+    }
+    return -1; /* more publications at once than slots: they run unprotected */
+}
+
+static void slot_set(const etp_stage *st, int state, const char *aside)
+{
+    if (st->slot < 0)
+        return;
+    stage_slot *s = &g_slots[st->slot];
+    if (state == SLOT_STAGING) {
+        s->parentfd = st->parentfd;
+        memcpy(s->names[0], st->name, sizeof s->names[0]);
+    }
+    if (aside)
+        memcpy(s->names[1], aside, sizeof s->names[1]);
+    atomic_store(&s->state, state);
+}
+
+/* ---- removing a tree with async-signal-safe calls only ------------------- */
+
+#if defined(__linux__)
+struct dirent64_raw {
+    uint64_t ino;
+    int64_t off;
+    unsigned short reclen;
+    unsigned char type;
+    char name[];
+};
+#endif
+
+static int is_dot(const char *n) { return n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2])); }
+
+static int rm_tree_at(int dirfd, const char *name, int depth);
+
+/* Remove every entry of the open directory @p fd. Linux: getdents64 into a
+ * stack buffer (no allocation, safe in a signal handler). Elsewhere:
+ * readdir (not async-signal-safe, but correct outside a handler). */
+static int rm_entries(int fd, int depth)
+{
+    int bad = 0;
+#if defined(__linux__)
+    _Alignas(8) char buf[4096];
+    for (;;) {
+        long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+        if (n <= 0) {
+            if (n < 0)
+                bad = 1;
+            break;
+        }
+        for (long off = 0; off < n;) {
+            struct dirent64_raw *d = (struct dirent64_raw *)(void *)(buf + off);
+            off += d->reclen;
+            if (!is_dot(d->name) && rm_tree_at(fd, d->name, depth + 1) != 0)
+                bad = 1;
+        }
+    }
+#else
+    int dfd = dup(fd);
+    DIR *dp = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!dp) {
+        if (dfd >= 0)
+            close(dfd);
+        return -1;
+    }
+    struct dirent *d;
+    while ((d = readdir(dp)) != NULL)
+        if (!is_dot(d->d_name) && rm_tree_at(fd, d->d_name, depth + 1) != 0)
+            bad = 1;
+    closedir(dp);
+#endif
+    return bad ? -1 : 0;
+}
+
+/* rm -rf of @p name in @p dirfd, never following a symlink (a link is
+ * removed, not what it points to). 0 when gone. */
+static int rm_tree_at(int dirfd, const char *name, int depth)
+{
+    if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
+        return 0;
+    if (errno != EISDIR && errno != EPERM)
+        return -1;
+    if (depth >= RM_DEPTH_MAX)
+        return -1;
+    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    /* Entries removed while reading may make a file system skip others;
+     * a second pass picks them up. */
+    int rc = -1;
+    for (int pass = 0; pass < 3 && rc != 0; pass++) {
+        if (pass && lseek(fd, 0, SEEK_SET) != 0)
+            break;
+        (void)rm_entries(fd, depth);
+        rc = unlinkat(dirfd, name, AT_REMOVEDIR);
+        if (rc != 0 && errno != ENOTEMPTY && errno != EEXIST)
+            break;
+    }
+    close(fd);
+    return rc;
+}
+
+void etp_bundle_abandon_from_signal(void)
+{
+    int saved = errno;
+    for (int i = 0; i < SLOTS; i++) {
+        stage_slot *s = &g_slots[i];
+        int state = atomic_load(&s->state);
+        /* The renames run with signals blocked on their thread, so this can
+         * only be another thread: let them finish (bounded). */
+        for (int spins = 0; state == SLOT_SWAPPING && spins < 2000; spins++) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+            state = atomic_load(&s->state);
+        }
+        if (state == SLOT_STAGING)
+            (void)rm_tree_at(s->parentfd, s->names[0], 0);
+        else if (state == SLOT_ASIDE)
+            (void)rm_tree_at(s->parentfd, s->names[1], 0);
+        else
+            continue;
+        atomic_store(&s->state, SLOT_FREE);
+    }
+    errno = saved;
+}
+
+/* ---- staging and swapping ------------------------------------------------- */
+
+/* Block the termination signals a user sends (their handler then runs only
+ * after the step is recorded in the signal table); @p old receives the mask
+ * to restore. */
+static void block_signals(sigset_t *old)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGHUP);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGQUIT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, old);
+}
+
+/* ".LEAF.etprof-WHAT-" + 12 random hex digits, the leaf cut so that the
+ * whole name fits in a directory entry. */
+static int make_name(char out[ETP_BUNDLE_NAME_MAX + 1], const char *leaf, const char *what)
+{
+    unsigned char r[6];
+    if (RAND_bytes(r, sizeof r) != 1)
+        return -1;
+    static const char hex[] = "0123456789abcdef";
+    char suffix[13];
+    for (int i = 0; i < 6; i++) {
+        suffix[2 * i] = hex[r[i] >> 4];
+        suffix[2 * i + 1] = hex[r[i] & 15];
+    }
+    suffix[12] = '\0';
+    int room = ETP_BUNDLE_NAME_MAX - (int)(strlen(".") + strlen(".etprof-") + strlen(what) +
+                                            strlen("-") + 12);
+    snprintf(out, ETP_BUNDLE_NAME_MAX + 1, ".%.*s.etprof-%s-%s", room, leaf, what, suffix);
+    return 0;
+}
+
+/* Create a new directory named like make_name() in @p parentfd. */
+static int make_sibling(int parentfd, const char *leaf, const char *what,
+                        char name[ETP_BUNDLE_NAME_MAX + 1])
+{
+    for (int tries = 0; tries < 16; tries++) {
+        if (make_name(name, leaf, what) != 0) {
+            errno = EIO;
+            return -1;
+        }
+        if (mkdirat(parentfd, name, 0777) == 0)
+            return 0;
+        if (errno != EEXIST)
+            return -1;
+    }
+    return -1;
+}
+
+etp_status etp_stage_open(const char *dir, unsigned flags, etp_stage *st, int *stage_fd,
+                          etp_error *err)
+{
+    st->parentfd = -1;
+    st->slot = -1;
+    st->name[0] = '\0';
+    *stage_fd = -1;
+    etp_status s = etp_target_open_parent(dir, flags, &st->parentfd, st->leaf, NULL, err);
+    if (s)
+        return s;
+    etp_bundle_target kind;
+    mode_t mode = 0;
+    if ((s = etp_target_classify(st->parentfd, st->leaf, dir, flags, &kind, &mode, err))) {
+        close(st->parentfd);
+        st->parentfd = -1;
+        return s;
+    }
+    st->slot = slot_claim();
+    /* Signals wait until the new directory is in the table, so that a
+     * handler can never miss it. */
+    sigset_t old;
+    block_signals(&old);
+    int made = make_sibling(st->parentfd, st->leaf, "staging", st->name);
+    int e = errno;
+    if (made == 0)
+        slot_set(st, SLOT_STAGING, NULL);
+    else
+        st->name[0] = '\0';
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (made != 0) {
+        etp_stage_discard(st);
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot create the staging directory beside it: %s", strerror(e));
+    }
+    *stage_fd = openat(st->parentfd, st->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    /* The new directory keeps the permissions of the one it replaces. */
+    if (*stage_fd < 0 || (kind != ETP_BUNDLE_TARGET_MISSING && fchmod(*stage_fd, mode) != 0)) {
+        e = errno;
+        if (*stage_fd >= 0)
+            close(*stage_fd);
+        *stage_fd = -1;
+        etp_stage_discard(st);
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot open the staging directory: %s", strerror(e));
+    }
+    return ETP_OK;
+}
+
+/* renameat2(RENAME_EXCHANGE): 0, or -1 with errno (EINVAL / ENOSYS where
+ * the kernel or file system has none). ETPROF_TEST_NO_EXCHANGE=1 forces the
+ * fallback, so that tests cover it. */
+static int exchange(int dirfd, const char *a, const char *b)
+{
+#if defined(__linux__) && defined(SYS_renameat2)
+    const char *off = getenv("ETPROF_TEST_NO_EXCHANGE");
+    if (!off || strcmp(off, "1") != 0)
+        return (int)syscall(SYS_renameat2, dirfd, a, dirfd, b, 2 /* RENAME_EXCHANGE */);
+#else
+    (void)dirfd, (void)a, (void)b;
+#endif
+    errno = ENOSYS;
+    return -1;
+}
+
+/* The renames. On success *aside names the old directory (empty string
+ * when there was none). On failure DIR is as before. */
+static etp_status swap_in(etp_stage *st, const char *dir, etp_bundle_target kind,
+                          char aside[ETP_BUNDLE_NAME_MAX + 1], etp_error *err)
+{
+    aside[0] = '\0';
+    if (kind == ETP_BUNDLE_TARGET_MISSING) {
+        if (renameat(st->parentfd, st->name, st->parentfd, st->leaf) != 0)
+            return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                                 "cannot move the new bundle into place: %s", strerror(errno));
+        return ETP_OK;
+    }
+    if (exchange(st->parentfd, st->name, st->leaf) == 0) {
+        memcpy(aside, st->name, ETP_BUNDLE_NAME_MAX + 1); /* the old one now has that name */
+        return ETP_OK;
+    }
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot swap the new bundle into place: %s", strerror(errno));
+    /* Two renames: DIR onto a reserved empty sibling, the staging directory
+     * to DIR; if the second fails, the first is undone. */
+    if (make_sibling(st->parentfd, st->leaf, "old", aside) != 0)
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot reserve a name to move the old bundle aside: %s",
+                             strerror(errno));
+    if (renameat(st->parentfd, st->leaf, st->parentfd, aside) != 0) {
+        int e = errno;
+        (void)unlinkat(st->parentfd, aside, AT_REMOVEDIR);
+        aside[0] = '\0';
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot move the old bundle aside: %s", strerror(e));
+    }
+    if (renameat(st->parentfd, st->name, st->parentfd, st->leaf) != 0) {
+        int e = errno;
+        (void)renameat(st->parentfd, aside, st->parentfd, st->leaf);
+        aside[0] = '\0';
+        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                             "cannot move the new bundle into place: %s", strerror(e));
+    }
+    return ETP_OK;
+}
+
+etp_status etp_stage_swap(etp_stage *st, const char *dir, unsigned flags, int *swapped,
+                          etp_error *err)
+{
+    *swapped = 0;
+    sigset_t old;
+    block_signals(&old);
+    /* The target may have changed while the bundle was written. */
+    etp_bundle_target kind;
+    etp_status s = etp_target_classify(st->parentfd, st->leaf, dir, flags, &kind, NULL, err);
+    char aside[ETP_BUNDLE_NAME_MAX + 1] = "";
+    if (!s) {
+        slot_set(st, SLOT_SWAPPING, NULL);
+        s = swap_in(st, dir, kind, aside, err);
+        *swapped = s == ETP_OK;
+        if (*swapped)
+            st->name[0] = '\0'; /* the staging directory is gone (it is DIR now) */
+        slot_set(st, !*swapped ? SLOT_STAGING : aside[0] ? SLOT_ASIDE : SLOT_FREE, aside);
+    }
+    if (*swapped && fsync(st->parentfd) != 0)
+        s = etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                          "published, but the parent directory's fsync failed: %s",
+                          strerror(errno));
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (aside[0] && rm_tree_at(st->parentfd, aside, 0) != 0 && !s)
+        s = etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
+                          "published, but the old directory moved aside could not be "
+                          "removed: %s",
+                          aside);
+    if (*swapped && st->slot >= 0) {
+        atomic_store(&g_slots[st->slot].state, SLOT_FREE);
+        st->slot = -1;
+    }
+    return s;
+}
+
+void etp_stage_discard(etp_stage *st)
+{
+    if (st->parentfd >= 0 && st->name[0])
+        (void)rm_tree_at(st->parentfd, st->name, 0);
+    st->name[0] = '\0';
+    if (st->slot >= 0)
+        atomic_store(&g_slots[st->slot].state, SLOT_FREE);
+    st->slot = -1;
+    if (st->parentfd >= 0)
+        close(st->parentfd);
+    st->parentfd = -1;
+}
+
+/* ---- test hooks ----------------------------------------------------------- */
+
+static long env_long(const char *name, long unset)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return unset;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *end || n < 0 ? unset : n;
+}
+
+long etp_stage_test_fail_after(void) { return env_long("ETPROF_TEST_FAIL_AFTER_ARTIFACTS", -1); }
+long etp_stage_test_slow_ms(void) { return env_long("ETPROF_TEST_SLOW_ARTIFACTS_MS", 0); }
+
+void etp_stage_test_sleep(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
