@@ -9,7 +9,14 @@
   var errors = [], t0 = performance.now();
   window.addEventListener('error', function (e) { errors.push(String(e.message)); });
 
-  var D = JSON.parse(document.getElementById('etp-data').textContent);
+  /* Each data block's text is dropped once parsed: the DOM need not keep
+   * megabytes of JSON next to the objects made from it. */
+  function take(id) {
+    var b = document.getElementById(id), v = JSON.parse(b.textContent);
+    b.textContent = '';
+    return v;
+  }
+  var D = take('etp-data');
   var ENTS = null;
   var panel = document.getElementById('panel');
   var tip = document.getElementById('tip');
@@ -39,7 +46,7 @@
     return e;
   }
   function ents() {
-    if (!ENTS) ENTS = JSON.parse(document.getElementById('etp-ents').textContent);
+    if (!ENTS) ENTS = take('etp-ents');
     return ENTS;
   }
   function ent(n) { return n.e === undefined ? null : ents()[n.e]; }
@@ -546,10 +553,17 @@
   /* What the test reads: every node placed inside the drawing, how many are
    * drawn in detail now, and when the first view reached the screen (the
    * frame after this script, in ms since navigation start). */
+  function area() {
+    var f = document.querySelector('.views');
+    if (!f) return null;
+    var r = f.getBoundingClientRect();
+    return [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)];
+  }
   function selftest(paint) {
     document.getElementById('etp-selftest').textContent = JSON.stringify({
       views: views.map(function (o) { return {graph: o.V.graph, nodes: o.V.nodes.length, placed: o.placed, shown: o.shown.size, mode: o.mode}; }),
       metric: metric, tables: document.querySelectorAll('table.sortable').length, errors: errors, exercised: exercised,
+      area: area(),
       ms: {parsed: Math.round(t0), script: Math.round(performance.now() - t0), paint: paint}
     });
   }
@@ -560,6 +574,9 @@
       var ms = Math.round(performance.now());
       document.body.setAttribute('data-etprof-paint-ms', String(ms));
       selftest(ms);
+      /* The entities, when the first view is on screen, so a click or
+       * search later does not wait for them. */
+      setTimeout(ents, 0);
     }, 0);
   });
 })();
