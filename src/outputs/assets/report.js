@@ -79,13 +79,32 @@
         x0 = Math.min(x0, p[q]); x1 = Math.max(x1, p[q]); y0 = Math.min(y0, p[q + 1]); y1 = Math.max(y1, p[q + 1]);
       }
       o.edgeD[e] = d;
-      var cx0 = Math.floor(x0 / 10 / CELL), cx1 = Math.floor(x1 / 10 / CELL), cy0 = Math.floor(y0 / 10 / CELL), cy1 = Math.floor(y1 / 10 / CELL);
-      if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > 64) { o.ewide.push(e); return; }
-      for (var cx = cx0; cx <= cx1; cx++) for (var cy = cy0; cy <= cy1; cy++) {
-        var kk = cx + ',' + cy;
-        (o.ecells[kk] || (o.ecells[kk] = [])).push(e);
-      }
+      index(o, e, x0 / 10, y0 / 10, x1 / 10, y1 / 10);
     });
+    /* The delegated-region outlines C wrote into the frame: culled like the
+     * edges (items after them), as their labels cost a relayout per zoom step. */
+    o.E = V.edges.length;
+    o.svg.querySelectorAll('g.grp').forEach(function (g, k) {
+      var xs = [], ys = [];
+      g.querySelectorAll('path').forEach(function (p) {
+        var c = p.getAttribute('d').match(/-?[\d.]+/g) || [];
+        for (var q = 0; q + 1 < c.length; q += 2) { xs.push(+c[q]); ys.push(+c[q + 1]); }
+      });
+      var t = g.querySelector('text');
+      if (t) { xs.push(+t.getAttribute('x')); ys.push(+t.getAttribute('y') - 12); }
+      o.eg[o.E + k] = g;
+      g.parentNode.removeChild(g);
+      if (xs.length) index(o, o.E + k, Math.min.apply(null, xs), Math.min.apply(null, ys), Math.max.apply(null, xs), Math.max.apply(null, ys));
+    });
+  }
+  /* Item @id (an edge, or a region after the edges) in the cells its box meets. */
+  function index(o, id, x0, y0, x1, y1) {
+    var cx0 = Math.floor(x0 / CELL), cx1 = Math.floor(x1 / CELL), cy0 = Math.floor(y0 / CELL), cy1 = Math.floor(y1 / CELL);
+    if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > 64) { o.ewide.push(id); return; }
+    for (var cx = cx0; cx <= cx1; cx++) for (var cy = cy0; cy <= cy1; cy++) {
+      var kk = cx + ',' + cy;
+      (o.ecells[kk] || (o.ecells[kk] = [])).push(id);
+    }
   }
   function nodeClass(o, i) {
     var V = o.V, c = 'n ' + V.kinds[+V.k.charAt(i)];
@@ -115,9 +134,15 @@
     paintNode(o, i);
     return g;
   }
+  /* The frame's size, kept until the window is resized or the view shown:
+   * reading it after drawing would force a layout on every pan step. */
   function size(o) {
-    var r = o.svg.getBoundingClientRect();
-    return [r.width || 800, r.height || 500];
+    if (!o.size) {
+      var r = o.svg.getBoundingClientRect();
+      if (!r.width) return [800, 500]; /* hidden */
+      o.size = [r.width, r.height];
+    }
+    return o.size;
   }
   /* Nodes and edges whose cells meet the visible rectangle (plus a margin). */
   function inSight(o) {
@@ -155,12 +180,12 @@
     if (!vis) {
       var ov = overview(o);
       if (ov.parentNode !== o.vp) o.vp.appendChild(ov);
-      o.gN.style.display = o.gE.style.display = 'none';
+      o.gN.style.display = o.gE.style.display = o.gG.style.display = 'none';
       o.mode = 'overview';
       return;
     }
     if (o.ov && o.ov.parentNode) o.ov.parentNode.removeChild(o.ov);
-    o.gN.style.display = o.gE.style.display = '';
+    o.gN.style.display = o.gE.style.display = o.gG.style.display = '';
     var want = new Set(vis.nodes);
     o.shown.forEach(function (i) { if (!want.has(i)) o.gN.removeChild(o.g[i]); });
     var frag = document.createDocumentFragment();
@@ -171,13 +196,15 @@
     });
     o.gN.appendChild(frag);
     o.shown = want;
-    o.eShown.forEach(function (e) { if (!vis.edges.has(e)) o.gE.removeChild(o.eg[e]); });
-    var ef = document.createDocumentFragment();
+    o.eShown.forEach(function (e) { if (!vis.edges.has(e)) o.eg[e].parentNode.removeChild(o.eg[e]); });
+    var ef = document.createDocumentFragment(), gf = document.createDocumentFragment();
     vis.edges.forEach(function (e) {
       if (o.eShown.has(e)) return;
-      ef.appendChild(o.eg[e] || (o.eg[e] = sv('path', {d: o.edgeD[e]})));
+      if (e >= o.E) gf.appendChild(o.eg[e]);
+      else ef.appendChild(o.eg[e] || (o.eg[e] = sv('path', {d: o.edgeD[e]})));
     });
     o.gE.appendChild(ef);
+    o.gG.appendChild(gf);
     o.eShown = vis.edges;
     o.mode = 'detail';
   }
@@ -250,9 +277,10 @@
 
   function setView(v) {
     cur = v;
-    views.forEach(function (o, k) { document.getElementById('view' + k).hidden = k !== v; });
+    views.forEach(function (o, k) { o.view.hidden = k !== v; });
+    views[v].size = null;
     document.querySelectorAll('.tabs button').forEach(function (b) { b.classList.toggle('on', +b.getAttribute('data-view') === v); });
-    if (!views[v].fitted) fit(views[v]);
+    if (!views[v].fitted) fit(views[v]); else render(views[v]);
     runSearch();
     drawLegend();
   }
@@ -405,7 +433,7 @@
   D.views.forEach(function (V, vi) {
     var svg = document.getElementById('svg' + vi);
     var o = {V: V, svg: svg, view: document.getElementById('view' + vi), vp: svg.querySelector('g.vp'),
-             gN: svg.querySelector('g.nodes'), gE: svg.querySelector('g.edges'),
+             gN: svg.querySelector('g.nodes'), gE: svg.querySelector('g.edges'), gG: svg.querySelector('g.grps'),
              g: [], eg: [], pos: [], painted: [], shown: new Set(), eShown: new Set(),
              mk: {sel: new Set(), rel: new Set(), hit: new Set()}, ov: null, mode: '',
              s: 1, tx: 0, ty: 0, byId: Object.create(null), fitted: false};
@@ -435,6 +463,10 @@
       tip.hidden = false;
     });
     svg.addEventListener('mouseleave', function () { tip.hidden = true; });
+  });
+  window.addEventListener('resize', function () {
+    views.forEach(function (o) { o.size = null; });
+    if (views.length) apply(views[cur], true);
   });
   window.addEventListener('mousemove', function (ev) {
     if (!drag) return;
@@ -522,6 +554,18 @@
       setView(v); fitAll(o);
       done.overview.push({graph: o.V.graph, mode: o.mode, drawn: o.mode === 'overview' ? o.ovDrawn : o.shown.size,
                           paths: o.mode === 'overview' ? o.ov.childNodes.length : o.gN.childNodes.length});
+      fit(o);
+      /* Interaction cost: 20 pan steps of half a screen, then 20 zoom
+       * steps out, each drawn at once; the slowest step in ms. */
+      var WH = size(o), worst = 0, t;
+      for (var k = 0; k < 40; k++) {
+        t = performance.now();
+        if (k < 20) o.ty -= WH[1] / 2; else o.s *= 0.85;
+        apply(o);
+        o.svg.getBoundingClientRect(); /* the layout of what was drawn, too */
+        worst = Math.max(worst, performance.now() - t);
+      }
+      done.overview[v].stepMs = Math.round(worst);
       fit(o);
     });
     document.querySelectorAll('table.sortable thead th').forEach(function (th) { th.click(); th.click(); done.sorted++; });
