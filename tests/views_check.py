@@ -10,7 +10,8 @@ delegate call every 10, as the reference run but 5 executions). The etprof binar
 fixtures are under $ETP_FIXTURES. Screenshots stay in WORKDIR for people to look at.
 The chromium check also reads the page's first-paint time (ms from navigation start to the
 frame after its script drew the first view) and fails on big pages above
-$ETP_PAINT_BUDGET_MS (default 2000; 0 reports only). Standard library only.
+$ETP_PAINT_BUDGET_MS (default 2000; 0 reports only), scaled by the load average over the
+core count when that is above 1. Standard library only.
 """
 import json
 import os
@@ -377,15 +378,20 @@ def chromium(kind, work):
     if st["tables"] != 4:
         fail("expected 4 sortable tables, found %d" % st["tables"])
     # First paint: the frame after the script drew the first view, in ms
-    # since navigation start. On a busy machine one load can be slow: the
-    # best of two counts.
+    # since navigation start. The budget holds on a machine with a core per
+    # runnable task; a busier one (load average above the core count, as
+    # under ctest -j with other work) gets it scaled by the overload, and
+    # one slow load is retried: the best of two counts.
     paint = st["ms"]["paint"]
     if paint is None:
         fail("the page never reached a frame after its script")
-    if kind in SIZES and PAINT_BUDGET_MS and paint > PAINT_BUDGET_MS:
+    budget = PAINT_BUDGET_MS * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    if kind in SIZES and PAINT_BUDGET_MS and paint > budget:
         paint = min(paint, load("", "from the page (second load)")["ms"]["paint"])
-        if paint > PAINT_BUDGET_MS:
-            fail("first paint after %d ms, over the budget of %d ms" % (paint, PAINT_BUDGET_MS))
+        budget = PAINT_BUDGET_MS * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+        if paint > budget:
+            fail("first paint after %d ms, over the budget of %d ms (%d ms at load average %.1f on %d cores)" %
+                 (paint, budget, PAINT_BUDGET_MS, os.getloadavg()[0], os.cpu_count() or 1))
     # Drive every control once (#exercise): metrics, selection and the
     # details panel of each node kind, navigation, search, table sorting,
     # each view zoomed out whole.
@@ -416,8 +422,8 @@ def chromium(kind, work):
                  (png, w, h, colours, acolours, ar, 100 * ink))
         print("screenshot %s: %dx%d, %d colours; drawing area %r: %d colours, %.1f%% ink; %d bytes" %
               (png, w, h, colours, ar, acolours, 100 * ink, os.path.getsize(png)))
-    print("ok: %s in chromium: %s, script %s ms, first paint %s ms" %
-          (kind, json.dumps(st["views"]), st["ms"]["script"], paint))
+    print("ok: %s in chromium: %s, script %s ms, first paint %s ms (load average %.1f on %d cores)" %
+          (kind, json.dumps(st["views"]), st["ms"]["script"], paint, os.getloadavg()[0], os.cpu_count() or 1))
 
 
 def main():
