@@ -294,21 +294,24 @@ static void test_report_page(void **state)
     assert_non_null(strstr(p1, "data-etprof-ready=\"0\""));
     assert_non_null(strstr(p1, "id=\"svg0\""));
     assert_non_null(strstr(p1, "id=\"svg1\""));
-    /* The Vulkan region is outlined, the unlinked nodes dashed. */
+    /* The Vulkan region is outlined, the unlinked nodes flagged for the
+     * script (which dashes them). */
     assert_non_null(strstr(p1, "class=\"grp\""));
     assert_non_null(strstr(p1, "VulkanBackend \xc2\xb7 forward_0_3"));
-    assert_non_null(strstr(p1, " unl"));
+    assert_non_null(strstr(strstr(p1, "id=\"etp-data\">"), "\"unl\":true"));
     /* Validity and issues before the drawings. */
     char *val = strstr(p1, "class=\"validity v-degraded\"");
     assert_non_null(val);
     assert_true(val < strstr(p1, "<svg"));
     assert_non_null(strstr(p1, "attribution.shared_timing"));
-    /* The data block cannot end its script element early. */
-    char *data = strstr(p1, "id=\"etp-data\">");
-    assert_non_null(data);
-    char *end = strstr(data, "</script>");
-    for (char *q = data + 14; q < end; q++)
-        assert_true(*q != '<');
+    /* The data blocks cannot end their script elements early. */
+    for (int b = 0; b < 2; b++) {
+        char *data = strstr(p1, b ? "id=\"etp-ents\">" : "id=\"etp-data\">");
+        assert_non_null(data);
+        char *end = strstr(data, "</script>");
+        for (char *q = data + 14; q < end; q++)
+            assert_true(*q != '<');
+    }
     free(p1);
     free(p2);
 
@@ -320,7 +323,8 @@ static void test_report_page(void **state)
     free(p1);
     etp_report_inputs only_ins = {t.a, etp_me_find_graph(c, "forward"), NULL, "run.etdp", "model.pte", NULL};
     p1 = page(&only_ins, &n1);
-    assert_null(strstr(p1, " unl\"")); /* without an ETRecord nothing is called unlinked */
+    /* without an ETRecord nothing is called unlinked */
+    assert_null(strstr(strstr(p1, "id=\"etp-data\">"), "\"unl\":true"));
     assert_null(strstr(p1, "id=\"svg1\""));
     free(p1);
     etp_me_free(c);

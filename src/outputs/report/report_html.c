@@ -1,6 +1,8 @@
 /* report_html.c - the standalone report page (etp_report_write_html): one
- * HTML file with inline CSS, inline SVG drawings, the data as JSON and
- * etprof's own script. Nothing refers outside the file, so it works from
+ * HTML file with inline CSS, the data as JSON (each value once) and etprof's
+ * own script, which draws the graphs into inline SVG frames: only what is in
+ * sight in detail, the whole drawing as a few paths when zoomed out, so the
+ * page stays fast on graphs of tens of thousands of nodes. Nothing refers outside the file, so it works from
  * file:// with no network. */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -124,16 +126,17 @@ static void toolbar(FILE *fp, const rp_report *r)
 
 /* The data block: JSON with every '<' escaped, so no "</script>" or "<!--"
  * in a string can end or confuse the script element. */
-static int data_block(FILE *fp, const rp_report *r)
+static int data_block(FILE *fp, const rp_report *r, const char *id,
+                      void (*write)(etp_jw *, const rp_report *))
 {
     etp_jw w;
     etp_jw_init_mem(&w, 0);
-    rp_write_data(&w, r);
+    write(&w, r);
     size_t len = 0;
     char *json = etp_jw_take(&w, &len);
     if (!json)
         return -1;
-    fputs("<script type=\"application/json\" id=\"etp-data\">", fp);
+    fprintf(fp, "<script type=\"application/json\" id=\"%s\">", id);
     size_t run = 0;
     for (size_t i = 0; i < len; i++)
         if (json[i] == '<') {
@@ -189,7 +192,8 @@ etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_erro
     fputs("</section>\n<section id=\"tables\">\n", fp);
     rp_write_tables(fp, &r);
     fputs("</section>\n</main>\n<pre id=\"etp-selftest\" hidden></pre>\n", fp);
-    int bad = data_block(fp, &r);
+    int bad = data_block(fp, &r, "etp-data", rp_write_data);
+    bad |= data_block(fp, &r, "etp-ents", rp_write_entities);
     fprintf(fp, "<script>\n%s</script>\n</body>\n</html>\n", etp_report_js);
     rp_views_free(&r);
     if (bad)

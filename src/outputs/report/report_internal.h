@@ -65,10 +65,16 @@ int rp_metric_value(const rp_report *r, const etp_entity *e, rp_metric m, double
 const char *rp_metric_name(rp_metric m);
 const char *rp_metric_unit(const rp_report *r, rp_metric m);
 
-/* The SVG drawing of view @p v (coloured by the first metric). */
+/* The SVG frame of view @p v: region outlines and empty groups the page's
+ * script fills from the data block with what is in sight. */
 void rp_write_svg(FILE *fp, const rp_report *r, int v);
-/* The per-node and per-metric data of every view as one JSON value. */
+/* The geometry, per-node and per-metric data of every view as one JSON
+ * value (what the first drawing needs). Nodes refer to entities by their
+ * index in rp_write_entities' array. */
 void rp_write_data(etp_jw *w, const rp_report *r);
+/* The entities the page shows (details panel, search) as a JSON array,
+ * kept apart so the page parses it only when first needed. */
+void rp_write_entities(etp_jw *w, const rp_report *r);
 /* The tables (top operators, per type, per backend, executions). */
 void rp_write_tables(FILE *fp, const rp_report *r);
 

@@ -304,7 +304,7 @@ void rp_num(char *buf, size_t size, double v)
         snprintf(buf, size, "%.4g", v);
 }
 
-/* ---- SVG ---------------------------------------------------------------------- */
+/* ---- SVG skeleton ------------------------------------------------------------- */
 
 void rp_html(FILE *fp, const char *s)
 {
@@ -322,30 +322,6 @@ void rp_html(FILE *fp, const char *s)
                 fputc(*s, fp);
         }
     }
-}
-
-/* The label as drawn: at most LABEL_MAX code points, then an ellipsis. */
-static void label_text(FILE *fp, const char *s)
-{
-    size_t n = 0;
-    const char *p = s;
-    for (; *p; p++) {
-        if (((unsigned char)*p & 0xc0) != 0x80 && ++n > LABEL_MAX - 1 && utf8_len(s) > LABEL_MAX)
-            break;
-    }
-    if (!*p) {
-        rp_html(fp, s);
-        return;
-    }
-    size_t len = (size_t)(p - s);
-    char *cut = malloc(len + 1);
-    if (!cut)
-        return;
-    memcpy(cut, s, len);
-    cut[len] = 0;
-    rp_html(fp, cut);
-    fputs("\xe2\x80\xa6", fp);
-    free(cut);
 }
 
 typedef struct span {
@@ -414,6 +390,8 @@ static void group_outlines(FILE *fp, const rp_report *r, const rp_view *v)
     free(sp);
 }
 
+/* The drawing's frame: arrow marker, region outlines (few, drawn here), and
+ * empty edge and node groups the script fills with what is visible. */
 void rp_write_svg(FILE *fp, const rp_report *r, int vi)
 {
     const rp_view *v = &r->views[vi];
@@ -430,40 +408,7 @@ void rp_write_svg(FILE *fp, const rp_report *r, int vi)
     if (vi == r->src_view)
         group_outlines(fp, r, v);
     fprintf(fp, "</g>\n<g class=\"edges\" marker-end=\"url(#arr%d)\">\n", vi);
-    for (uint32_t e = 0; e < l->edge_count; e++) {
-        if (l->edge_flags[e] & (ETP_LAYOUT_EDGE_SELF | ETP_LAYOUT_EDGE_DUPLICATE))
-            continue;
-        uint32_t p0 = l->point_start[e], p1 = l->point_start[e + 1];
-        if (p1 - p0 < 2)
-            continue;
-        fprintf(fp, "<path d=\"M%.1f,%.1f", l->points[p0].x, l->points[p0].y);
-        for (uint32_t p = p0 + 1; p < p1; p++)
-            fprintf(fp, "L%.1f,%.1f", l->points[p].x, l->points[p].y);
-        fputs("\"/>\n", fp);
-    }
     fputs("</g>\n<g class=\"nodes\">\n", fp);
-    rp_colors c = metric_range(r, v, RP_AVG);
-    for (uint32_t i = 0; i < v->node_count; i++) {
-        const rp_node *n = &v->nodes[i];
-        double w = v->boxes[i].width, h = v->boxes[i].height;
-        double x;
-        int has = rp_metric_value(r, n->entity, RP_AVG, &x);
-        char bg[8] = NO_VALUE, fg[8] = "#1f1f1f", val[48] = "";
-        if (has && c.any) {
-            etp_me_color(NULL, 0, c.min, c.max, x, bg, fg);
-            rp_num(val, sizeof val, x);
-            if (!n->entity->additive)
-                strcat(val, "*");
-        }
-        int unlinked = n->link != ETP_LINK_LINKED && n->link != ETP_LINK_NOT_APPLICABLE;
-        fprintf(fp, "<g class=\"n %s%s%s\" data-i=\"%" PRIu32 "\" transform=\"translate(%.1f,%.1f)\">",
-                n->kind, unlinked ? " unl" : "", has ? "" : " nv", i, l->x[i] - w / 2, l->y[i] - h / 2);
-        fprintf(fp, "<rect width=\"%.1f\" height=\"%.1f\" rx=\"5\" fill=\"%s\"/>", w, h, bg);
-        fprintf(fp, "<text class=\"l\" x=\"%.1f\" y=\"14\" fill=\"%s\">", w / 2, fg);
-        label_text(fp, n->label);
-        fprintf(fp, "</text><text class=\"v\" x=\"%.1f\" y=\"28\" fill=\"%s\">%s</text></g>\n", w / 2,
-                fg, val);
-    }
     fputs("</g>\n</g>\n</svg>\n", fp);
 }
 
@@ -593,6 +538,74 @@ static void links_json(etp_jw *w, const rp_report *r, int vi, uint32_t i)
     etp_jw_arr_end(w);
 }
 
+/* Tenths of a pixel as an integer: the drawing's precision, short to write. */
+static void tenths(etp_jw *w, double x)
+{
+    etp_jw_int(w, (int64_t)llround(x * 10));
+}
+
+/* Where the script draws each node and edge: box top-left corners and
+ * widths, kind and flag letters per node, edge polylines; all in tenths. */
+static void geometry_json(etp_jw *w, const rp_report *r, int vi)
+{
+    const rp_view *v = &r->views[vi];
+    const etp_layout *l = &v->lay;
+    static const char *const kinds[] = {"in", "out", "kernel", "delegate", "other", "op"};
+    const size_t nkinds = sizeof kinds / sizeof *kinds;
+    etp_jw_kint(w, "nh", (int64_t)llround(NODE_H * 10));
+    etp_jw_key(w, "kinds");
+    etp_jw_arr_begin(w);
+    for (size_t k = 0; k < nkinds; k++)
+        etp_jw_str(w, kinds[k]);
+    etp_jw_arr_end(w);
+    char *ks = malloc((size_t)v->node_count + 1), *na = malloc((size_t)v->node_count + 1);
+    if (!ks || !na) {
+        free(ks);
+        free(na);
+        w->failed = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < v->node_count; i++) {
+        size_t k = 0;
+        while (k + 1 < nkinds && strcmp(kinds[k], v->nodes[i].kind))
+            k++;
+        ks[i] = (char)('0' + k);
+        na[i] = v->nodes[i].entity && !v->nodes[i].entity->additive ? '1' : '0';
+    }
+    ks[v->node_count] = na[v->node_count] = 0;
+    etp_jw_kstr(w, "k", ks);
+    etp_jw_kstr(w, "na", na);
+    free(ks);
+    free(na);
+    const char *axis[] = {"x", "y", "bw"};
+    for (int a = 0; a < 3; a++) {
+        etp_jw_key(w, axis[a]);
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; i < v->node_count; i++) {
+            double wd = v->boxes[i].width, h = v->boxes[i].height;
+            tenths(w, a == 0 ? l->x[i] - wd / 2 : a == 1 ? l->y[i] - h / 2 : wd);
+        }
+        etp_jw_arr_end(w);
+    }
+    etp_jw_key(w, "edges");
+    etp_jw_arr_begin(w);
+    for (uint32_t e = 0; e < l->edge_count; e++) {
+        if (l->edge_flags[e] & (ETP_LAYOUT_EDGE_SELF | ETP_LAYOUT_EDGE_DUPLICATE))
+            continue;
+        uint32_t p0 = l->point_start[e], p1 = l->point_start[e + 1];
+        if (p1 - p0 < 2)
+            continue;
+        etp_jw_break(w);
+        etp_jw_arr_begin(w);
+        for (uint32_t p = p0; p < p1; p++) {
+            tenths(w, l->points[p].x);
+            tenths(w, l->points[p].y);
+        }
+        etp_jw_arr_end(w);
+    }
+    etp_jw_arr_end(w);
+}
+
 static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
 {
     const rp_view *v = &r->views[vi];
@@ -602,6 +615,7 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
     etp_jw_kstr(w, "graph", v->graph_id);
     etp_jw_kdouble(w, "w", v->lay.width);
     etp_jw_kdouble(w, "h", v->lay.height);
+    geometry_json(w, r, vi);
     etp_jw_key(w, "nodes");
     etp_jw_arr_begin(w);
     for (uint32_t i = 0; i < v->node_count; i++) {
@@ -674,16 +688,21 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
                 etp_jw_null(w);
         }
         etp_jw_arr_end(w);
-        etp_jw_key(w, "bg");
-        etp_jw_arr_begin(w);
-        for (uint32_t i = 0; i < v->node_count; i++) {
+        /* Background colours: 6 hex digits per node, one string. */
+        char *bgs = malloc((size_t)v->node_count * 6 + 1);
+        for (uint32_t i = 0; bgs && i < v->node_count; i++) {
             double x;
             char bg[8] = NO_VALUE, fg[8];
             if (c.any && rp_metric_value(r, v->nodes[i].entity, (rp_metric)m, &x))
                 etp_me_color(NULL, 0, c.min, c.max, x, bg, fg);
-            etp_jw_str(w, bg + 1);
+            memcpy(bgs + (size_t)i * 6, bg + 1, 6);
         }
-        etp_jw_arr_end(w);
+        if (bgs) {
+            bgs[(size_t)v->node_count * 6] = 0;
+            etp_jw_kstr(w, "bg", bgs);
+        } else
+            w->failed = 1;
+        free(bgs);
         char *fgs = malloc(v->node_count + 1);
         for (uint32_t i = 0; fgs && i < v->node_count; i++) {
             double x;
@@ -746,7 +765,24 @@ void rp_write_data(etp_jw *w, const rp_report *r)
         etp_jw_arr_end(w);
     }
     etp_jw_arr_end(w);
-    etp_jw_key(w, "ents");
+    etp_jw_key(w, "views");
+    etp_jw_arr_begin(w);
+    for (int vi = 0; vi < r->view_count; vi++)
+        view_json(w, r, vi, num);
+    etp_jw_arr_end(w);
+    etp_jw_obj_end(w);
+    free(num);
+}
+
+void rp_write_entities(etp_jw *w, const rp_report *r)
+{
+    const etp_analysis *a = r->a;
+    uint32_t ne = 0;
+    int32_t *num = entity_numbers(r, &ne);
+    if (!num) {
+        w->failed = 1;
+        return;
+    }
     etp_jw_arr_begin(w);
     for (uint32_t i = 0; i < a->entity_count; i++)
         if (num[i] >= 0) {
@@ -754,11 +790,5 @@ void rp_write_data(etp_jw *w, const rp_report *r)
             entity_json(w, r, &a->entities[i]);
         }
     etp_jw_arr_end(w);
-    etp_jw_key(w, "views");
-    etp_jw_arr_begin(w);
-    for (int vi = 0; vi < r->view_count; vi++)
-        view_json(w, r, vi, num);
-    etp_jw_arr_end(w);
-    etp_jw_obj_end(w);
     free(num);
 }
