@@ -1,6 +1,8 @@
 /* jsonw.c - streaming JSON writer (see jsonw.h for why it exists). */
 #include "util/jsonw.h"
 
+#include "util/dtoa.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -280,53 +282,46 @@ void etp_jw_str(etp_jw *w, const char *s)
     etp_jw_strn(w, s, strlen(s));
 }
 
+/* Decimal digits of @p v at the end of @p end's buffer; returns the start. */
+static char *u64_text(uint64_t v, char *end)
+{
+    do {
+        *--end = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return end;
+}
+
 void etp_jw_int(etp_jw *w, int64_t v)
 {
-    char b[32];
-    int n = snprintf(b, sizeof b, "%lld", (long long)v);
+    char b[24];
+    char *end = b + sizeof b;
+    uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    char *p = u64_text(mag, end);
+    if (v < 0)
+        *--p = '-';
     jw_pre(w);
-    jw_put(w, b, (size_t)n);
+    jw_put(w, p, (size_t)(end - p));
 }
 
 void etp_jw_uint(etp_jw *w, uint64_t v)
 {
-    char b[32];
-    int n = snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    char b[24];
+    char *end = b + sizeof b;
+    char *p = u64_text(v, end);
     jw_pre(w);
-    jw_put(w, b, (size_t)n);
+    jw_put(w, p, (size_t)(end - p));
 }
 
-/* Print @p v in style @p conv ('g' or 'e') at precision @p prec. */
-static int print_prec(char *out, size_t size, char conv, int prec, double v)
-{
-    return conv == 'e' ? snprintf(out, size, "%.*e", prec, v) : snprintf(out, size, "%.*g", prec, v);
-}
-
-/* Bisection over the precision: 5 tries instead of up to 17, each an exact
- * binary-to-decimal conversion plus a strtod (bundles hold a million of
- * these numbers). Reading back is monotone in the digit count for doubles:
- * a correctly rounded longer decimal is at least as close to v.
- * tests/unit/test_jsonw.c checks bisection against the plain upward scan
- * on every power of two, on random bit patterns and on timing-like values.
- * Whatever the count, the text always reads back exactly: bisection only
- * settles on a precision that was tried and read back (the top one always
- * does). */
 int etp_format_shortest(char *out, size_t size, double v, char conv)
 {
-    /* %.*g counts significant digits, %.*e digits after the first. */
-    int lo = conv == 'e' ? 0 : 1, hi = conv == 'e' ? 16 : 17;
-    int n = 0, in_out = -1; /* in_out: precision of the text now in out */
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        n = print_prec(out, size, conv, mid, v);
-        in_out = mid;
-        if (strtod(out, NULL) == v)
-            hi = mid;
-        else
-            lo = mid + 1;
+    char b[ETP_DTOA_MAX];
+    int n = etp_dtoa_format(b, v, conv);
+    if (size > 0) {
+        size_t m = (size_t)n < size ? (size_t)n : size - 1;
+        memcpy(out, b, m);
+        out[m] = '\0';
     }
-    if (in_out != lo)
-        n = print_prec(out, size, conv, lo, v);
     return n;
 }
 
@@ -346,8 +341,17 @@ int etp_format_double(char *out, size_t size, double v)
 
 void etp_jw_double(etp_jw *w, double v)
 {
-    char b[40];
-    int n = etp_format_double(b, sizeof b, v);
+    if (!isfinite(v)) {
+        etp_jw_null(w);
+        return;
+    }
+    char b[ETP_DTOA_MAX + 2];
+    int n = etp_dtoa_format(b, v, 'g');
+    /* Keep the value a JSON float: 2 -> 2.0 (as etp_format_double does). */
+    if (!memchr(b, '.', (size_t)n) && !memchr(b, 'e', (size_t)n)) {
+        b[n++] = '.';
+        b[n++] = '0';
+    }
     jw_pre(w);
     jw_put(w, b, (size_t)n);
 }

@@ -1,7 +1,8 @@
 /* test_jsonw.c - number formatting of the JSON writer and of Python's float
- * repr: the bisection for the shortest round-trip precision gives exactly
- * the digits of a plain upward scan (the definition), on every power of two, subnormals, random
- * bit patterns, and timing-like values; and every text reads back. */
+ * repr: the shortest round-trip digits (util/dtoa.c) are exactly those of a
+ * plain upward scan over "%.*g" precisions (the definition), on every power
+ * of two, subnormals, random bit patterns, and timing-like values; and every
+ * text reads back. test_dtoa.c compares with the former printf search. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
