@@ -53,7 +53,7 @@ static void jw_flush(etp_jw *w)
     w->len = 0;
 }
 
-static void jw_put(etp_jw *w, const char *s, size_t n)
+static void jw_put_slow(etp_jw *w, const char *s, size_t n)
 {
     jw_reserve(w, n);
     if (w->failed)
@@ -64,9 +64,24 @@ static void jw_put(etp_jw *w, const char *s, size_t n)
         jw_flush(w);
 }
 
-static void jw_putc(etp_jw *w, char c)
+/* The common case inline: room in the buffer and nothing to flush yet. */
+static inline void jw_put(etp_jw *w, const char *s, size_t n)
 {
-    jw_put(w, &c, 1);
+    if (w->len + n < w->cap && !w->failed && (!w->fp || w->len + n < FLUSH_AT)) {
+        memcpy(w->buf + w->len, s, n);
+        w->len += n;
+        return;
+    }
+    jw_put_slow(w, s, n);
+}
+
+static inline void jw_putc(etp_jw *w, char c)
+{
+    if (w->len + 1 < w->cap && !w->failed && (!w->fp || w->len + 1 < FLUSH_AT)) {
+        w->buf[w->len++] = c;
+        return;
+    }
+    jw_put_slow(w, &c, 1);
 }
 
 static void jw_newline(etp_jw *w)
@@ -208,13 +223,56 @@ void etp_jw_obj_end(etp_jw *w) { jw_close(w, '}'); }
 void etp_jw_arr_begin(etp_jw *w) { jw_open(w, '[', 0); }
 void etp_jw_arr_end(etp_jw *w) { jw_close(w, ']'); }
 
+/* The bytes a string cannot hold as they are: '"', '\\', controls, DEL,
+ * and bytes >= 0x80 (passed through only as well-formed UTF-8). */
+static inline int needs_care(unsigned char c)
+{
+    return (unsigned)(c - 0x20) >= 0x5fu || c == '"' || c == '\\';
+}
+
+/* Length of the longest prefix of @p p[0, n) without a byte that needs
+ * care, eight bytes at a time while they are all plain. */
+static size_t plain_prefix(const unsigned char *p, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        /* (y - ones) & ~y has a high bit set iff y has a zero byte; the
+         * same with 0x20 for a byte below 0x20; x's own high bits: >= 0x80. */
+        uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
+        uint64_t hit = ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs) |
+                       ((del - ones) & ~del) | x;
+        if (hit & highs)
+            break;
+    }
+    while (i < n && !needs_care(p[i]))
+        i++;
+    return i;
+}
+
 static void jw_string_body(etp_jw *w, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    jw_putc(w, '"');
     const unsigned char *p = (const unsigned char *)s;
+    size_t i = plain_prefix(p, n);
+    if (i == n) { /* the common case: one copy */
+        jw_reserve(w, n + 2);
+        if (w->failed)
+            return;
+        char *o = w->buf + w->len;
+        o[0] = '"';
+        memcpy(o + 1, s, n);
+        o[n + 1] = '"';
+        w->len += n + 2;
+        if (w->fp && w->len >= FLUSH_AT)
+            jw_flush(w);
+        return;
+    }
+    jw_putc(w, '"');
     size_t run = 0; /* start of a run of bytes that need no escaping */
-    for (size_t i = 0; i < n; i++) {
+    while (i < n) {
         unsigned char c = p[i];
         const char *esc = NULL;
         char ubuf[7];
@@ -232,7 +290,7 @@ static void jw_string_body(etp_jw *w, const char *s, size_t n)
             ubuf[0] = '\\'; ubuf[1] = 'u'; ubuf[2] = '0'; ubuf[3] = '0';
             ubuf[4] = hex[c >> 4]; ubuf[5] = hex[c & 15]; ubuf[6] = 0;
             esc = ubuf;
-        } else if (c >= 0x80) {
+        } else {
             /* Pass well-formed UTF-8 through; escape stray bytes as U+00XX so
              * the output stays valid JSON whatever the input holds. */
             size_t need = (c >= 0xf0 && c <= 0xf4) ? 3 : (c >= 0xe0) ? 2 : (c >= 0xc2 && c < 0xe0) ? 1 : 0;
@@ -241,18 +299,19 @@ static void jw_string_body(etp_jw *w, const char *s, size_t n)
                 if ((p[i + k] & 0xc0) != 0x80)
                     ok = 0;
             if (ok) {
-                i += need;
+                i += need + 1;
+                i += plain_prefix(p + i, n - i);
                 continue;
             }
             ubuf[0] = '\\'; ubuf[1] = 'u'; ubuf[2] = '0'; ubuf[3] = '0';
             ubuf[4] = hex[c >> 4]; ubuf[5] = hex[c & 15]; ubuf[6] = 0;
             esc = ubuf;
-        } else
-            continue;
+        }
         if (i > run)
             jw_put(w, s + run, i - run);
         jw_put(w, esc, strlen(esc));
         run = i + 1;
+        i = run + plain_prefix(p + run, n - run);
     }
     if (n > run)
         jw_put(w, s + run, n - run);
@@ -290,6 +349,20 @@ static char *u64_text(uint64_t v, char *end)
         v /= 10;
     } while (v);
     return end;
+}
+
+int etp_format_int(char *out, int64_t v)
+{
+    char b[24];
+    char *end = b + sizeof b;
+    uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    char *p = u64_text(mag, end);
+    if (v < 0)
+        *--p = '-';
+    size_t n = (size_t)(end - p);
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return (int)n;
 }
 
 void etp_jw_int(etp_jw *w, int64_t v)

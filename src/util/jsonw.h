@@ -93,6 +93,10 @@ void etp_jw_kdouble(etp_jw *w, const char *k, double v);
 void etp_jw_kbool(etp_jw *w, const char *k, int v);
 void etp_jw_knull(etp_jw *w, const char *k);
 
+/* The decimal text of @p v ("%lld"), NUL-terminated, into @p out (at least
+ * 21 bytes); returns its length. */
+int etp_format_int(char *out, int64_t v);
+
 /* Format @p v in shortest round-trip form into @p out (>= 32 bytes). */
 int etp_format_double(char *out, size_t size, double v);
 /* The text of "%.*g" (@p conv 'g') or "%.*e" ('e') of finite @p v at the
