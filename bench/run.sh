@@ -32,3 +32,7 @@ e2e() {
 }
 e2e "--pte" --etdump "$out/run.etdp" --pte "$out/model.pte"
 e2e "ETRECORD --pte" "$out/model.etrecord" --etdump "$out/run.etdp" --pte "$out/model.pte"
+
+# Publication next to the analysis (`analyze -o` vs `analyze`, alternating),
+# its peak RSS against the ETDump and the bundle's size.
+"$build/bench_publish" "$build/etprof" "$out/publish" 5

@@ -224,6 +224,37 @@ int etp_dtoa_digits(double v, uint64_t *digits, int *exp10)
         }
     }
     int n = digit_count(s);
+    if (!asym) {
+        /* R is symmetric: a finer rounding is never farther from x, so once
+         * a level reads back every finer one does. Walk from the finest up
+         * while levels read back (x = q u + r + a fraction, r < u); the last
+         * one is the least precision. */
+        uint64_t q10 = s, r = 0, u = 1, best = 0;
+        for (int j = 0; j < n; j++) {
+            uint64_t d;
+            if (j == 0) {
+                if (exact)
+                    d = half && (s & 1) ? s + 1 : s;
+                else
+                    d = vb > ((2 * s + 1) << 1) ? s + 1 : s;
+            } else {
+                int up = r > u / 2 || (r == u / 2 && (!exact || half || (q10 & 1)));
+                d = (q10 + (uint64_t)up) * u;
+            }
+            if (!(d != 0 && vbl + (uint64_t)out <= d << 2 && (d << 2) + (uint64_t)out <= vbr))
+                break;
+            best = d;
+            r += (q10 % 10) * u;
+            q10 /= 10;
+            u *= 10;
+        }
+        if (best) {
+            *digits = best;
+            *exp10 = k;
+            return strip_zeros(digits, exp10);
+        }
+    }
+    /* From the coarsest level down, as printf's precisions go up. */
     for (int j = n - 1; j >= 0; j--) {
         uint64_t d;
         if (j > 0) {

@@ -33,7 +33,7 @@
 #endif
 #ifndef RANDOM_COUNT
 #ifdef NDEBUG
-#define RANDOM_COUNT 1500000
+#define RANDOM_COUNT 1000000
 #else
 #define RANDOM_COUNT 500000
 #endif
