@@ -230,23 +230,37 @@ static inline int needs_care(unsigned char c)
     return (unsigned)(c - 0x20) >= 0x5fu || c == '"' || c == '\\';
 }
 
-/* Length of the longest prefix of @p p[0, n) without a byte that needs
- * care, eight bytes at a time while they are all plain. */
-static size_t plain_prefix(const unsigned char *p, size_t n)
+/* Nonzero if one of the eight bytes of @p x needs care: (y - ones) & ~y has
+ * a high bit set iff y has a zero byte; the same with 0x20 for a byte below
+ * 0x20; x's own high bits for bytes >= 0x80. */
+static inline uint64_t word_needs_care(uint64_t x)
 {
     const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
+    return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs) |
+            ((del - ones) & ~del) | x) & highs;
+}
+
+/* Length of the longest prefix of @p p[0, n) without a byte that needs
+ * care, eight bytes at a time while they are all plain (a short tail padded
+ * with spaces). */
+static size_t plain_prefix(const unsigned char *p, size_t n)
+{
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         uint64_t x;
         memcpy(&x, p + i, 8);
-        /* (y - ones) & ~y has a high bit set iff y has a zero byte; the
-         * same with 0x20 for a byte below 0x20; x's own high bits: >= 0x80. */
-        uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
-        uint64_t hit = ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs) |
-                       ((del - ones) & ~del) | x;
-        if (hit & highs)
-            break;
+        if (word_needs_care(x))
+            goto bytes;
     }
+    if (i < n) {
+        uint64_t x = 0x2020202020202020ull;
+        memcpy(&x, p + i, n - i);
+        if (word_needs_care(x))
+            goto bytes;
+    }
+    return n;
+bytes:
     while (i < n && !needs_care(p[i]))
         i++;
     return i;
