@@ -199,7 +199,7 @@ static void test_string_escapes(void **state)
                                          0x80, 0xbf, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0xff};
     unsigned char in[48];
     char want[48 * 6 + 3];
-    for (int t = 0; t < 200000; t++) {
+    for (int t = 0; t < 60000; t++) {
         size_t n = next() % sizeof in;
         int plain = (int)(next() % 3); /* mostly plain text, as in bundles */
         for (size_t i = 0; i < n; i++)
