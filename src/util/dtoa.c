@@ -150,10 +150,11 @@ static const uint64_t pow10_u64[20] = {
 
 static int digit_count(uint64_t x)
 {
-    int n = 1;
-    while (n < 20 && x >= pow10_u64[n])
-        n++;
-    return n;
+    /* x has t = floor(bits log10 2) digits or t + 1 (1233 / 4096 ~ log10 2,
+     * exact enough for 64 bits). */
+    int bits = 64 - __builtin_clzll(x | 1);
+    int t = (bits * 1233) >> 12;
+    return t + (x >= pow10_u64[t]);
 }
 
 static int strip_zeros(uint64_t *d, int *e)
@@ -163,6 +164,32 @@ static int strip_zeros(uint64_t *d, int *e)
         (*e)++;
     }
     return digit_count(*d);
+}
+
+/* x = v 10^-k as the digit search sees it: s = floor(x), the three
+ * round-to-odd values, and whether x is exactly an integer or a half. */
+typedef struct level {
+    uint64_t s, vb, vbl, vbr, out;
+    int exact, half;
+} level;
+
+/* Round x to a multiple of 10^j as printf does (ties to even); 1 with the
+ * result in *d if it lies in R. */
+static int level_reads_back(const level *lv, int j, uint64_t *d)
+{
+    uint64_t s = lv->s, r;
+    if (j == 0) {
+        if (lv->exact)
+            r = lv->half && (s & 1) ? s + 1 : s;
+        else
+            r = lv->vb > ((2 * s + 1) << 1) ? s + 1 : s; /* 4x against 4s + 2 */
+    } else {
+        uint64_t u = pow10_u64[j], q = s / u, rem = s - q * u;
+        int up = rem > u / 2 || (rem == u / 2 && (!lv->exact || lv->half || (q & 1)));
+        r = (q + (uint64_t)up) * u;
+    }
+    *d = r;
+    return r != 0 && lv->vbl + lv->out <= r << 2 && (r << 2) + lv->out <= lv->vbr;
 }
 
 int etp_dtoa_digits(double v, uint64_t *digits, int *exp10)
@@ -226,31 +253,26 @@ int etp_dtoa_digits(double v, uint64_t *digits, int *exp10)
     int n = digit_count(s);
     if (!asym) {
         /* R is symmetric: a finer rounding is never farther from x, so once
-         * a level reads back every finer one does. Walk from the finest up
-         * while levels read back (x = q u + r + a fraction, r < u); the last
-         * one is the least precision. */
-        uint64_t q10 = s, r = 0, u = 1, best = 0;
-        for (int j = 0; j < n; j++) {
-            uint64_t d;
-            if (j == 0) {
-                if (exact)
-                    d = half && (s & 1) ? s + 1 : s;
-                else
-                    d = vb > ((2 * s + 1) << 1) ? s + 1 : s;
-            } else {
-                int up = r > u / 2 || (r == u / 2 && (!exact || half || (q10 & 1)));
-                d = (q10 + (uint64_t)up) * u;
+         * a level reads back every finer one does. Bisect for the coarsest
+         * level that reads back (the least precision). */
+        level lv = {s, vb, vbl, vbr, (uint64_t)out, exact, half};
+        uint64_t d0, best;
+        if (level_reads_back(&lv, 0, &d0)) {
+            int lo = 0, hi = n - 1;
+            best = d0;
+            while (lo < hi) {
+                int mid = (lo + hi + 1) / 2;
+                uint64_t dm;
+                if (level_reads_back(&lv, mid, &dm)) {
+                    lo = mid;
+                    best = dm;
+                } else {
+                    hi = mid - 1;
+                }
             }
-            if (!(d != 0 && vbl + (uint64_t)out <= d << 2 && (d << 2) + (uint64_t)out <= vbr))
-                break;
-            best = d;
-            r += (q10 % 10) * u;
-            q10 /= 10;
-            u *= 10;
-        }
-        if (best) {
-            *digits = best;
-            *exp10 = k;
+            /* best = its quotient times 10^lo. */
+            *digits = best / pow10_u64[lo];
+            *exp10 = k + lo;
             return strip_zeros(digits, exp10);
         }
     }
