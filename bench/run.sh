@@ -55,3 +55,7 @@ ls -l "$out/trace.json" | awk '{printf "etprof trace: %d bytes\n", $5}'
 rm -f "$out/trace.json"
 trace_e2e "(refused: estimate only)" --pte "$out/model.pte" --etrecord "$out/model.etrecord" \
   -o "$out/trace.json"
+
+# Publication next to the analysis (`analyze -o` vs `analyze`, alternating),
+# its peak RSS against the ETDump and the bundle's size.
+"$build/bench_publish" "$build/etprof" "$out/publish" 5

@@ -102,15 +102,19 @@ void etp_csvw_empty(etp_csvw *w) { next_field(w); }
 void etp_csvw_uint(etp_csvw *w, uint64_t v)
 {
     char b[24];
-    int n = snprintf(b, sizeof b, "%" PRIu64, v);
+    char *end = b + sizeof b, *p = end;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
     next_field(w);
-    put(w, b, (size_t)n);
+    put(w, p, (size_t)(end - p));
 }
 
 void etp_csvw_int(etp_csvw *w, int64_t v)
 {
     char b[24];
-    int n = snprintf(b, sizeof b, "%" PRId64, v);
+    int n = etp_format_int(b, v);
     next_field(w);
     put(w, b, (size_t)n);
 }
@@ -148,8 +152,9 @@ void etp_csvw_ints(etp_csvw *w, const int64_t *v, uint32_t n)
     next_field(w);
     char b[24];
     for (uint32_t i = 0; i < n; i++) {
-        int l = snprintf(b, sizeof b, "%s%" PRId64, i ? " " : "", v[i]);
-        put(w, b, (size_t)l);
+        if (i)
+            put(w, " ", 1);
+        put(w, b, (size_t)etp_format_int(b, v[i]));
     }
 }
 

@@ -1,6 +1,8 @@
 /* jsonw.c - streaming JSON writer (see jsonw.h for why it exists). */
 #include "util/jsonw.h"
 
+#include "util/dtoa.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -51,7 +53,7 @@ static void jw_flush(etp_jw *w)
     w->len = 0;
 }
 
-static void jw_put(etp_jw *w, const char *s, size_t n)
+static void jw_put_slow(etp_jw *w, const char *s, size_t n)
 {
     jw_reserve(w, n);
     if (w->failed)
@@ -62,9 +64,24 @@ static void jw_put(etp_jw *w, const char *s, size_t n)
         jw_flush(w);
 }
 
-static void jw_putc(etp_jw *w, char c)
+/* The common case inline: room in the buffer and nothing to flush yet. */
+static inline void jw_put(etp_jw *w, const char *s, size_t n)
 {
-    jw_put(w, &c, 1);
+    if (w->len + n < w->cap && !w->failed && (!w->fp || w->len + n < FLUSH_AT)) {
+        memcpy(w->buf + w->len, s, n);
+        w->len += n;
+        return;
+    }
+    jw_put_slow(w, s, n);
+}
+
+static inline void jw_putc(etp_jw *w, char c)
+{
+    if (w->len + 1 < w->cap && !w->failed && (!w->fp || w->len + 1 < FLUSH_AT)) {
+        w->buf[w->len++] = c;
+        return;
+    }
+    jw_put_slow(w, &c, 1);
 }
 
 static void jw_newline(etp_jw *w)
@@ -206,13 +223,70 @@ void etp_jw_obj_end(etp_jw *w) { jw_close(w, '}'); }
 void etp_jw_arr_begin(etp_jw *w) { jw_open(w, '[', 0); }
 void etp_jw_arr_end(etp_jw *w) { jw_close(w, ']'); }
 
+/* The bytes a string cannot hold as they are: '"', '\\', controls, DEL,
+ * and bytes >= 0x80 (passed through only as well-formed UTF-8). */
+static inline int needs_care(unsigned char c)
+{
+    return (unsigned)(c - 0x20) >= 0x5fu || c == '"' || c == '\\';
+}
+
+/* Nonzero if one of the eight bytes of @p x needs care: (y - ones) & ~y has
+ * a high bit set iff y has a zero byte; the same with 0x20 for a byte below
+ * 0x20; x's own high bits for bytes >= 0x80. */
+static inline uint64_t word_needs_care(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
+    return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs) |
+            ((del - ones) & ~del) | x) & highs;
+}
+
+/* Length of the longest prefix of @p p[0, n) without a byte that needs
+ * care, eight bytes at a time while they are all plain (a short tail padded
+ * with spaces). */
+static size_t plain_prefix(const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        if (word_needs_care(x))
+            goto bytes;
+    }
+    if (i < n) {
+        uint64_t x = 0x2020202020202020ull;
+        memcpy(&x, p + i, n - i);
+        if (word_needs_care(x))
+            goto bytes;
+    }
+    return n;
+bytes:
+    while (i < n && !needs_care(p[i]))
+        i++;
+    return i;
+}
+
 static void jw_string_body(etp_jw *w, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    jw_putc(w, '"');
     const unsigned char *p = (const unsigned char *)s;
+    size_t i = plain_prefix(p, n);
+    if (i == n) { /* the common case: one copy */
+        jw_reserve(w, n + 2);
+        if (w->failed)
+            return;
+        char *o = w->buf + w->len;
+        o[0] = '"';
+        memcpy(o + 1, s, n);
+        o[n + 1] = '"';
+        w->len += n + 2;
+        if (w->fp && w->len >= FLUSH_AT)
+            jw_flush(w);
+        return;
+    }
+    jw_putc(w, '"');
     size_t run = 0; /* start of a run of bytes that need no escaping */
-    for (size_t i = 0; i < n; i++) {
+    while (i < n) {
         unsigned char c = p[i];
         const char *esc = NULL;
         char ubuf[7];
@@ -230,7 +304,7 @@ static void jw_string_body(etp_jw *w, const char *s, size_t n)
             ubuf[0] = '\\'; ubuf[1] = 'u'; ubuf[2] = '0'; ubuf[3] = '0';
             ubuf[4] = hex[c >> 4]; ubuf[5] = hex[c & 15]; ubuf[6] = 0;
             esc = ubuf;
-        } else if (c >= 0x80) {
+        } else {
             /* Pass well-formed UTF-8 through; escape stray bytes as U+00XX so
              * the output stays valid JSON whatever the input holds. */
             size_t need = (c >= 0xf0 && c <= 0xf4) ? 3 : (c >= 0xe0) ? 2 : (c >= 0xc2 && c < 0xe0) ? 1 : 0;
@@ -239,18 +313,19 @@ static void jw_string_body(etp_jw *w, const char *s, size_t n)
                 if ((p[i + k] & 0xc0) != 0x80)
                     ok = 0;
             if (ok) {
-                i += need;
+                i += need + 1;
+                i += plain_prefix(p + i, n - i);
                 continue;
             }
             ubuf[0] = '\\'; ubuf[1] = 'u'; ubuf[2] = '0'; ubuf[3] = '0';
             ubuf[4] = hex[c >> 4]; ubuf[5] = hex[c & 15]; ubuf[6] = 0;
             esc = ubuf;
-        } else
-            continue;
+        }
         if (i > run)
             jw_put(w, s + run, i - run);
         jw_put(w, esc, strlen(esc));
         run = i + 1;
+        i = run + plain_prefix(p + run, n - run);
     }
     if (n > run)
         jw_put(w, s + run, n - run);
@@ -280,53 +355,60 @@ void etp_jw_str(etp_jw *w, const char *s)
     etp_jw_strn(w, s, strlen(s));
 }
 
+/* Decimal digits of @p v at the end of @p end's buffer; returns the start. */
+static char *u64_text(uint64_t v, char *end)
+{
+    do {
+        *--end = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return end;
+}
+
+int etp_format_int(char *out, int64_t v)
+{
+    char b[24];
+    char *end = b + sizeof b;
+    uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    char *p = u64_text(mag, end);
+    if (v < 0)
+        *--p = '-';
+    size_t n = (size_t)(end - p);
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return (int)n;
+}
+
 void etp_jw_int(etp_jw *w, int64_t v)
 {
-    char b[32];
-    int n = snprintf(b, sizeof b, "%lld", (long long)v);
+    char b[24];
+    char *end = b + sizeof b;
+    uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    char *p = u64_text(mag, end);
+    if (v < 0)
+        *--p = '-';
     jw_pre(w);
-    jw_put(w, b, (size_t)n);
+    jw_put(w, p, (size_t)(end - p));
 }
 
 void etp_jw_uint(etp_jw *w, uint64_t v)
 {
-    char b[32];
-    int n = snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    char b[24];
+    char *end = b + sizeof b;
+    char *p = u64_text(v, end);
     jw_pre(w);
-    jw_put(w, b, (size_t)n);
+    jw_put(w, p, (size_t)(end - p));
 }
 
-/* Print @p v in style @p conv ('g' or 'e') at precision @p prec. */
-static int print_prec(char *out, size_t size, char conv, int prec, double v)
-{
-    return conv == 'e' ? snprintf(out, size, "%.*e", prec, v) : snprintf(out, size, "%.*g", prec, v);
-}
-
-/* Bisection over the precision: 5 tries instead of up to 17, each an exact
- * binary-to-decimal conversion plus a strtod (bundles hold a million of
- * these numbers). Reading back is monotone in the digit count for doubles:
- * a correctly rounded longer decimal is at least as close to v.
- * tests/unit/test_jsonw.c checks bisection against the plain upward scan
- * on every power of two, on random bit patterns and on timing-like values.
- * Whatever the count, the text always reads back exactly: bisection only
- * settles on a precision that was tried and read back (the top one always
- * does). */
 int etp_format_shortest(char *out, size_t size, double v, char conv)
 {
-    /* %.*g counts significant digits, %.*e digits after the first. */
-    int lo = conv == 'e' ? 0 : 1, hi = conv == 'e' ? 16 : 17;
-    int n = 0, in_out = -1; /* in_out: precision of the text now in out */
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        n = print_prec(out, size, conv, mid, v);
-        in_out = mid;
-        if (strtod(out, NULL) == v)
-            hi = mid;
-        else
-            lo = mid + 1;
+    char b[ETP_DTOA_MAX];
+    int n = etp_dtoa_format(b, v, conv);
+    if (size > 0) {
+        size_t m = (size_t)n < size ? (size_t)n : size - 1;
+        memcpy(out, b, m);
+        out[m] = '\0';
     }
-    if (in_out != lo)
-        n = print_prec(out, size, conv, lo, v);
     return n;
 }
 
@@ -346,8 +428,17 @@ int etp_format_double(char *out, size_t size, double v)
 
 void etp_jw_double(etp_jw *w, double v)
 {
-    char b[40];
-    int n = etp_format_double(b, sizeof b, v);
+    if (!isfinite(v)) {
+        etp_jw_null(w);
+        return;
+    }
+    char b[ETP_DTOA_MAX + 2];
+    int n = etp_dtoa_format(b, v, 'g');
+    /* Keep the value a JSON float: 2 -> 2.0 (as etp_format_double does). */
+    if (!memchr(b, '.', (size_t)n) && !memchr(b, 'e', (size_t)n)) {
+        b[n++] = '.';
+        b[n++] = '0';
+    }
     jw_pre(w);
     jw_put(w, b, (size_t)n);
 }

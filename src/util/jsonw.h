@@ -5,7 +5,8 @@
  * afford that, and analysis numbers must print at full precision in their
  * shortest exact form (1.898821, not 1.8988210000000001). This writer streams
  * to a FILE or grows a memory buffer, tracks commas and indentation itself,
- * and prints doubles with the fewest digits that read back bit-identical.
+ * and prints doubles with the fewest digits that read back bit-identical
+ * (util/dtoa.c computes them without printf).
  */
 #ifndef ETP_JSONW_H
 #define ETP_JSONW_H
@@ -71,7 +72,8 @@ void etp_jw_int(etp_jw *w, int64_t v);
 void etp_jw_uint(etp_jw *w, uint64_t v);
 /* Shortest round-trip form; non-finite values are written as null. */
 void etp_jw_double(etp_jw *w, double v);
-/* As etp_jw_double, but a float32 value printed in its shortest float form. */
+/* As etp_jw_double, but a float32 value printed in its shortest float form
+ * (printf + strtof: only dumps of .pte constants use it). */
 void etp_jw_float(etp_jw *w, float v);
 void etp_jw_bool(etp_jw *w, int v);
 void etp_jw_null(etp_jw *w);
@@ -90,6 +92,10 @@ void etp_jw_kuint(etp_jw *w, const char *k, uint64_t v);
 void etp_jw_kdouble(etp_jw *w, const char *k, double v);
 void etp_jw_kbool(etp_jw *w, const char *k, int v);
 void etp_jw_knull(etp_jw *w, const char *k);
+
+/* The decimal text of @p v ("%lld"), NUL-terminated, into @p out (at least
+ * 21 bytes); returns its length. */
+int etp_format_int(char *out, int64_t v);
 
 /* Format @p v in shortest round-trip form into @p out (>= 32 bytes). */
 int etp_format_double(char *out, size_t size, double v);

@@ -1,7 +1,8 @@
 /* test_jsonw.c - number formatting of the JSON writer and of Python's float
- * repr: the bisection for the shortest round-trip precision gives exactly
- * the digits of a plain upward scan (the definition), on every power of two, subnormals, random
- * bit patterns, and timing-like values; and every text reads back. */
+ * repr: the shortest round-trip digits (util/dtoa.c) are exactly those of a
+ * plain upward scan over "%.*g" precisions (the definition), on every power
+ * of two, subnormals, random bit patterns, and timing-like values; and every
+ * text reads back. test_dtoa.c compares with the former printf search. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -154,12 +155,77 @@ static void test_timing_like(void **state)
     printf("%lu values formatted as the upward scan does\n", checked);
 }
 
+/* The escaping rules one byte at a time (the writer checks eight at once). */
+static size_t reference_escape(const unsigned char *p, size_t n, char *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    out[o++] = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = p[i];
+        if (c == '"' || c == '\\') {
+            out[o++] = '\\';
+            out[o++] = (char)c;
+        } else if (c == '\n' || c == '\r' || c == '\t') {
+            out[o++] = '\\';
+            out[o++] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+        } else if (c < 0x20 || c == 0x7f) {
+            o += (size_t)sprintf(out + o, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
+        } else if (c >= 0x80) {
+            size_t need = (c >= 0xf0 && c <= 0xf4) ? 3 : (c >= 0xe0) ? 2 : (c >= 0xc2 && c < 0xe0) ? 1 : 0;
+            int ok = need > 0 && i + need < n;
+            for (size_t k = 1; ok && k <= need; k++)
+                if ((p[i + k] & 0xc0) != 0x80)
+                    ok = 0;
+            if (ok) {
+                memcpy(out + o, p + i, need + 1);
+                o += need + 1;
+                i += need;
+            } else {
+                o += (size_t)sprintf(out + o, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
+            }
+        } else {
+            out[o++] = (char)c;
+        }
+    }
+    out[o++] = '"';
+    return o;
+}
+
+static void test_string_escapes(void **state)
+{
+    (void)state;
+    static const unsigned char pick[] = {'a', 'Z', ' ', '~', '"', '\\', '\n', '\t', 1, 0x1f, 0x7f,
+                                         0x80, 0xbf, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0xff};
+    unsigned char in[48];
+    char want[48 * 6 + 3];
+    for (int t = 0; t < 60000; t++) {
+        size_t n = next() % sizeof in;
+        int plain = (int)(next() % 3); /* mostly plain text, as in bundles */
+        for (size_t i = 0; i < n; i++)
+            in[i] = plain ? (unsigned char)(0x20 + next() % 0x5f) : pick[next() % sizeof pick];
+        if (n && plain)
+            in[next() % n] = pick[next() % sizeof pick];
+        etp_jw w;
+        etp_jw_init_mem(&w, 0);
+        etp_jw_strn(&w, (const char *)in, n);
+        size_t len;
+        char *got = etp_jw_take(&w, &len);
+        assert_non_null(got);
+        size_t wn = reference_escape(in, n, want);
+        assert_int_equal(len, wn);
+        assert_memory_equal(got, want, wn);
+        free(got);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_powers_of_two),
         cmocka_unit_test(test_random_bits),
         cmocka_unit_test(test_timing_like),
+        cmocka_unit_test(test_string_escapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

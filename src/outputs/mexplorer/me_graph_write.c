@@ -8,7 +8,6 @@
  * ("AllocationDetailsT"), lists "[a, b]", doubles as Python's repr.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,23 +46,10 @@ static void sb_put(sbuf *b, const char *s, size_t n)
 
 static void sb_puts(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
 
-static void sb_printf(sbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void sb_printf(sbuf *b, const char *fmt, ...)
+static void sb_int(sbuf *b, int64_t v)
 {
-    char tmp[64];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof tmp) {
-        b->failed = 1;
-        return;
-    }
-    sb_put(b, tmp, (size_t)n);
+    char tmp[24];
+    sb_put(b, tmp, (size_t)etp_format_int(tmp, v));
 }
 
 static const char *sb_str(sbuf *b) { return b->failed || !b->p ? "" : b->p; }
@@ -86,11 +72,11 @@ static void sb_list(sbuf *b, const void *items, uint32_t count, elem_kind k)
         case EL_I32: {
             int32_t v;
             memcpy(&v, p + 4 * (size_t)i, 4);
-            sb_printf(b, "%" PRId32, v);
+            sb_int(b, v);
             break;
         }
         case EL_U8:
-            sb_printf(b, "%u", (unsigned)p[i]);
+            sb_int(b, p[i]);
             break;
         case EL_BOOL:
             sb_puts(b, p[i] ? "True" : "False");
@@ -98,7 +84,7 @@ static void sb_list(sbuf *b, const void *items, uint32_t count, elem_kind k)
         case EL_I64: {
             int64_t v;
             memcpy(&v, p + 8 * (size_t)i, 8);
-            sb_printf(b, "%" PRId64, v);
+            sb_int(b, v);
             break;
         }
         case EL_F64: {
@@ -125,7 +111,7 @@ static void kv(etp_jw *w, const char *key, const char *value)
 static void kv_int(etp_jw *w, const char *key, int64_t v)
 {
     char b[32];
-    snprintf(b, sizeof b, "%" PRId64, v);
+    etp_format_int(b, v);
     kv(w, key, b);
 }
 
@@ -205,7 +191,7 @@ static void evalue_fields(etp_jw *w, const etp_evalue *v, sbuf *b)
 static void metadata_item(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf *b)
 {
     char id[16];
-    snprintf(id, sizeof id, "%" PRId32, idx);
+    etp_format_int(id, idx);
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "id", id);
     etp_jw_key(w, "attrs");
@@ -283,7 +269,7 @@ static void write_node(etp_jw *w, const etp_me_graph *g, const etp_me_node *nd, 
     etp_jw_key(w, "incomingEdges");
     etp_jw_arr_begin(w);
     for (uint32_t k = 0; k < nd->edge_count; k++) {
-        snprintf(port, sizeof port, "%" PRId32, nd->edges[k].port);
+        etp_format_int(port, nd->edges[k].port);
         etp_jw_obj_begin(w);
         etp_jw_kstr(w, "sourceNodeId", g->nodes[nd->edges[k].source].id);
         etp_jw_kstr(w, "sourceNodeOutputId", port);

@@ -10,6 +10,7 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,15 @@ static int stops_valid(const etp_me_stop *stops, size_t n)
     return 1;
 }
 
+static double gamma22[256]; /* pow(i / 255.0, 2.2) */
+static pthread_once_t gamma_once = PTHREAD_ONCE_INIT;
+
+static void gamma_init(void)
+{
+    for (int i = 0; i < 256; i++)
+        gamma22[i] = pow(i / 255.0, 2.2);
+}
+
 void etp_me_color(const etp_me_stop *stops, size_t n, double min, double max, double v, char *bg,
                   char *text)
 {
@@ -91,11 +101,19 @@ void etp_me_color(const etp_me_stop *stops, size_t n, double min, double max, do
         if (c[i] > 255)
             c[i] = 255;
     }
-    snprintf(bg, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
-    /* Model Explorer's contrast rule: relative luminance with gamma 2.2. */
-    double lum = 0.2126 * pow(c[0] / 255.0, 2.2) + 0.7152 * pow(c[1] / 255.0, 2.2) +
-                 0.0722 * pow(c[2] / 255.0, 2.2);
-    snprintf(text, 8, "%s", lum < 0.38 ? "#ffffff" : "#1f1f1f");
+    static const char hex[] = "0123456789abcdef";
+    bg[0] = '#';
+    for (int i = 0; i < 3; i++) {
+        bg[1 + 2 * i] = hex[c[i] >> 4];
+        bg[2 + 2 * i] = hex[c[i] & 15];
+    }
+    bg[7] = '\0';
+    /* Model Explorer's contrast rule: relative luminance with gamma 2.2
+     * (overlays colour a million nodes: the powers come from a table of the
+     * same pow() results). */
+    pthread_once(&gamma_once, gamma_init);
+    double lum = 0.2126 * gamma22[c[0]] + 0.7152 * gamma22[c[1]] + 0.0722 * gamma22[c[2]];
+    memcpy(text, lum < 0.38 ? "#ffffff" : "#1f1f1f", 8);
 }
 
 int etp_me_overlay_filename(char *buf, size_t size, const char *metric, const char *unit)

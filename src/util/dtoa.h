@@ -1,0 +1,30 @@
+/*
+ * dtoa.h - shortest round-trip decimal form of a double, without printf.
+ *
+ * Bundles hold millions of numbers; finding the fewest "%.*g" digits that
+ * read back by printing and re-reading (snprintf + strtod per precision)
+ * cost more than the whole analysis. These functions compute the same text
+ * directly, with exact integer arithmetic (the interval of decimals that read
+ * back as the double, after Giulietti's Schubfach method), so outputs keep
+ * their bytes. Thread-safe: a table of powers of ten is computed once, on
+ * first use, with exact big-integer arithmetic.
+ */
+#ifndef ETP_DTOA_H
+#define ETP_DTOA_H
+
+#include <stdint.h>
+
+/* Room for any text etp_dtoa_format() writes, with its NUL. */
+#define ETP_DTOA_MAX 32
+
+/* The decimal that "%.*g" prints for finite, nonzero |@p v| at the least
+ * precision P (1..17) that strtod reads back as |v|: |v| ~ *digits * 10^*exp10,
+ * *digits without trailing zeros. Returns the number of digits. */
+int etp_dtoa_digits(double v, uint64_t *digits, int *exp10);
+
+/* Write the text of "%.*g" (@p conv 'g') or "%.*e" (@p conv 'e') of finite
+ * @p v at the least precision that strtod reads back as @p v, NUL-terminated,
+ * into @p out (at least ETP_DTOA_MAX bytes). Returns its length. */
+int etp_dtoa_format(char *out, double v, char conv);
+
+#endif
