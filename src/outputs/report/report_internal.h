@@ -54,6 +54,8 @@ typedef struct rp_report {
     uint32_t skipped_instr, skipped_src; /* node counts of views too large to draw, else 0 */
     int64_t *chain0_node;        /* instruction index (chain 0) -> instruction-view node, or -1 */
     uint32_t chain0_count;
+    int32_t *entity_num;         /* entity index -> its index in the page's entities array
+                                    (rp_write_entities), or -1 when the page does not show it */
 } rp_report;
 
 /* Build both views and lay them out. */

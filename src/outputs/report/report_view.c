@@ -226,6 +226,8 @@ static etp_status build_source_view(rp_report *r, rp_view *v, etp_error *err)
     return layout_view(v, err);
 }
 
+static int32_t *entity_numbers(const rp_report *r, uint32_t *count);
+
 etp_status rp_views_build(rp_report *r, etp_error *err)
 {
     r->instr_view = r->src_view = -1;
@@ -253,6 +255,12 @@ etp_status rp_views_build(rp_report *r, etp_error *err)
         r->src_view = r->view_count++;
         s = build_source_view(r, &r->views[r->src_view], err);
     }
+    if (!s) {
+        uint32_t shown;
+        r->entity_num = entity_numbers(r, &shown);
+        if (!r->entity_num)
+            s = nomem(err);
+    }
     return s;
 }
 
@@ -260,6 +268,8 @@ void rp_views_free(rp_report *r)
 {
     free(r->chain0_node);
     r->chain0_node = NULL;
+    free(r->entity_num);
+    r->entity_num = NULL;
     for (int i = 0; i < 2; i++) {
         rp_view *v = &r->views[i];
         free(v->nodes);
@@ -730,12 +740,7 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
 void rp_write_data(etp_jw *w, const rp_report *r)
 {
     const etp_analysis *a = r->a;
-    uint32_t ne = 0;
-    int32_t *num = entity_numbers(r, &ne);
-    if (!num) {
-        w->failed = 1;
-        return;
-    }
+    const int32_t *num = r->entity_num;
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "method", a->method);
     etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
@@ -771,18 +776,12 @@ void rp_write_data(etp_jw *w, const rp_report *r)
         view_json(w, r, vi, num);
     etp_jw_arr_end(w);
     etp_jw_obj_end(w);
-    free(num);
 }
 
 void rp_write_entities(etp_jw *w, const rp_report *r)
 {
     const etp_analysis *a = r->a;
-    uint32_t ne = 0;
-    int32_t *num = entity_numbers(r, &ne);
-    if (!num) {
-        w->failed = 1;
-        return;
-    }
+    const int32_t *num = r->entity_num;
     etp_jw_arr_begin(w);
     for (uint32_t i = 0; i < a->entity_count; i++)
         if (num[i] >= 0) {
@@ -790,5 +789,4 @@ void rp_write_entities(etp_jw *w, const rp_report *r)
             entity_json(w, r, &a->entities[i]);
         }
     etp_jw_arr_end(w);
-    free(num);
 }
