@@ -382,9 +382,16 @@ def chromium(kind, work):
     # runnable task; a busier one (load average above the core count, as
     # under ctest -j with other work) gets it scaled by the overload, and
     # one slow load is retried: the best of two counts.
+    # --dump-dom may take the DOM before the frame after the script (under
+    # load, with virtual time): such a load says nothing about the paint, so
+    # it is taken again, up to three loads in all.
     paint = st["ms"]["paint"]
+    for _ in range(2):
+        if paint is not None:
+            break
+        paint = load("", "from the page (again: dumped before its first frame)")["ms"]["paint"]
     if paint is None:
-        fail("the page never reached a frame after its script")
+        fail("the page never reached a frame after its script (3 loads)")
     budget = PAINT_BUDGET_MS * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
     if kind in SIZES and PAINT_BUDGET_MS and paint > budget:
         paint = min(paint, load("", "from the page (second load)")["ms"]["paint"])
