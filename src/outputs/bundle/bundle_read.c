@@ -227,13 +227,7 @@ static etp_status read_metric(etp_bundle_reader *r, const char *rel, const json_
 static etp_status read_summary(etp_bundle_reader *r, const etp_bundle_artifact_info *a)
 {
     etp_bundle_doc *d = r->doc;
-    char *text;
-    size_t len;
-    etp_status s = etp_bread_artifact(r, a, &text, &len);
-    if (s)
-        return s;
-    s = etp_bread_parse_json(r, a->path, text, len, &d->summary_json);
-    free(text);
+    etp_status s = etp_bread_artifact_json(r, a, &d->summary_json);
     if (s)
         return s;
     const json_t *arr = json_object_get(d->summary_json, "metrics");
@@ -257,13 +251,7 @@ static etp_status read_run_metadata(etp_bundle_reader *r, const etp_bundle_artif
 {
     etp_bundle_doc *d = r->doc;
     etp_bundle_run_metadata *m = &d->meta;
-    char *text;
-    size_t len;
-    etp_status s = etp_bread_artifact(r, a, &text, &len);
-    if (s)
-        return s;
-    s = etp_bread_parse_json(r, a->path, text, len, &d->meta_json);
-    free(text);
+    etp_status s = etp_bread_artifact_json(r, a, &d->meta_json);
     if (s)
         return s;
     const json_t *root = d->meta_json, *tool = json_object_get(root, "tool");

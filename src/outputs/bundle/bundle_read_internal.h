@@ -67,6 +67,10 @@ etp_status etp_bread_parse_json(etp_bundle_reader *r, const char *rel, const cha
  * never through a symlink, and when verifying, still the verified bytes. */
 etp_status etp_bread_artifact(etp_bundle_reader *r, const etp_bundle_artifact_info *a, char **data,
                               size_t *len);
+/* Artifact @p a read (etp_bread_artifact) and parsed as one JSON object
+ * (etp_bread_parse_json) into *out, which the caller keeps, also on failure. */
+etp_status etp_bread_artifact_json(etp_bundle_reader *r, const etp_bundle_artifact_info *a,
+                                   json_t **out);
 
 /* The operators table from operators.csv / operators.json (bundle_read_table.c). */
 etp_status etp_bread_operators_csv(etp_bundle_reader *r, const etp_bundle_artifact_info *a);

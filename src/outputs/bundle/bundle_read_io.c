@@ -205,3 +205,16 @@ etp_status etp_bread_artifact(etp_bundle_reader *r, const etp_bundle_artifact_in
     *len = n;
     return ETP_OK;
 }
+
+etp_status etp_bread_artifact_json(etp_bundle_reader *r, const etp_bundle_artifact_info *a,
+                                   json_t **out)
+{
+    char *text;
+    size_t len;
+    etp_status s = etp_bread_artifact(r, a, &text, &len);
+    if (s)
+        return s;
+    s = etp_bread_parse_json(r, a->path, text, len, out);
+    free(text);
+    return s;
+}

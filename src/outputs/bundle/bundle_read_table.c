@@ -324,13 +324,7 @@ etp_status etp_bread_operators_json(etp_bundle_reader *r, const etp_bundle_artif
 {
     etp_bundle_doc *d = r->doc;
     etp_bundle_table *t = &d->operators;
-    char *text;
-    size_t len;
-    etp_status s = etp_bread_artifact(r, a, &text, &len);
-    if (s)
-        return s;
-    s = etp_bread_parse_json(r, a->path, text, len, &d->operators_json);
-    free(text);
+    etp_status s = etp_bread_artifact_json(r, a, &d->operators_json);
     if (s)
         return s;
     const json_t *ents = json_object_get(d->operators_json, "entities");

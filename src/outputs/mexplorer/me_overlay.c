@@ -12,6 +12,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "etprof/mexplorer.h"
@@ -279,6 +280,21 @@ static etp_status write_graph_data(etp_jw *w, const etp_me_overlay *ov, etp_erro
     return ETP_OK;
 }
 
+/* ETP_E_USAGE when overlay @p i of the array @p items (elements of @p size
+ * bytes, their graph id at @p id_at) targets a graph an earlier one does:
+ * one file holds one overlay per graph. */
+static etp_status graph_repeated(const void *items, size_t size, size_t i, size_t id_at,
+                                 const char *metric, etp_error *err)
+{
+    const char *base = items;
+    const char *id = *(const char *const *)(const void *)(base + i * size + id_at);
+    for (size_t k = 0; k < i; k++)
+        if (!strcmp(*(const char *const *)(const void *)(base + k * size + id_at), id))
+            return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                 "overlay \"%s\": graph %s appears twice", metric, id);
+    return ETP_OK;
+}
+
 etp_status etp_me_write_overlays(const etp_me_overlay *ovs, size_t count, FILE *fp, int pretty,
                                  etp_error *err)
 {
@@ -288,11 +304,9 @@ etp_status etp_me_write_overlays(const etp_me_overlay *ovs, size_t count, FILE *
         etp_status s = check(&ovs[i], err);
         if (s)
             return s;
-        for (size_t k = 0; k < i; k++)
-            if (!strcmp(ovs[k].graph_id, ovs[i].graph_id))
-                return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
-                                     "overlay \"%s\": graph %s appears twice", ovs[i].metric,
-                                     ovs[i].graph_id);
+        if ((s = graph_repeated(ovs, sizeof ovs[0], i, offsetof(etp_me_overlay, graph_id),
+                                ovs[i].metric, err)))
+            return s;
     }
     etp_jw w;
     etp_jw_init_file(&w, fp, pretty);
@@ -341,11 +355,9 @@ etp_status etp_me_write_label_overlays(const etp_me_label_overlay *ovs, size_t c
         etp_status s = label_duplicates(&ovs[i], err);
         if (s)
             return s;
-        for (size_t k = 0; k < i; k++)
-            if (!strcmp(ovs[k].graph_id, ovs[i].graph_id))
-                return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
-                                     "overlay \"%s\": graph %s appears twice", ovs[i].metric,
-                                     ovs[i].graph_id);
+        if ((s = graph_repeated(ovs, sizeof ovs[0], i, offsetof(etp_me_label_overlay, graph_id),
+                                ovs[i].metric, err)))
+            return s;
     }
     etp_jw w;
     etp_jw_init_file(&w, fp, pretty);
