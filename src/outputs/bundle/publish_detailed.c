@@ -57,7 +57,7 @@ static char *delegates_json(const etp_analysis *a, size_t *len)
 {
     const char *u = etp_unit_name(a->target_unit);
     etp_jw w;
-    etp_jw_init_mem(&w, 1);
+    etp_jw_init_mem(&w, 0);
     etp_jw_obj_begin(&w);
     etp_jw_kstr(&w, "schema", "etprof.delegates");
     etp_jw_kint(&w, "schema_version", 1);
@@ -115,7 +115,7 @@ static char *delegates_json(const etp_analysis *a, size_t *len)
 static char *unresolved_json(const etp_analysis *a, size_t *len)
 {
     etp_jw w;
-    etp_jw_init_mem(&w, 1);
+    etp_jw_init_mem(&w, 0);
     etp_jw_obj_begin(&w);
     etp_jw_kstr(&w, "schema", "etprof.unresolved-handles");
     etp_jw_kint(&w, "schema_version", 1);

@@ -44,10 +44,10 @@ static int fill_graph(FILE *fp, void *ctx, etp_error *err)
 {
     me_ctx *m = ctx;
     if (m->c)
-        return etp_me_write_extended(m->c, fp, ETP_ME_PRETTY, write_source_graph, m, err) ? -1 : 0;
+        return etp_me_write_extended(m->c, fp, 0, write_source_graph, m, err) ? -1 : 0;
     /* No program: a collection holding only the source graph. */
     etp_jw w;
-    etp_jw_init_file(&w, fp, 1);
+    etp_jw_init_file(&w, fp, 0);
     etp_jw_obj_begin(&w);
     etp_jw_kstr(&w, "label", m->label);
     etp_jw_key(&w, "graphs");
@@ -65,13 +65,13 @@ static int fill_graph(FILE *fp, void *ctx, etp_error *err)
 static int fill_overlay(FILE *fp, void *ctx, etp_error *err)
 {
     const me_ctx *m = ctx;
-    return etp_me_write_overlays(m->ov, m->ov_count, fp, 1, err) ? -1 : 0;
+    return etp_me_write_overlays(m->ov, m->ov_count, fp, 0, err) ? -1 : 0;
 }
 
 static int fill_labels(FILE *fp, void *ctx, etp_error *err)
 {
     const me_ctx *m = ctx;
-    return etp_me_write_label_overlays(m->lov, m->lov_count, fp, 1, err) ? -1 : 0;
+    return etp_me_write_label_overlays(m->lov, m->lov_count, fp, 0, err) ? -1 : 0;
 }
 
 static int fill_mapping(FILE *fp, void *ctx, etp_error *err)
@@ -190,6 +190,7 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
             ov[nov].value_count = n;
             /* Averages of instructions add up; p50/min/max do not. */
             ov[nov].hide_stats = metrics[mi].hide;
+            ov[nov].colors_when_needed = 1;
             nov++;
         }
         size_t ns = 0;
@@ -214,6 +215,7 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
             /* Shared timings give several operators the same event: their
              * sum would count it several times. */
             ov[nov].hide_stats = metrics[mi].hide | (shared ? ETP_ME_HIDE_SUM : 0);
+            ov[nov].colors_when_needed = 1;
             nov++;
         }
         if (!nov)

@@ -65,7 +65,7 @@ char *etp_operators_csv(const etp_analysis *a, size_t *len)
 char *etp_operators_json(const etp_analysis *a, size_t *len)
 {
     etp_jw w;
-    etp_jw_init_mem(&w, 1);
+    etp_jw_init_mem(&w, 0);
     etp_jw_obj_begin(&w);
     etp_jw_kstr(&w, "schema", ETP_OPERATORS_SCHEMA);
     etp_jw_kint(&w, "schema_version", 1);

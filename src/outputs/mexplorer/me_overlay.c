@@ -243,17 +243,23 @@ static etp_status write_graph_data(etp_jw *w, const etp_me_overlay *ov, etp_erro
     etp_jw_kstr(w, "name", name);
     free(name);
 
+    /* Model Explorer derives a result's colours from the gradient over this
+     * overlay's own min..max exactly as etp_me_color does, except when that
+     * range is empty (it paints nothing) or a shared one is wanted. */
+    int derived = ov->colors_when_needed && !ov->use_range && hi > lo;
     etp_jw_key(w, "results");
     etp_jw_obj_begin(w);
     for (size_t i = 0; i < ov->value_count; i++) {
         double v = shown(ov, ov->values[i].value);
-        char bg[8], text[8];
-        etp_me_color(stops, nstops, lo, hi, v, bg, text);
         etp_jw_key(w, ov->values[i].node_id);
         etp_jw_obj_begin(w);
         etp_jw_kdouble(w, "value", v);
-        etp_jw_kstr(w, "bgColor", bg);
-        etp_jw_kstr(w, "textColor", text);
+        if (!derived) {
+            char bg[8], text[8];
+            etp_me_color(stops, nstops, lo, hi, v, bg, text);
+            etp_jw_kstr(w, "bgColor", bg);
+            etp_jw_kstr(w, "textColor", text);
+        }
         etp_jw_obj_end(w);
     }
     etp_jw_obj_end(w);

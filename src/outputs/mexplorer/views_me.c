@@ -347,7 +347,7 @@ etp_status etp_views_write_mapping(const etp_analysis *a, const etp_me_graph *ig
     if (!inode)
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
     etp_jw w;
-    etp_jw_init_file(&w, fp, 1);
+    etp_jw_init_file(&w, fp, 0);
     etp_jw_obj_begin(&w);
     etp_jw_kstr(&w, "schema", "etprof.me-mapping");
     etp_jw_kint(&w, "schema_version", 1);
@@ -435,7 +435,7 @@ etp_status etp_views_write_sync_navigation(const etp_me_graph *ig, const etp_sou
                                            FILE *fp, etp_error *err)
 {
     etp_jw w;
-    etp_jw_init_file(&w, fp, 1);
+    etp_jw_init_file(&w, fp, 0);
     etp_jw_obj_begin(&w);
     etp_jw_kstr(&w, "type", "sync_navigation");
     etp_jw_key(&w, "mappingEntries");
