@@ -13,6 +13,7 @@
 
 #include "etprof/mexplorer.h"
 #include "util/jsonw.h"
+#include "util/str.h"
 #include "outputs/mexplorer/me_write.h"
 #include "outputs/mexplorer/pystr.h"
 
@@ -188,7 +189,7 @@ static void evalue_fields(etp_jw *w, const etp_evalue *v, sbuf *b)
 
 /* A metadata item {id, attrs} describing EValue @p idx. An index outside
  * the value table gets only its index (the adapter has nothing to print). */
-static void metadata_item(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf *b)
+static void metadata_item_text(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf *b)
 {
     char id[16];
     etp_format_int(id, idx);
@@ -205,6 +206,61 @@ static void metadata_item(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf *b)
     }
     etp_jw_arr_end(w);
     etp_jw_obj_end(w);
+}
+
+/* Compact text of each EValue's metadata item, made once: a tensor is
+ * described as an output of its producer and again as an input of every
+ * consumer, the largest part of a program graph. */
+typedef struct md_cache {
+    char **text;
+    size_t *len;
+    uint32_t count;
+} md_cache;
+
+static void md_cache_init(md_cache *c, const etp_jw *w, const etp_plan *pl)
+{
+    memset(c, 0, sizeof *c);
+    if (w->pretty || !pl || !pl->value_count)
+        return; /* indentation would depend on where the item sits */
+    c->text = calloc(pl->value_count, sizeof *c->text);
+    c->len = calloc(pl->value_count, sizeof *c->len);
+    if (!c->text || !c->len) {
+        free(c->text);
+        free(c->len);
+        memset(c, 0, sizeof *c); /* uncached: slower, same bytes */
+        return;
+    }
+    c->count = pl->value_count;
+}
+
+static void md_cache_free(md_cache *c)
+{
+    for (uint32_t i = 0; i < c->count; i++)
+        free(c->text[i]);
+    free(c->text);
+    free(c->len);
+}
+
+static void metadata_item(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf *b, md_cache *c)
+{
+    if (idx < 0 || (uint32_t)idx >= c->count) {
+        metadata_item_text(w, pl, idx, b);
+        return;
+    }
+    if (!c->text[idx]) {
+        etp_jw m;
+        etp_jw_init_mem(&m, 0);
+        metadata_item_text(&m, pl, idx, b);
+        char *t = etp_jw_take(&m, &c->len[idx]);
+        /* Kept at its own size: a writer's buffer starts at 4 KiB. */
+        c->text[idx] = t ? etp_strndup(t, c->len[idx]) : NULL;
+        free(t);
+        if (!c->text[idx]) {
+            w->failed = 1;
+            return;
+        }
+    }
+    etp_jw_raw(w, c->text[idx], c->len[idx]);
 }
 
 static void instruction_attrs(etp_jw *w, const etp_instruction *in, sbuf *b)
@@ -242,7 +298,8 @@ static void instruction_attrs(etp_jw *w, const etp_instruction *in, sbuf *b)
     kv_int(w, "instrArgsType", (int)in->kind);
 }
 
-static void write_node(etp_jw *w, const etp_me_graph *g, const etp_me_node *nd, sbuf *b)
+static void write_node(etp_jw *w, const etp_me_graph *g, const etp_me_node *nd, sbuf *b,
+                       md_cache *mc)
 {
     char port[16];
     etp_jw_obj_begin(w);
@@ -281,13 +338,13 @@ static void write_node(etp_jw *w, const etp_me_graph *g, const etp_me_node *nd, 
     etp_jw_key(w, "outputsMetadata");
     etp_jw_arr_begin(w);
     for (uint32_t k = 0; k < nd->output_count; k++)
-        metadata_item(w, g->plan, nd->outputs[k], b);
+        metadata_item(w, g->plan, nd->outputs[k], b, mc);
     etp_jw_arr_end(w);
 
     etp_jw_key(w, "inputsMetadata");
     etp_jw_arr_begin(w);
     for (uint32_t k = 0; k < nd->input_count; k++)
-        metadata_item(w, g->plan, nd->inputs[k], b);
+        metadata_item(w, g->plan, nd->inputs[k], b, mc);
     etp_jw_arr_end(w);
 
     etp_jw_knull(w, "style");
@@ -328,8 +385,11 @@ static void write_graph(etp_jw *w, const etp_me_graph *g, sbuf *b)
     etp_jw_kstr(w, "id", g->id);
     etp_jw_key(w, "nodes");
     etp_jw_arr_begin(w);
+    md_cache mc;
+    md_cache_init(&mc, w, g->plan);
     for (uint32_t k = 0; k < g->node_count; k++)
-        write_node(w, g, &g->nodes[k], b);
+        write_node(w, g, &g->nodes[k], b, &mc);
+    md_cache_free(&mc);
     etp_jw_arr_end(w);
     if (g->delegate)
         delegate_summary(w, g);

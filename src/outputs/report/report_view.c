@@ -79,6 +79,15 @@ static int cmp_ent_key(const void *x, const void *y)
     return (a->instr > b->instr) - (a->instr < b->instr);
 }
 
+static int cmp_ent_key_then_entity(const void *x, const void *y)
+{
+    int c = cmp_ent_key(x, y);
+    if (c)
+        return c;
+    const ent_key *a = x, *b = y;
+    return (a->e > b->e) - (a->e < b->e);
+}
+
 static const etp_entity *find_instr(const ent_key *k, size_t n, int32_t chain, int32_t instr)
 {
     ent_key key = {chain, instr, NULL};
@@ -616,10 +625,49 @@ static void geometry_json(etp_jw *w, const rp_report *r, int vi)
     etp_jw_arr_end(w);
 }
 
+/* Index of the first key in sorted @p k not less than @p key. */
+static size_t lower_bound(const ent_key *k, size_t n, const ent_key *key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_ent_key(&k[mid], key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Delegate events keyed by their call's (chain, instruction), in entity
+ * order within one call: each delegate node finds its own by a search
+ * instead of a pass over every entity. *n receives the count. */
+static ent_key *delegate_events_by_call(const etp_analysis *a, size_t *n)
+{
+    ent_key *k = malloc((a->entity_count + 1) * sizeof *k);
+    *n = 0;
+    if (!k)
+        return NULL;
+    for (uint32_t i = 0; i < a->entity_count; i++) {
+        const etp_entity *e = &a->entities[i];
+        if (e->kind == ETP_ENTITY_DELEGATE_EVENT)
+            k[(*n)++] = (ent_key){e->chain, e->instruction, e};
+    }
+    /* Entity order breaks ties, so the sort is stable by construction. */
+    qsort(k, *n, sizeof *k, cmp_ent_key_then_entity);
+    return k;
+}
+
 static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
 {
     const rp_view *v = &r->views[vi];
     const etp_analysis *a = r->a;
+    size_t ndev = 0;
+    ent_key *dev = vi == r->instr_view ? delegate_events_by_call(a, &ndev) : NULL;
+    if (vi == r->instr_view && !dev) {
+        w->failed = 1;
+        return;
+    }
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "title", v->title);
     etp_jw_kstr(w, "graph", v->graph_id);
@@ -645,12 +693,10 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
         if (vi == r->instr_view && n->entity && n->entity->instr_kind == ETP_INSTR_DELEGATE) {
             etp_jw_key(w, "dev");
             etp_jw_arr_begin(w);
-            for (uint32_t k = 0; k < a->entity_count; k++) {
-                const etp_entity *de = &a->entities[k];
-                if (de->kind == ETP_ENTITY_DELEGATE_EVENT && de->chain == n->entity->chain &&
-                    de->instruction == n->entity->instruction)
-                    etp_jw_int(w, num[k]);
-            }
+            ent_key key = {n->entity->chain, n->entity->instruction, NULL};
+            size_t k = dev ? lower_bound(dev, ndev, &key) : 0;
+            for (; k < ndev && !cmp_ent_key(&dev[k], &key); k++)
+                etp_jw_int(w, num[dev[k].e - a->entities]);
             etp_jw_arr_end(w);
         }
         if (vi == r->src_view) {
@@ -735,6 +781,7 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
     }
     etp_jw_arr_end(w);
     etp_jw_obj_end(w);
+    free(dev);
 }
 
 void rp_write_data(etp_jw *w, const rp_report *r)
