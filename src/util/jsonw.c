@@ -340,6 +340,24 @@ void etp_jw_key(etp_jw *w, const char *key)
     w->after_key = 1;
 }
 
+void etp_jw_key_plain(etp_jw *w, const char *key, size_t n)
+{
+    jw_pre(w);
+    jw_reserve(w, n + 4);
+    if (w->failed)
+        return;
+    char *o = w->buf + w->len;
+    o[0] = '"';
+    memcpy(o + 1, key, n);
+    o[n + 1] = '"';
+    o[n + 2] = ':';
+    o[n + 3] = ' ';
+    w->len += n + (w->pretty ? 4 : 3);
+    w->after_key = 1;
+    if (w->fp && w->len >= FLUSH_AT)
+        jw_flush(w);
+}
+
 void etp_jw_strn(etp_jw *w, const char *s, size_t n)
 {
     jw_pre(w);

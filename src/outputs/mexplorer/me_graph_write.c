@@ -104,8 +104,8 @@ static void sb_list(sbuf *b, const void *items, uint32_t count, elem_kind k)
 static void kv(etp_jw *w, const char *key, const char *value)
 {
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "key", key);
-    etp_jw_kstr(w, "value", value);
+    ETP_JW_KSTR_LIT(w, "key", key);
+    ETP_JW_KSTR_LIT(w, "value", value);
     etp_jw_obj_end(w);
 }
 
@@ -194,8 +194,8 @@ static void metadata_item_text(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf 
     char id[16];
     etp_format_int(id, idx);
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "id", id);
-    etp_jw_key(w, "attrs");
+    ETP_JW_KSTR_LIT(w, "id", id);
+    ETP_JW_KEY_LIT(w, "attrs");
     etp_jw_arr_begin(w);
     kv(w, "EValue Index", id);
     if (pl && idx >= 0 && (uint32_t)idx < pl->value_count) {
@@ -303,17 +303,17 @@ static void write_node(etp_jw *w, const etp_me_graph *g, const etp_me_node *nd, 
 {
     char port[16];
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "id", nd->id);
-    etp_jw_kstr(w, "label", nd->label);
-    etp_jw_kstr(w, "namespace", nd->ns);
+    ETP_JW_KSTR_LIT(w, "id", nd->id);
+    ETP_JW_KSTR_LIT(w, "label", nd->label);
+    ETP_JW_KSTR_LIT(w, "namespace", nd->ns);
 
-    etp_jw_key(w, "subgraphIds");
+    ETP_JW_KEY_LIT(w, "subgraphIds");
     etp_jw_arr_begin(w);
     if (nd->has_subgraph)
         etp_jw_str(w, nd->id);
     etp_jw_arr_end(w);
 
-    etp_jw_key(w, "attrs");
+    ETP_JW_KEY_LIT(w, "attrs");
     etp_jw_arr_begin(w);
     if (nd->kind == ETP_ME_NODE_INSTRUCTION)
         instruction_attrs(w, nd->instr, b);
@@ -323,32 +323,32 @@ static void write_node(etp_jw *w, const etp_me_graph *g, const etp_me_node *nd, 
     }
     etp_jw_arr_end(w);
 
-    etp_jw_key(w, "incomingEdges");
+    ETP_JW_KEY_LIT(w, "incomingEdges");
     etp_jw_arr_begin(w);
     for (uint32_t k = 0; k < nd->edge_count; k++) {
         etp_format_int(port, nd->edges[k].port);
         etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "sourceNodeId", g->nodes[nd->edges[k].source].id);
-        etp_jw_kstr(w, "sourceNodeOutputId", port);
-        etp_jw_kstr(w, "targetNodeInputId", port);
+        ETP_JW_KSTR_LIT(w, "sourceNodeId", g->nodes[nd->edges[k].source].id);
+        ETP_JW_KSTR_LIT(w, "sourceNodeOutputId", port);
+        ETP_JW_KSTR_LIT(w, "targetNodeInputId", port);
         etp_jw_obj_end(w);
     }
     etp_jw_arr_end(w);
 
-    etp_jw_key(w, "outputsMetadata");
+    ETP_JW_KEY_LIT(w, "outputsMetadata");
     etp_jw_arr_begin(w);
     for (uint32_t k = 0; k < nd->output_count; k++)
         metadata_item(w, g->plan, nd->outputs[k], b, mc);
     etp_jw_arr_end(w);
 
-    etp_jw_key(w, "inputsMetadata");
+    ETP_JW_KEY_LIT(w, "inputsMetadata");
     etp_jw_arr_begin(w);
     for (uint32_t k = 0; k < nd->input_count; k++)
         metadata_item(w, g->plan, nd->inputs[k], b, mc);
     etp_jw_arr_end(w);
 
-    etp_jw_knull(w, "style");
-    etp_jw_knull(w, "config");
+    ETP_JW_KNULL_LIT(w, "style");
+    ETP_JW_KNULL_LIT(w, "config");
     etp_jw_obj_end(w);
 }
 
@@ -357,23 +357,23 @@ static void delegate_summary(etp_jw *w, const etp_me_graph *g)
 {
     const etp_delegate *d = g->delegate;
     char buf[32];
-    etp_jw_key(w, "groupNodeAttributes");
+    ETP_JW_KEY_LIT(w, "groupNodeAttributes");
     etp_jw_obj_begin(w);
-    etp_jw_key(w, "");
+    ETP_JW_KEY_LIT(w, "");
     etp_jw_obj_begin(w);
     char *backend = etp_py_decode_utf8(d->id ? d->id : "", d->id ? strlen(d->id) : 0);
-    etp_jw_kstr(w, "backend", backend ? backend : "");
+    ETP_JW_KSTR_LIT(w, "backend", backend ? backend : "");
     free(backend);
     snprintf(buf, sizeof buf, "%" PRId32, g->delegate_index);
-    etp_jw_kstr(w, "delegateIndex", buf);
-    etp_jw_kstr(w, "processedLocation",
+    ETP_JW_KSTR_LIT(w, "delegateIndex", buf);
+    ETP_JW_KSTR_LIT(w, "processedLocation",
                 d->location == 0 ? "INLINE" : d->location == 1 ? "SEGMENT" : "unknown");
     if (d->size_known)
         snprintf(buf, sizeof buf, "%" PRIu64, d->processed_size);
     else
         snprintf(buf, sizeof buf, "unknown");
-    etp_jw_kstr(w, "processedBytes", buf);
-    etp_jw_kstr(w, "note", "delegate payload not decoded by etprof (Arm's PTE adapter draws the "
+    ETP_JW_KSTR_LIT(w, "processedBytes", buf);
+    ETP_JW_KSTR_LIT(w, "note", "delegate payload not decoded by etprof (Arm's PTE adapter draws the "
                            "VGF or TOSA graph here)");
     etp_jw_obj_end(w);
     etp_jw_obj_end(w);
@@ -382,8 +382,8 @@ static void delegate_summary(etp_jw *w, const etp_me_graph *g)
 static void write_graph(etp_jw *w, const etp_me_graph *g, sbuf *b)
 {
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "id", g->id);
-    etp_jw_key(w, "nodes");
+    ETP_JW_KSTR_LIT(w, "id", g->id);
+    ETP_JW_KEY_LIT(w, "nodes");
     etp_jw_arr_begin(w);
     md_cache mc;
     md_cache_init(&mc, w, g->plan);
@@ -394,11 +394,11 @@ static void write_graph(etp_jw *w, const etp_me_graph *g, sbuf *b)
     if (g->delegate)
         delegate_summary(w, g);
     else
-        etp_jw_knull(w, "groupNodeAttributes");
-    etp_jw_knull(w, "groupNodeConfigs");
-    etp_jw_knull(w, "nodeLabelsToHide");
-    etp_jw_knull(w, "tasksData");
-    etp_jw_knull(w, "layoutConfigs");
+        ETP_JW_KNULL_LIT(w, "groupNodeAttributes");
+    ETP_JW_KNULL_LIT(w, "groupNodeConfigs");
+    ETP_JW_KNULL_LIT(w, "nodeLabelsToHide");
+    ETP_JW_KNULL_LIT(w, "tasksData");
+    ETP_JW_KNULL_LIT(w, "layoutConfigs");
     etp_jw_obj_end(w);
 }
 
@@ -409,8 +409,8 @@ etp_status etp_me_write_extended(const etp_me_collection *c, FILE *fp, int flags
     sbuf b = {0};
     etp_jw_init_file(&w, fp, (flags & ETP_ME_PRETTY) != 0);
     etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "label", c->label);
-    etp_jw_key(&w, "graphs");
+    ETP_JW_KSTR_LIT(&w, "label", c->label);
+    ETP_JW_KEY_LIT(&w, "graphs");
     etp_jw_arr_begin(&w);
     for (uint32_t i = 0; i < c->graph_count; i++)
         write_graph(&w, &c->graphs[i], &b);
