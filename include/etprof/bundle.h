@@ -147,6 +147,29 @@ etp_status etp_bundle_begin_ex(const char *dir, unsigned flags, etp_bundle **out
 etp_status etp_bundle_add_input(etp_bundle *b, const char *role, const char *path,
                                 etp_error *err);
 
+/** Inputs being hashed in the background (etp_bundle_add_inputs_begin). */
+typedef struct etp_bundle_input_job etp_bundle_input_job;
+
+/**
+ * etp_bundle_add_input() for @p n inputs, their files hashed on a helper
+ * thread while the caller goes on (e.g. writes artifacts that do not name
+ * the inputs' digests). Roles and paths are checked and copied now; the
+ * files are read only by the helper. Every job must be ended.
+ * @return the job, or NULL with @p err set (bad role or path, out of memory).
+ */
+etp_bundle_input_job *etp_bundle_add_inputs_begin(etp_bundle *b, const char *const *roles,
+                                                  const char *const *paths, size_t n,
+                                                  etp_error *err);
+
+/**
+ * Wait for @p job and record its inputs in the given order, exactly as that
+ * many etp_bundle_add_input() calls would have. Frees @p job.
+ * Thread safety: call from the thread that uses the bundle.
+ * @return ETP_OK, or the error of the first input that could not be hashed
+ *         (nothing of the job is recorded then).
+ */
+etp_status etp_bundle_add_inputs_end(etp_bundle_input_job *job, etp_error *err);
+
 /**
  * The SHA-256 (64 lowercase hex digits) etp_bundle_add_input() computed for
  * the first input added under @p role, so that other files of the bundle

@@ -1013,6 +1013,51 @@ static void stream_batch(void **state)
     free(dir);
 }
 
+/* Inputs hashed in the background are recorded as sequential adds would. */
+static void inputs_in_background(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *in1 = path_in(dir, "run.etdp"), *in2 = path_in(dir, "m.pte");
+    char *missing = path_in(dir, "nope.pte");
+    write_text(in1, "abc");
+    write_text(in2, "");
+    const char *roles[] = {"etdump", "pte"};
+    const char *paths[] = {in1, in2};
+    etp_error err;
+    etp_bundle *b;
+    char *bundle = path_in(dir, "b");
+    check_ok(etp_bundle_begin(bundle, &b, &err), &err);
+    etp_bundle_input_job *j = etp_bundle_add_inputs_begin(b, roles, paths, 2, &err);
+    assert_non_null(j);
+    check_ok(etp_bundle_add_inputs_end(j, &err), &err);
+    assert_string_equal(etp_bundle_input_sha256(b, "etdump", NULL),
+                        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    uint64_t size = 7;
+    assert_string_equal(etp_bundle_input_sha256(b, "pte", &size),
+                        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    assert_int_equal(size, 0);
+    /* a file that cannot be read fails at the end, naming it; none recorded */
+    paths[1] = missing;
+    roles[0] = "log";
+    j = etp_bundle_add_inputs_begin(b, roles, paths, 2, &err);
+    assert_non_null(j);
+    assert_int_equal(etp_bundle_add_inputs_end(j, &err), ETP_E_IO);
+    assert_string_equal(err.file, missing);
+    assert_null(etp_bundle_input_sha256(b, "log", NULL));
+    /* a bad role is refused at once */
+    roles[0] = "Bad Role";
+    assert_null(etp_bundle_add_inputs_begin(b, roles, paths, 2, &err));
+    assert_int_equal(err.code, ETP_E_USAGE);
+    etp_bundle_free(b);
+    free(in1);
+    free(in2);
+    free(missing);
+    free(bundle);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 static void stream_writes_and_inputs(void **state)
 {
     (void)state;
@@ -1087,6 +1132,7 @@ int main(void)
         cmocka_unit_test(begin_refusals),
         cmocka_unit_test(writes_never_follow_symlinks),
         cmocka_unit_test(stream_writes_and_inputs), cmocka_unit_test(stream_batch),
+        cmocka_unit_test(inputs_in_background),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
