@@ -3,6 +3,8 @@
 
 #include "etprof/columns.h"
 
+uint32_t etp_analysis_entity_count(const etp_analysis *a) { return a ? a->entity_count : 0; }
+
 etp_status etp_column_read(const etp_analysis *a, etp_column_id id, uint32_t first, uint32_t n,
                            etp_cell *cells, uint8_t *present)
 {
@@ -19,7 +21,9 @@ etp_status etp_column_read(const etp_analysis *a, etp_column_id id, uint32_t fir
         if (c->present(e))
             bits |= ETP_COLREAD_VALUE;
         present[k] = bits;
-        if (bits & ETP_COLREAD_VALUE)
+        /* A shown group writes all its members (etp_column_group_present). */
+        if ((bits & ETP_COLREAD_VALUE) ||
+            (c->group != ETP_COLG_ENTITY && (bits & ETP_COLREAD_GROUP)))
             cells[k] = c->get(a, e);
         else
             memset(&cells[k], 0, sizeof cells[k]);
