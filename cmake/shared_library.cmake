@@ -43,6 +43,10 @@ target_link_libraries(etprof_shared PRIVATE PkgConfig::JANSSON PkgConfig::LIBZIP
 target_compile_definitions(etprof_shared PRIVATE ETP_VERSION="${PROJECT_VERSION}")
 target_link_options(etprof_shared PRIVATE "LINKER:--version-script=${ETP_EXPORT_MAP}")
 
+# etprof.pc names its prefix relative to itself, so it stays right when the
+# prefix is chosen at install time (cmake --install --prefix DIR).
+file(RELATIVE_PATH ETP_PC_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" ETP_PC_PREFIX "${ETP_PC_PREFIX}")
 configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/etprof.pc.in
                ${CMAKE_CURRENT_BINARY_DIR}/generated/etprof.pc @ONLY)
 install(TARGETS etprof_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
