@@ -193,8 +193,10 @@ class Analysis:
 
     def to_dataframe(self):
         """The operators.csv table as a pandas DataFrame: the same columns in
-        the same order, times named with their unit ("avg_ms"); empty cells
-        are None/NaN, lists stay lists. Needs pandas."""
+        the same order, times named with their unit ("avg_ms"); integer and
+        boolean columns are pandas' nullable Int64/boolean (an empty cell is
+        <NA>), times float64 (NaN), text and lists objects (None, []).
+        Needs pandas."""
         try:
             import pandas
         except ImportError as e:
@@ -203,7 +205,11 @@ class Analysis:
         n = ctypes.c_size_t()
         ids = _lib.lib.etp_operators_csv_columns(ctypes.byref(n))
         cols = self._entities().table([ids[i] for i in range(n.value)])
-        return pandas.DataFrame(cols, columns=list(cols))
+        data = {}
+        for name, (t, vals) in cols.items():
+            dtype = _table.PANDAS_DTYPES.get(t, object)
+            data[name] = pandas.array(vals, dtype=dtype) if dtype is not object else vals
+        return pandas.DataFrame(data, columns=list(cols))
 
     def to_dict(self):
         """The result as summary.json of a published bundle holds it (schema

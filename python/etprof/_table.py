@@ -117,12 +117,19 @@ class EntityTable:
         return out
 
     def table(self, ids):
-        """Columns @ids as {header: [values]}, None where a cell is empty."""
+        """Columns @ids as {header: (type, [values])}, None where a cell is
+        empty (operators.csv leaves the field empty)."""
         index = {c.id: i for i, c in enumerate(self.cols)}
         out = {}
         for cid in ids:
             i = index[cid]
             vals, bits = self.values[i], self.bits[i]
-            out[self.headers[i]] = [v if b & VALUE else None for v, b in zip(vals, bits)]
+            out[self.headers[i]] = (self.cols[i].type,
+                                    [v if b & VALUE else None for v, b in zip(vals, bits)])
         return out
+
+
+# pandas dtypes that keep an empty cell empty without turning integers into
+# floats: nullable integers and booleans; times are floats (NaN when empty).
+PANDAS_DTYPES = {INT: "Int64", UINT: "UInt64", BOOL: "boolean", NUM: "float64"}
 

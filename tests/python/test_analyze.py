@@ -88,6 +88,7 @@ def test_summary_metrics_and_table_equal_the_cli_bundle(case, tmp_path):
         assert a.metrics == {m["name"]: m for m in summary["metrics"]}
         pandas = pytest.importorskip("pandas")
         df = a.to_dataframe()
+        assert str(df["chain"].dtype) == "Int64" and str(df["additive"].dtype) == "boolean"
     with open(out / "operators.csv", newline="") as f:
         rows = list(csv.reader(f))
     assert list(df.columns) == rows[0]
@@ -98,10 +99,12 @@ def test_summary_metrics_and_table_equal_the_cli_bundle(case, tmp_path):
             if hasattr(v, "item"):  # a numpy scalar: the Python value
                 v = v.item()
             if text == "":
-                # An empty field: no value, or an empty list.
-                assert v is None or v == [] or (isinstance(v, float) and math.isnan(v)), (
-                    rows[0][c], v)
-            elif isinstance(v, bool):
+                # An empty field: no value (None, <NA>, NaN) or an empty list.
+                assert v is None or v is pandas.NA or v == [] or (
+                    isinstance(v, float) and math.isnan(v)), (rows[0][c], v)
+                continue
+            assert v is not None and v is not pandas.NA, (rows[0][c], text)
+            if isinstance(v, bool):
                 assert text == ("true" if v else "false")
             elif isinstance(v, (int, float)) and not isinstance(v, bool):
                 assert float(text) == float(v), (rows[0][c], text, v)
