@@ -36,10 +36,13 @@
  * (etp_diff_options.resamples times, independently), the statistic taken
  * on each resample and the ratio of the two recorded; the interval is the
  * (1 - confidence) / 2 and (1 + confidence) / 2 linear percentiles of those
- * ratios. The random numbers come from splitmix64 seeded with
- * etp_diff_options.seed mixed with a hash of the row key (FNV-1a 64), so the
- * output is the same on every run and does not depend on row order; a
- * resample index is (x >> 11) * n >> 53 of the next 64-bit draw x. A row is
+ * ratios. The random numbers come from splitmix64 (state += 0x9e3779b97f4a7c15,
+ * then the usual mix) seeded with etp_diff_options.seed XOR the FNV-1a-64
+ * hash of "KIND:KEY" (e.g. "instruction:forward_0_7"), so the output is the
+ * same on every run and does not depend on row order. Each resample draws
+ * the base side's n indices, then the new side's, each index being
+ * ((x >> 11) * n) >> 53 of the next 64-bit draw x. The median of an even
+ * count is the mean of the two middle values (as numpy's). A row is
  * significant when its interval does not contain 1.
  *
  * Ownership: a side copies everything it is given and owns it; a diff owns

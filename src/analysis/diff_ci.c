@@ -8,6 +8,20 @@
 #include "analysis/diff_internal.h"
 #include "etprof/stats.h"
 
+uint64_t etp_diff_row_seed(uint64_t seed, etp_diff_kind kind, const char *key)
+{
+    /* FNV-1a 64 over "KIND:KEY", spelled out here (not util's hash) so that
+     * the intervals stay what the documentation says if that hash changes. */
+    uint64_t h = 0xcbf29ce484222325ull;
+    const char *parts[3] = {etp_diff_kind_name(kind), ":", key};
+    for (int i = 0; i < 3; i++)
+        for (const unsigned char *p = (const unsigned char *)parts[i]; *p; p++) {
+            h ^= *p;
+            h *= 0x100000001b3ull;
+        }
+    return seed ^ h;
+}
+
 /* splitmix64: small, well mixed, and the same everywhere. */
 static uint64_t next_u64(uint64_t *state)
 {

@@ -201,7 +201,7 @@ static int add_row(build *bd, etp_diff_kind kind, const char *key, const src_val
     if (sb && sn)
         rc = etp_diff_bootstrap(sb, b->sample_count, sn, n->sample_count, bd->opt->statistic,
                                 bd->opt->resamples, bd->opt->confidence,
-                                bd->opt->seed ^ etp_diff_key_hash(kind, key), &r->ci_low,
+                                etp_diff_row_seed(bd->opt->seed, kind, key), &r->ci_low,
                                 &r->ci_high);
     free(sb);
     free(sn);

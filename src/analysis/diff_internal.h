@@ -41,6 +41,8 @@ void etp_diff_arena_free(etp_diff_arena *a);
 int etp_diff_bootstrap(const double *base, uint32_t nb, const double *newv, uint32_t nn,
                        etp_diff_statistic st, uint32_t resamples, double confidence,
                        uint64_t seed, double *lo, double *hi);
+/* The bootstrap seed of a row: @p seed XOR FNV-1a-64 of "KIND:KEY". */
+uint64_t etp_diff_row_seed(uint64_t seed, etp_diff_kind kind, const char *key);
 /* The statistic of @p n values (reordered in place for the median). */
 double etp_diff_stat_of(double *v, uint32_t n, etp_diff_statistic st);
 

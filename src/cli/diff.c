@@ -124,14 +124,14 @@ static int load_side(const side_spec *sp, const etp_analysis_options *opt, etp_d
     }
     char *guessed = NULL;
     const char *pte = sp->pte;
-    if (!pte && !sp->etrecord) {
+    if (!pte) {
         guessed = companion_program(sp->path);
-        if (!guessed)
+        if (!guessed && !sp->etrecord)
             return cli_error("%s: not a bundle directory, and no program beside it (give "
                              "--base-pte / --new-pte)",
                              sp->path);
         pte = guessed;
-        if (!quiet)
+        if (pte && !quiet)
             fprintf(stderr, "etprof: %s: analysed with the program %s\n", sp->path, pte);
     }
     char rhex[ETP_SHA256_HEX];

@@ -113,7 +113,7 @@ char *etp_diff_json(const etp_diff *d, const char *gate_json, size_t *len)
     etp_jw_key(&w, "interval_method");
     etp_jw_obj_begin(&w);
     etp_jw_kstr(&w, "method", "percentile bootstrap of the statistic's ratio new/base");
-    etp_jw_kstr(&w, "generator", "splitmix64, seed xor FNV-1a-64(kind, key)");
+    etp_jw_kstr(&w, "generator", "splitmix64, seeded with seed XOR FNV-1a-64(\"KIND:KEY\")");
     etp_jw_kdouble(&w, "confidence", d->confidence);
     etp_jw_kuint(&w, "resamples", d->resamples);
     etp_jw_kuint(&w, "seed", d->seed);
