@@ -162,6 +162,12 @@ typedef struct etp_diff_options {
     uint32_t resamples;           /**< bootstrap resamples per row; default 2000; 0: no intervals */
     uint64_t seed;                /**< bootstrap seed; default 0x6574707266646966 */
     int compare_methods;          /**< 1: allow different method names (with a warning) */
+    /** Entity rows that get an interval: the first N by |delta| (default
+     *  200; 0: every row). Model rows always get one; so does the row keyed
+     *  @p interval_key (the gated row). Bounds the cost: a bootstrap draws
+     *  resamples x (base + new samples) indices per row. */
+    uint32_t interval_rows;
+    const char *interval_key;     /**< NULL: none */
 } etp_diff_options;
 
 /** Defaults as documented in etp_diff_options. */

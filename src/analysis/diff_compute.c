@@ -23,6 +23,13 @@ typedef struct src_vals {
     const char *name, *op_type, *backend, *basis;
 } src_vals;
 
+/* A row waiting for its interval: both sides' samples in the diff's unit. */
+typedef struct pending {
+    uint32_t row;
+    double *sb, *sn;
+    uint32_t nb, nn;
+} pending;
+
 typedef struct build {
     etp_diff *d;
     etp_diff_arena *ar;
@@ -33,6 +40,8 @@ typedef struct build {
     uint32_t count, cap;
     double exec_avg[2];
     int has_exec[2];
+    pending *pend;
+    uint32_t npend, pcap;
 } build;
 
 void etp_diff_options_init(etp_diff_options *o)
@@ -42,6 +51,7 @@ void etp_diff_options_init(etp_diff_options *o)
     o->confidence = 0.95;
     o->resamples = 2000;
     o->seed = 0x6574707266646966ull; /* "etprfdif" */
+    o->interval_rows = 200;
 }
 
 static src_vals from_entry(const etp_diff_entry *e)
@@ -196,25 +206,30 @@ static int add_row(build *bd, etp_diff_kind kind, const char *key, const src_val
         r->note = "intervals not computed (no resamples)";
         return 0;
     }
-    double *sb = scaled(b, fb), *sn = scaled(n, fn);
-    int rc = -2;
-    if (sb && sn)
-        rc = etp_diff_bootstrap(sb, b->sample_count, sn, n->sample_count, bd->opt->statistic,
-                                bd->opt->resamples, bd->opt->confidence,
-                                etp_diff_row_seed(bd->opt->seed, kind, key), &r->ci_low,
-                                &r->ci_high);
-    free(sb);
-    free(sn);
-    if (rc == -2)
-        return -1;
-    if (rc) {
-        r->note = "a resample's base statistic is 0: no interval";
-        return 0;
+    /* The interval is drawn later, for the rows that get one (etp_diff_options
+     * .interval_rows): keep the samples, in the diff's unit. */
+    pending *p = NULL;
+    if (bd->npend == bd->pcap) {
+        uint32_t nc = bd->pcap ? bd->pcap * 2 : 64;
+        pending *np = realloc(bd->pend, (size_t)nc * sizeof *np);
+        if (!np)
+            return -1;
+        bd->pend = np;
+        bd->pcap = nc;
     }
-    r->has_ci = 1;
-    r->significant = r->ci_low > 1.0 || r->ci_high < 1.0;
-    if (!r->significant)
-        r->note = "not significant (the interval contains 1)";
+    p = &bd->pend[bd->npend];
+    p->row = bd->count - 1;
+    p->nb = b->sample_count;
+    p->nn = n->sample_count;
+    p->sb = scaled(b, fb);
+    p->sn = scaled(n, fn);
+    if (!p->sb || !p->sn) {
+        free(p->sb);
+        free(p->sn);
+        return -1;
+    }
+    bd->npend++;
+    r->note = "interval not computed (outside the rows that get one; see --interval-rows)";
     return 0;
 }
 
@@ -417,6 +432,68 @@ static int op_type_rows(build *bd)
     return rc;
 }
 
+/* ---- intervals ---------------------------------------------------------- */
+
+typedef struct ranked {
+    double key;
+    uint32_t kind;
+    const char *name;
+    uint32_t p;
+} ranked;
+
+static int cmp_ranked(const void *x, const void *y)
+{
+    const ranked *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key > b->key ? -1 : 1;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static int draw_interval(build *bd, const pending *p)
+{
+    etp_diff_row *r = &bd->rows[p->row];
+    int rc = etp_diff_bootstrap(p->sb, p->nb, p->sn, p->nn, bd->opt->statistic, bd->opt->resamples,
+                                bd->opt->confidence, etp_diff_row_seed(bd->opt->seed, r->kind, r->key),
+                                &r->ci_low, &r->ci_high);
+    if (rc == -2)
+        return -1;
+    if (rc) {
+        r->note = "a resample's base statistic is 0: no interval";
+        return 0;
+    }
+    r->has_ci = 1;
+    r->significant = r->ci_low > 1.0 || r->ci_high < 1.0;
+    r->note = r->significant ? NULL : "not significant (the interval contains 1)";
+    return 0;
+}
+
+/* Model rows and the named row always get an interval; entity rows the
+ * first interval_rows by |delta| (ties by kind and key), or all. */
+static int intervals(build *bd)
+{
+    const etp_diff_options *o = bd->opt;
+    ranked *rk = malloc((bd->npend + 1) * sizeof *rk);
+    if (!rk)
+        return -1;
+    uint32_t n = 0;
+    int bad = 0;
+    for (uint32_t i = 0; i < bd->npend && !bad; i++) {
+        const etp_diff_row *r = &bd->rows[bd->pend[i].row];
+        if (r->kind == ETP_DIFF_MODEL || !o->interval_rows ||
+            (o->interval_key && !strcmp(o->interval_key, r->key)))
+            bad = draw_interval(bd, &bd->pend[i]);
+        else
+            rk[n++] = (ranked){r->delta < 0 ? -r->delta : r->delta, (uint32_t)r->kind, r->key, i};
+    }
+    qsort(rk, n, sizeof *rk, cmp_ranked);
+    for (uint32_t i = 0; i < n && i < o->interval_rows && !bad; i++)
+        bad = draw_interval(bd, &bd->pend[rk[i].p]);
+    free(rk);
+    return bad;
+}
+
 /* ---- the whole comparison ---------------------------------------------- */
 
 static const char *level_name(etp_diff_level l)
@@ -498,6 +575,13 @@ etp_status etp_diff_compute(const etp_diff_side *base, const etp_diff_side *new_
         bad = rows_of_kind(&bd, ETP_DIFF_OPERATOR);
     else if (!bad && d->level == ETP_DIFF_LEVEL_OP_TYPE)
         bad = op_type_rows(&bd);
+    if (!bad && opt->resamples)
+        bad = intervals(&bd);
+    for (uint32_t i = 0; i < bd.npend; i++) {
+        free(bd.pend[i].sb);
+        free(bd.pend[i].sn);
+    }
+    free(bd.pend);
     d->rows = bd.rows;
     d->row_count = bd.count;
     if (bad || ar->failed || !d->level_reason) {

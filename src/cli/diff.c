@@ -2,6 +2,7 @@
  * ETDumps analysed in memory), and gate CI on a regression. */
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,8 @@ static void help(void)
         "                   [--fail-if-slower PCT [--metric NAME] [--no-significance]]\n"
         "                   [--base-pte P] [--new-pte P] [--base-etrecord R] [--new-etrecord R]\n"
         "                   [--method M] [--source-unit U] [--unit U] [--cpu-hz HZ]\n"
-        "                   [--resamples N] [--confidence C] [--seed S] [--any-method]\n\n"
+        "                   [--resamples N] [--confidence C] [--seed S] [--interval-rows N]\n"
+        "                   [--any-method] [--quiet]\n\n"
         "Compare two runs of a model. BASE and NEW are each a published result bundle\n"
         "(verified first: a modified bundle is refused) or an ETDump, analysed in memory\n"
         "with its program (--base-pte / --new-pte; by default NAME.pte or NAME.bpte beside\n"
@@ -60,7 +62,9 @@ static void help(void)
         "  --no-significance    gate on the ratio alone when the row has no interval\n"
         "  --resamples N        bootstrap resamples per row (default 2000; 0: no intervals)\n"
         "  --confidence C       of the intervals (default 0.95)\n"
-        "  --seed S             bootstrap seed (default 7310875718069348710)\n"
+        "  --seed S             bootstrap seed (default 7310591731775596902)\n"
+        "  --interval-rows N    entity rows with an interval: the N largest changes (default\n"
+        "                       200; 0: every row); model rows and the gated row always\n"
         "  --any-method         compare runs of different methods (with a warning)\n"
         "  --method, --source-unit, --unit, --cpu-hz  analysis options for ETDump sides\n"
         "  --quiet              print nothing but errors (the exit status still tells)\n"
@@ -199,6 +203,7 @@ static char *options_json(const etp_diff_options *o, const char *rank, uint32_t 
     etp_jw_kuint(&w, "resamples", o->resamples);
     etp_jw_kuint(&w, "seed", o->seed);
     etp_jw_kbool(&w, "any_method", o->compare_methods);
+    etp_jw_kuint(&w, "interval_rows", o->interval_rows);
     etp_jw_kstr(&w, "rank_by", rank);
     etp_jw_kuint(&w, "top", top);
     if (pct >= 0) {
@@ -223,7 +228,7 @@ int cmd_diff(int argc, char **argv)
 {
     enum { O_TOP = 256, O_RANK, O_STAT, O_JSON, O_CSV, O_FORCE, O_PARENTS, O_FAIL, O_METRIC,
            O_NOSIG, O_BPTE, O_NPTE, O_BREC, O_NREC, O_METHOD, O_SUNIT, O_UNIT, O_HZ, O_RES,
-           O_CONF, O_SEED, O_ANY, O_QUIET };
+           O_CONF, O_SEED, O_ANY, O_QUIET, O_IROWS };
     static const struct option opts[] = {
         {"top", required_argument, NULL, O_TOP},          {"rank-by", required_argument, NULL, O_RANK},
         {"stat", required_argument, NULL, O_STAT},        {"json", no_argument, NULL, O_JSON},
@@ -239,6 +244,7 @@ int cmd_diff(int argc, char **argv)
         {"resamples", required_argument, NULL, O_RES},    {"confidence", required_argument, NULL, O_CONF},
         {"seed", required_argument, NULL, O_SEED},        {"any-method", no_argument, NULL, O_ANY},
         {"quiet", no_argument, NULL, O_QUIET},            {"help", no_argument, NULL, 'h'},
+        {"interval-rows", required_argument, NULL, O_IROWS},
         {NULL, 0, NULL, 0},
     };
     etp_diff_options dopt;
@@ -310,6 +316,11 @@ int cmd_diff(int argc, char **argv)
                 return cli_usage("diff", "--seed needs a non-negative integer, got '%s'", optarg);
             break;
         }
+        case O_IROWS:
+            if ((v = cli_parse_count(optarg)) < 0 || v > UINT32_MAX)
+                return cli_usage("diff", "--interval-rows needs a count, got '%s'", optarg);
+            dopt.interval_rows = (uint32_t)v;
+            break;
         case O_ANY: dopt.compare_methods = 1; break;
         case O_QUIET: quiet = 1; break;
         case 'h': help(); return EXIT_OK;
@@ -352,6 +363,8 @@ int cmd_diff(int argc, char **argv)
         rc = load_side(&sides[1], &aopt, &side[1], quiet);
     if (rc)
         goto done;
+    if (pct >= 0)
+        dopt.interval_key = metric; /* the gated row always gets its interval */
     etp_status s = etp_diff_compute(side[0], side[1], &dopt, &d, &err);
     if (s) {
         rc = cli_fail_status(s, &err);

@@ -324,11 +324,13 @@ static etp_status read_samples(const etp_bundle_doc *doc, const char *time_unit,
         goto done;
     }
     int last = -1;
-    double last_exec = -1;
+    unsigned long long last_exec = 0;
     while ((rc = etp_csvr_next(&r)) == 1) {
-        double exec, v;
-        if (r.nfields < 4 || parse_number(r.fields[1], &exec) || parse_number(r.fields[3], &v) ||
-            exec < 0) {
+        double v;
+        char *end;
+        unsigned long long exec = r.nfields >= 4 ? strtoull(r.fields[1], &end, 10) : 0;
+        if (r.nfields < 4 || !*r.fields[1] || *end || *r.fields[1] == '-' ||
+            parse_number(r.fields[3], &v)) {
             s = etp_error_set(err, ETP_E_FORMAT, where, ETP_NO_OFFSET,
                               "line %zu: not entity_id,execution,run_index,value,ticks", r.line);
             goto done;
@@ -338,7 +340,7 @@ static etp_status read_samples(const etp_bundle_doc *doc, const char *time_unit,
             s = etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
             goto done;
         }
-        if (k == last && !(exec > last_exec)) {
+        if (k == last && exec <= last_exec) {
             s = etp_error_set(err, ETP_E_FORMAT, where, ETP_NO_OFFSET,
                               "line %zu: executions of '%s' out of order", r.line, r.fields[0]);
             goto done;
