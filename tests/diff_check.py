@@ -255,11 +255,15 @@ def case_real(work):
     # Without samples there is no interval, and the gate needs --no-significance.
     if any(r["interval"] for r in d["rows"]):
         fail("an interval without per-execution samples")
-    # --detailed bundles: entity samples, still no model-level samples.
+    # --detailed bundles carry each execution's figures (detailed/figures.csv): its
+    # Method::execute values are flatc's, and the intervals those of the ETDumps below.
+    for bundle, run_ in ((dp, pa), (dx, xn)):
+        with open(os.path.join(bundle, "detailed", "figures.csv"), newline="") as f:
+            got = [float(r["value_ms"]) for r in csv.DictReader(f) if r["figure"] == "method_execute"]
+        want = method_execute_ms(run_ + ".etdp")
+        if len(got) != len(want) or any(abs(g - w) > 1e-15 for g, w in zip(got, want)):
+            fail("%s/detailed/figures.csv method_execute %r, flatc %r" % (bundle, got, want))
     dd = diff_json([dp, dx])
-    for r in dd["rows"]:
-        if r["kind"] == "model" and r["interval"]:
-            fail("model row %s has an interval from bundles (no model samples in bundles)" % r["key"])
     # ETDumps analysed in memory: the same figures, and intervals on the model rows.
     de = diff_json([pa + ".etdp", xn + ".etdp"])
     if de["level"] != "op_type":
@@ -273,6 +277,9 @@ def case_real(work):
                 close(re_[k][side]["value"], r[side]["value"], 1e-12, "%r %s etdump vs bundle" % (k, side))
     ex = re_[("model", "method_execute")]
     check_interval(ex, method_execute_ms(pa + ".etdp"), method_execute_ms(xn + ".etdp"))
+    for k, r in rows_by(dd).items():
+        if r["interval"] != re_[k]["interval"]:
+            fail("%r: interval from --detailed bundles %r, from the ETDumps %r" % (k, r["interval"], re_[k]["interval"]))
     # The portable run's first execution is 80x its others: on means the change is not
     # significant; on medians XNNPACK is significantly slower for this one-op model.
     if ex["significant"]:

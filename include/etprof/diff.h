@@ -150,6 +150,27 @@ etp_status etp_diff_side_from_analysis(const etp_analysis *a, const char *label,
                                        const char *etrecord_sha256, etp_diff_side **out,
                                        etp_error *err);
 
+/** Per-execution values of one model-level figure. */
+typedef struct etp_diff_figure_samples {
+    uint32_t count;              /**< 0: the figure has none (unavailable, per occurrence, ...) */
+    double *values;              /**< in the analysis' target unit */
+    uint32_t *executions;        /**< the execution (index into a->executions) of each value */
+} etp_diff_figure_samples;
+
+/**
+ * Each execution's value of every figure of @p a (the samples
+ * etp_diff_side_from_analysis() gives its model rows): *@p out receives
+ * a->figure_count entries in figure order (release with
+ * etp_diff_figure_samples_free()). A figure whose values cannot be formed
+ * again consistently with its statistics has count 0.
+ * @return ETP_OK or ETP_E_NOMEM.
+ */
+etp_status etp_diff_figure_values(const etp_analysis *a, etp_diff_figure_samples **out,
+                                   etp_error *err);
+
+/** Release @p n entries from etp_diff_figure_values(). Safe on NULL. */
+void etp_diff_figure_samples_free(etp_diff_figure_samples *fs, uint32_t n);
+
 /** Which statistic rows compare. */
 typedef enum etp_diff_statistic {
     ETP_DIFF_STAT_AVG = 0,       /**< mean over executions (additive where the entries are) */

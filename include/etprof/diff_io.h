@@ -24,11 +24,23 @@ extern "C" {
  * digests do not hold is refused, ETP_E_FORMAT naming the file). Read:
  * summary.json's method, units and metrics (model-level figures), the
  * operators table (entities), the program digest from the provenance, and,
- * in a --detailed bundle, detailed/executions.csv (per-execution samples of
- * the entities; its bytes are checked against the manifest's SHA-256 as
- * they are read). @return ETP_OK; ETP_E_IO; ETP_E_FORMAT; ETP_E_NOMEM.
+ * in a --detailed bundle, detailed/executions.csv and detailed/figures.csv
+ * (per-execution samples of the entities and of the model-level figures;
+ * their bytes are checked against the manifest's SHA-256 as they are read). @return ETP_OK; ETP_E_IO; ETP_E_FORMAT; ETP_E_NOMEM.
  */
 etp_status etp_diff_side_from_bundle(const char *dir, etp_diff_side **out, etp_error *err);
+
+struct etp_bundle;
+
+/**
+ * Write detailed/figures.csv into bundle @p b (a --detailed analysis
+ * bundle): figure, execution, run_index, value_<unit>, one row per
+ * execution of every model-level figure that has per-execution values
+ * (etp_diff_figure_values()). A CSV without a schema, role "diagnostic".
+ * @return ETP_OK; ETP_E_NOMEM; the bundle's write errors.
+ */
+etp_status etp_diff_publish_figure_samples(struct etp_bundle *b, const etp_analysis *a,
+                                           etp_error *err);
 
 /** Which rows a table shows, and in which order. */
 typedef enum etp_diff_rank {

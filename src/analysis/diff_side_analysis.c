@@ -135,8 +135,11 @@ static int compute_totals(const etp_analysis *a, totals *t)
 /* The per-execution values of figure @p f (a new array of f->stats.n values
  * in the target unit), or NULL when they cannot be formed or do not agree
  * with the figure's own count and mean. */
-static double *figure_samples(const etp_analysis *a, const totals *t, const etp_figure *f)
+static double *figure_samples(const etp_analysis *a, const totals *t, const etp_figure *f,
+                              uint32_t **execs)
 {
+    if (execs)
+        *execs = NULL;
     if (!f->available || f->basis != ETP_FIGURE_PER_EXECUTION || !t->n)
         return NULL;
     static const struct { etp_figure_id id; int idx; } map[] = {
@@ -159,14 +162,20 @@ static double *figure_samples(const etp_analysis *a, const totals *t, const etp_
     if (!src)
         return NULL;
     double *out = malloc((size_t)t->n * sizeof *out);
-    if (!out)
+    uint32_t *ex = execs ? malloc((size_t)t->n * sizeof *ex) : NULL;
+    if (!out || (execs && !ex)) {
+        free(out);
+        free(ex);
         return NULL;
+    }
     uint32_t k = 0;
     double sum = 0;
     for (uint32_t x = 0; x < t->n; x++) {
         if (exec_only && !t->has_exec[x])
             continue;
         out[k] = src[x] / a->divisor;
+        if (ex)
+            ex[k] = x;
         sum += src[x];
         k++;
     }
@@ -174,9 +183,44 @@ static double *figure_samples(const etp_analysis *a, const totals *t, const etp_
     double tol = 1e-9 * (fabs(f->stats.avg) > 1e-300 ? fabs(f->stats.avg) : 1.0);
     if (k != f->stats.n || fabs(mean - f->stats.avg) > tol) {
         free(out);
+        free(ex);
         return NULL;
     }
+    if (execs)
+        *execs = ex;
     return out;
+}
+
+etp_status etp_diff_figure_values(const etp_analysis *a, etp_diff_figure_samples **out,
+                                   etp_error *err)
+{
+    *out = NULL;
+    etp_diff_figure_samples *fs = calloc(a->figure_count + 1, sizeof *fs);
+    totals t;
+    if (!fs || compute_totals(a, &t)) {
+        if (fs)
+            totals_free(&t);
+        free(fs);
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    }
+    for (uint32_t i = 0; i < a->figure_count; i++) {
+        fs[i].values = figure_samples(a, &t, &a->figures[i], &fs[i].executions);
+        fs[i].count = fs[i].values ? (uint32_t)a->figures[i].stats.n : 0;
+    }
+    totals_free(&t);
+    *out = fs;
+    return ETP_OK;
+}
+
+void etp_diff_figure_samples_free(etp_diff_figure_samples *fs, uint32_t n)
+{
+    if (!fs)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        free(fs[i].values);
+        free(fs[i].executions);
+    }
+    free(fs);
 }
 
 static const char *basis_name(etp_figure_basis b)
@@ -278,7 +322,7 @@ etp_status etp_diff_side_from_analysis(const etp_analysis *a, const char *label,
         d.p50 = f->stats.p50;
         d.min = f->stats.min;
         d.max = f->stats.max;
-        double *smp = figure_samples(a, &t, f);
+        double *smp = figure_samples(a, &t, f, NULL);
         d.samples = smp;
         d.sample_count = smp ? (uint32_t)f->stats.n : 0;
         st = etp_diff_side_add(s, &d, err);

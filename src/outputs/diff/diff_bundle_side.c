@@ -147,6 +147,79 @@ static const char *input_sha(const etp_bundle_manifest *m, const char *role)
     return NULL;
 }
 
+/* ---- entities: the operators table, and detailed/executions.csv ------- */
+
+typedef struct samples {
+    etp_hm index;                /* entity id hash -> slot */
+    char **ids;
+    double **v;
+    uint32_t *n, *cap;
+    uint32_t count, slots;
+} samples;
+
+static void samples_free(samples *sm)
+{
+    for (uint32_t i = 0; i < sm->count; i++) {
+        free(sm->ids[i]);
+        free(sm->v[i]);
+    }
+    free(sm->ids);
+    free(sm->v);
+    free(sm->n);
+    free(sm->cap);
+    etp_hm_free(&sm->index);
+}
+
+static int samples_slot(samples *sm, const char *id)
+{
+    uint64_t h = etp_hash_bytes(id, strlen(id), 7);
+    size_t cur = 0;
+    uint32_t v;
+    while (etp_hm_next(&sm->index, h, &cur, &v))
+        if (!strcmp(sm->ids[v], id))
+            return (int)v;
+    if (sm->count == sm->slots) {
+        uint32_t nc = sm->slots ? sm->slots * 2 : 64;
+        char **ni = realloc(sm->ids, nc * sizeof *ni);
+        if (ni)
+            sm->ids = ni;
+        double **nv = ni ? realloc(sm->v, nc * sizeof *nv) : NULL;
+        if (nv)
+            sm->v = nv;
+        uint32_t *nn = nv ? realloc(sm->n, nc * sizeof *nn) : NULL;
+        if (nn)
+            sm->n = nn;
+        uint32_t *ncap = nn ? realloc(sm->cap, nc * sizeof *ncap) : NULL;
+        if (!ncap)
+            return -1;
+        sm->cap = ncap;
+        sm->slots = nc;
+    }
+    sm->ids[sm->count] = etp_strdup(id);
+    if (!sm->ids[sm->count] || etp_hm_put(&sm->index, h, sm->count)) {
+        free(sm->ids[sm->count]);
+        return -1;
+    }
+    sm->v[sm->count] = NULL;
+    sm->n[sm->count] = sm->cap[sm->count] = 0;
+    return (int)sm->count++;
+}
+
+/* The samples of @p id in @p sm: @p sm with *v / *n set, or NULL. */
+static const samples *samples_of(const samples *sm, const char *id, const double **v, uint32_t *n)
+{
+    uint64_t h = etp_hash_bytes(id, strlen(id), 7);
+    size_t cur = 0;
+    uint32_t k;
+    while (etp_hm_next(&sm->index, h, &cur, &k))
+        if (!strcmp(sm->ids[k], id)) {
+            *v = sm->v[k];
+            *n = sm->n[k];
+            return sm;
+        }
+    return NULL;
+}
+
 /* ---- figures: summary.json's metrics, "NAME.avg" ... "NAME.max" -------- */
 
 typedef struct fig {
@@ -156,7 +229,7 @@ typedef struct fig {
 } fig;
 
 static etp_status add_figures(const etp_bundle_doc *doc, etp_diff_side *s, const char *time_unit,
-                              etp_error *err)
+                              const samples *fsm, etp_error *err)
 {
     uint32_t n;
     const etp_bundle_metric *mt = etp_bundle_doc_metrics(doc, &n);
@@ -222,70 +295,18 @@ static etp_status add_figures(const etp_bundle_doc *doc, etp_diff_side *s, const
             f[x].e.available = 0;
             f[x].e.reason = "summary.json lacks one of its avg, p50, min, max";
         }
-        st = etp_diff_side_add(s, &f[x].e, err);
+        if (f[x].e.available && samples_of(fsm, f[x].e.id, &f[x].e.samples, &f[x].e.sample_count) &&
+            f[x].e.sample_count != f[x].e.n)
+            st = etp_error_set(err, ETP_E_FORMAT, etp_bundle_doc_dir(doc), ETP_NO_OFFSET,
+                               "detailed/figures.csv has %u values of %s, summary.json says %llu",
+                               f[x].e.sample_count, f[x].e.id, (unsigned long long)f[x].e.n);
+        if (!st)
+            st = etp_diff_side_add(s, &f[x].e, err);
     }
     for (uint32_t x = 0; x < nf; x++)
         free(f[x].name);
     free(f);
     return st;
-}
-
-/* ---- entities: the operators table, and detailed/executions.csv ------- */
-
-typedef struct samples {
-    etp_hm index;                /* entity id hash -> slot */
-    char **ids;
-    double **v;
-    uint32_t *n, *cap;
-    uint32_t count, slots;
-} samples;
-
-static void samples_free(samples *sm)
-{
-    for (uint32_t i = 0; i < sm->count; i++) {
-        free(sm->ids[i]);
-        free(sm->v[i]);
-    }
-    free(sm->ids);
-    free(sm->v);
-    free(sm->n);
-    free(sm->cap);
-    etp_hm_free(&sm->index);
-}
-
-static int samples_slot(samples *sm, const char *id)
-{
-    uint64_t h = etp_hash_bytes(id, strlen(id), 7);
-    size_t cur = 0;
-    uint32_t v;
-    while (etp_hm_next(&sm->index, h, &cur, &v))
-        if (!strcmp(sm->ids[v], id))
-            return (int)v;
-    if (sm->count == sm->slots) {
-        uint32_t nc = sm->slots ? sm->slots * 2 : 64;
-        char **ni = realloc(sm->ids, nc * sizeof *ni);
-        if (ni)
-            sm->ids = ni;
-        double **nv = ni ? realloc(sm->v, nc * sizeof *nv) : NULL;
-        if (nv)
-            sm->v = nv;
-        uint32_t *nn = nv ? realloc(sm->n, nc * sizeof *nn) : NULL;
-        if (nn)
-            sm->n = nn;
-        uint32_t *ncap = nn ? realloc(sm->cap, nc * sizeof *ncap) : NULL;
-        if (!ncap)
-            return -1;
-        sm->cap = ncap;
-        sm->slots = nc;
-    }
-    sm->ids[sm->count] = etp_strdup(id);
-    if (!sm->ids[sm->count] || etp_hm_put(&sm->index, h, sm->count)) {
-        free(sm->ids[sm->count]);
-        return -1;
-    }
-    sm->v[sm->count] = NULL;
-    sm->n[sm->count] = sm->cap[sm->count] = 0;
-    return (int)sm->count++;
 }
 
 static int parse_number(const char *s, double *out)
@@ -297,12 +318,13 @@ static int parse_number(const char *s, double *out)
     return *end ? -1 : 0;
 }
 
-/* detailed/executions.csv: entity_id, execution, run_index, value_<unit>,
- * ticks. Rows of one entity come in execution order. */
-static etp_status read_samples(const etp_bundle_doc *doc, const char *time_unit, samples *sm,
-                               etp_error *err)
+/* detailed/executions.csv (entity_id, execution, run_index, value_<unit>,
+ * ticks) or detailed/figures.csv (figure, execution, run_index,
+ * value_<unit>): the rows of one entity or figure together, in execution
+ * order. */
+static etp_status read_samples(const etp_bundle_doc *doc, const char *rel, const char *first,
+                               const char *time_unit, samples *sm, etp_error *err)
 {
-    static const char rel[] = "detailed/executions.csv";
     char *text;
     size_t len;
     etp_status s = read_verified(doc, rel, &text, &len, err);
@@ -317,10 +339,10 @@ static etp_status read_samples(const etp_bundle_doc *doc, const char *time_unit,
         s = etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
         goto done;
     }
-    if (rc != 1 || r.nfields < 4 || strcmp(r.fields[0], "entity_id") ||
+    if (rc != 1 || r.nfields < 4 || strcmp(r.fields[0], first) ||
         strcmp(r.fields[1], "execution") || strcmp(r.fields[3], want)) {
         s = etp_error_set(err, ETP_E_FORMAT, where, ETP_NO_OFFSET,
-                          "line 1: expected the header entity_id,execution,run_index,%s", want);
+                          "line 1: expected the header %s,execution,run_index,%s", first, want);
         goto done;
     }
     int last = -1;
@@ -332,7 +354,7 @@ static etp_status read_samples(const etp_bundle_doc *doc, const char *time_unit,
         if (r.nfields < 4 || !*r.fields[1] || *end || *r.fields[1] == '-' ||
             parse_number(r.fields[3], &v)) {
             s = etp_error_set(err, ETP_E_FORMAT, where, ETP_NO_OFFSET,
-                              "line %zu: not entity_id,execution,run_index,value,ticks", r.line);
+                              "line %zu: not %s,execution,run_index,value", r.line, first);
             goto done;
         }
         int k = last >= 0 && !strcmp(sm->ids[last], r.fields[0]) ? last : samples_slot(sm, r.fields[0]);
@@ -464,14 +486,8 @@ static etp_status add_entities(const etp_bundle_doc *doc, etp_diff_side *s, cons
         e.n = have ? (uint64_t)ex : 0;
         e.additive = cell_true(t, row, cadd);
         e.shared = cell_true(t, row, csh);
-        uint64_t h = etp_hash_bytes(id, strlen(id), 7);
-        size_t cur = 0;
-        uint32_t v;
-        while (have && etp_hm_next(&sm->index, h, &cur, &v))
-            if (!strcmp(sm->ids[v], id)) {
-                e.samples = sm->v[v];
-                e.sample_count = sm->n[v];
-            }
+        if (have)
+            samples_of(sm, id, &e.samples, &e.sample_count);
         if (e.samples && e.sample_count != e.n)
             return etp_error_set(err, ETP_E_FORMAT, etp_bundle_doc_dir(doc), ETP_NO_OFFSET,
                                  "detailed/executions.csv has %u samples of '%s', %s says %llu "
@@ -494,9 +510,11 @@ etp_status etp_diff_side_from_bundle(const char *dir, etp_diff_side **out, etp_e
     const etp_bundle_manifest *m = etp_bundle_doc_manifest(doc);
     ident_strings is;
     memset(&is, 0, sizeof is);
-    samples sm;
+    samples sm, fsm;
     memset(&sm, 0, sizeof sm);
+    memset(&fsm, 0, sizeof fsm);
     etp_hm_init(&sm.index);
+    etp_hm_init(&fsm.index);
     etp_diff_side *s = NULL;
     if (m->bundle_type && strcmp(m->bundle_type, "profile")) {
         st = etp_error_set(err, ETP_E_FORMAT, dir, ETP_NO_OFFSET,
@@ -524,13 +542,16 @@ etp_status etp_diff_side_from_bundle(const char *dir, etp_diff_side **out, etp_e
     id.executions = ex && ex->available && ex->value > 0 && ex->value < 4e9 ? (uint32_t)ex->value : 0;
     st = etp_diff_side_new(&id, &s, err);
     if (!st)
-        st = add_figures(doc, s, is.time_unit, err);
+        st = read_samples(doc, "detailed/figures.csv", "figure", is.time_unit, &fsm, err);
     if (!st)
-        st = read_samples(doc, is.time_unit, &sm, err);
+        st = add_figures(doc, s, is.time_unit, &fsm, err);
+    if (!st)
+        st = read_samples(doc, "detailed/executions.csv", "entity_id", is.time_unit, &sm, err);
     if (!st)
         st = add_entities(doc, s, is.time_unit, &sm, err);
 done:
     samples_free(&sm);
+    samples_free(&fsm);
     free(is.method);
     free(is.time_unit);
     free(is.tick_unit);
