@@ -7,7 +7,7 @@ CASE:
   real      portable et_add_x10 against XNNPACK xnn_np_add_x10: as bundles, --detailed bundles and
             ETDumps; level op_type, every number recomputed from the bundles' own files
   same      a run against itself (bundle and ETDump): level instruction, deltas 0, ratios 1,
-            nothing significant, the gate passes
+            nothing significant, the gate passes; the same program run twice (et_add x1, x10)
   tamper    a modified copy of a bundle is refused (exit 1, the file named, no output published)
   slowdown  generated pairs with a known injected slowdown (etprof gen etdump --slowdown): the slowed
             instruction's ratio and interval (the bootstrap re-implemented here), the gate's exit 3
@@ -339,7 +339,24 @@ def case_same(work):
             checked += 1
     if not checked:
         fail("no entity interval checked")
-    print("ok: a run against itself: every delta 0, nothing significant, %d intervals re-computed" % checked)
+    # The same program run twice (1 and 10 executions): matched per instruction, the numbers
+    # those of the two bundles, and one execution is no sample set: no interval, said so.
+    x1, x10 = os.path.join(REAL, "et_add_x1"), os.path.join(REAL, "et_add_x10")
+    b1 = analyze(x1 + ".etdp", x1 + ".pte", os.path.join(work, "x1"), ["--detailed"])
+    b10 = analyze(x10 + ".etdp", x10 + ".pte", os.path.join(work, "x10"), ["--detailed"])
+    d = diff_json([b1, b10])
+    if d["level"] != "instruction" or d["base"]["executions"] != 1 or d["new"]["executions"] != 10:
+        fail("et_add x1 vs x10: level %s, executions %r/%r" % (d["level"], d["base"]["executions"],
+                                                              d["new"]["executions"]))
+    check_model_rows(d, b1, b10)
+    r = rows_by(d)[("instruction", "forward_0_0")]
+    o1, o10 = operators(b1)[0], operators(b10)[0]
+    close(r["base"]["value"], float(o1["avg_ms"]), 1e-12, "x1 forward_0_0")
+    close(r["new"]["value"], float(o10["avg_ms"]), 1e-12, "x10 forward_0_0")
+    if r["interval"] or "samples" not in (r["note"] or ""):
+        fail("one execution against ten: %r %r" % (r["interval"], r["note"]))
+    print("ok: a run against itself: every delta 0, nothing significant, %d intervals re-computed; "
+          "et_add x1 vs x10 matched per instruction (ratio %.3f, no interval: 1 execution)" % (checked, r["ratio"]))
 
 
 def case_tamper(work):
