@@ -22,7 +22,9 @@ static void help(void)
 {
     printf("usage: etprof analyze [ETRECORD] --etdump RUN.etdp [--pte PROGRAM] [--method NAME]\n"
            "                      [--source-unit ns|us|ms|s|cycles] [--unit ms|us|ns|s|cycles]\n"
-           "                      [--cpu-hz HZ] [--json] [--top N] [--quiet]\n"
+           "                      [--cpu-hz HZ] [--log FILE|-] [--skip-executions N]\n"
+           "                      [--rank-by avg|p50|max] [--fail-on warning|error]\n"
+           "                      [--json] [--top N] [--quiet]\n"
            "                      [-o DIR [--format csv|json] [--detailed]\n"
            "                              [--model-explorer files|open|none]\n"
            "                              [--force] [--parents]]\n"
@@ -34,7 +36,15 @@ static void help(void)
            "  --etdump FILE      the runtime's ETDump (required)\n"
            "  --pte PROGRAM      the deployed program (.pte or .bpte)\n"
            "  --log FILE         the runner's output (executor_runner / example_runner): its\n"
-           "                     method, iteration times and planned memory, kept apart\n"
+           "                     method, iteration times and planned memory, kept apart;\n"
+           "                     checked against the ETDump and the program, and its wall\n"
+           "                     times test the tick unit. `-` reads it from standard input\n"
+           "  --skip-executions N leave the first N executions (warm-up) out of the statistics\n"
+           "                     (the cold start, first execution against the rest, is always\n"
+           "                     reported)\n"
+           "  --rank-by K        order the top lists by avg (default), p50 or max per execution\n"
+           "  --fail-on V        exit 3 when the validity is V or worse: warning (degraded or\n"
+           "                     invalid) or error (invalid); output is still written\n"
            "  --method NAME      the method that ran (inferred when possible)\n"
            "  --source-unit U    unit of the ETDump's ticks (ns assumed, and reported, if absent)\n"
            "  --unit U           unit of reported times (default ms)\n"
@@ -55,7 +65,8 @@ static void help(void)
            "  --top N            operators in the terminal summary (default 10)\n"
            "  --quiet            print nothing but errors\n"
            "  --list-issue-codes print the issue code registry (Markdown) and exit\n"
-           "Exit status: 0 (valid or degraded result), 1 bad or inconsistent input, 2 usage.\n");
+           "Exit status: 0 (valid or degraded result), 1 bad or inconsistent input, 2 usage,\n"
+           "3 the result is below --fail-on's threshold.\n");
 }
 
 static void list_codes(void)
@@ -90,6 +101,8 @@ static char *options_json(const etp_analysis_options *o, const char *format, int
     etp_jw_kstr(&w, "format", format);
     etp_jw_kbool(&w, "detailed", detailed);
     etp_jw_kstr(&w, "model_explorer", me_mode);
+    etp_jw_kuint(&w, "skip_executions", o->skip_executions);
+    etp_jw_kstr(&w, "rank_by", etp_rank_key_name(o->rank_by));
     etp_jw_obj_end(&w);
     return etp_jw_take(&w, NULL);
 }
@@ -272,7 +285,8 @@ int cmd_analyze(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},             {"list-issue-codes", no_argument, NULL, 'L'},
         {"output", required_argument, NULL, 'o'},      {"format", required_argument, NULL, 'f'},
         {"detailed", no_argument, NULL, 'D'},          {"model-explorer", required_argument, NULL, 'M'},
-        {"log", required_argument, NULL, 'l'},
+        {"log", required_argument, NULL, 'l'},          {"skip-executions", required_argument, NULL, 'S'},
+        {"rank-by", required_argument, NULL, 'R'},      {"fail-on", required_argument, NULL, 'G'},
         {"force", no_argument, NULL, 'F'},             {"parents", no_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
@@ -282,7 +296,7 @@ int cmd_analyze(int argc, char **argv)
     const char *etdump = NULL, *pte = NULL, *logpath = NULL;
     int json = 0, quiet = 0, top = 10, c;
     const char *outdir = NULL, *format = "csv", *me_mode = "files";
-    int detailed = 0;
+    int detailed = 0, fail_on = -1; /* -1: never; else the etp_validity that fails */
     unsigned bundle_flags = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
@@ -314,6 +328,31 @@ int cmd_analyze(int argc, char **argv)
                 return cli_usage("analyze", "--format is csv or json, got '%s'", optarg);
             format = optarg;
             break;
+        case 'S': {
+            long long v = cli_parse_count(optarg);
+            if (v < 0 || v > 100000000)
+                return cli_usage("analyze", "--skip-executions needs a count from 0, got '%s'", optarg);
+            opt.skip_executions = (uint32_t)v;
+            break;
+        }
+        case 'R':
+            if (!strcmp(optarg, "avg"))
+                opt.rank_by = ETP_RANK_AVG;
+            else if (!strcmp(optarg, "p50"))
+                opt.rank_by = ETP_RANK_P50;
+            else if (!strcmp(optarg, "max"))
+                opt.rank_by = ETP_RANK_MAX;
+            else
+                return cli_usage("analyze", "--rank-by is avg, p50 or max, got '%s'", optarg);
+            break;
+        case 'G':
+            if (!strcmp(optarg, "warning"))
+                fail_on = ETP_DEGRADED;
+            else if (!strcmp(optarg, "error"))
+                fail_on = ETP_INVALID;
+            else
+                return cli_usage("analyze", "--fail-on is warning or error, got '%s'", optarg);
+            break;
         case 'D': detailed = 1; break;
         case 'F': bundle_flags |= ETP_BUNDLE_FORCE; break;
         case 'P': bundle_flags |= ETP_BUNDLE_PARENTS; break;
@@ -333,6 +372,9 @@ int cmd_analyze(int argc, char **argv)
         return cli_usage("analyze", "unexpected argument '%s'", argv[optind]);
     if (!etdump)
         return cli_usage("analyze", "--etdump RUN.etdp is required");
+    if (outdir && !strcmp(outdir, "-"))
+        return cli_usage("analyze", "-o takes a directory (a bundle is several files); for the "
+                                    "analysis on standard output use --json without -o");
     if (!outdir && (detailed || strcmp(format, "csv") || strcmp(me_mode, "files") || bundle_flags))
         return cli_usage("analyze",
                          "--format, --detailed, --model-explorer, --force and --parents need -o DIR");
@@ -392,6 +434,12 @@ int cmd_analyze(int argc, char **argv)
         etp_analysis_write_text(a, &st, stdout);
         if (fflush(stdout))
             rc = cli_error("write error on standard output");
+    }
+    /* The gate: the output above is written either way. */
+    if (rc == EXIT_OK && fail_on >= 0 && (int)a->validity >= fail_on) {
+        fprintf(stderr, "etprof: result is %s; --fail-on %s\n", etp_validity_name(a->validity),
+                    fail_on == ETP_INVALID ? "error" : "warning");
+        rc = EXIT_GATE;
     }
 done:
     cli_progress_done();

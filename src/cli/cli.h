@@ -2,7 +2,8 @@
  * cli.h - the etprof command line: one file per subcommand, shared helpers.
  *
  * Exit codes: 0 success; 1 bad or inconsistent input, or failed analysis;
- * 2 command-line usage.
+ * 2 command-line usage; 3 a CI gate failed (`analyze --fail-on`: the result's
+ * validity is below the threshold; the same status other gates use).
  */
 #ifndef ETP_CLI_H
 #define ETP_CLI_H
@@ -11,7 +12,7 @@
 
 #include "etprof/error.h"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_GATE = 3 };
 
 int cmd_dump(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);

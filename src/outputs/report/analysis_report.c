@@ -110,6 +110,79 @@ void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e)
     etp_jw_obj_end(w);
 }
 
+static const char *unit_check_name(etp_unit_check c)
+{
+    return c == ETP_UNIT_CONFIRMED     ? "confirmed"
+           : c == ETP_UNIT_CONTRADICTED ? "contradicted"
+           : c == ETP_UNIT_UNCHECKABLE  ? "uncheckable"
+                                        : "untested";
+}
+
+void etp_json_tick_unit(etp_jw *w, const etp_analysis *a)
+{
+    const etp_tick_evidence *t = &a->tick_unit;
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "unit", etp_unit_name(a->source_unit));
+    etp_jw_kstr(w, "check", unit_check_name(t->check));
+    etp_jw_key(w, "evidence");
+    if (t->source) {
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "source", t->source);
+        etp_jw_kstr(w, "path", t->path);
+        etp_jw_kuint(w, "iterations", t->iterations);
+        etp_jw_kdouble(w, "wall_ms_per_iteration", t->wall_ms);
+        etp_jw_kuint(w, "executions", t->executions);
+        etp_jw_kdouble(w, "execute_ticks_per_execution", t->execute_ticks);
+        etp_jw_key(w, "wall_over_execute");
+        if (t->check == ETP_UNIT_UNCHECKABLE)
+            etp_jw_null(w);
+        else
+            etp_jw_double(w, t->ratio);
+        etp_jw_kdouble(w, "implied_ticks_per_second", t->implied_hz);
+        etp_jw_kstr(w, "fits", t->fits);
+        etp_jw_obj_end(w);
+    } else
+        etp_jw_null(w);
+    etp_jw_obj_end(w);
+}
+
+void etp_json_warmup(etp_jw *w, const etp_analysis *a)
+{
+    const etp_cold_start *c = &a->cold_start;
+    etp_jw_obj_begin(w);
+    etp_jw_kuint(w, "method_executions", a->method_executions);
+    etp_jw_kuint(w, "skipped_executions", a->skipped_executions);
+    etp_jw_kstr(w, "rank_by", etp_rank_key_name(a->rank_by));
+    etp_jw_key(w, "cold_start");
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
+    etp_jw_kstr(w, "basis", "Method::execute of the method's first execution against the "
+                            "others (skipped ones included)");
+    if (c->available) {
+        etp_jw_kdouble(w, "first", c->first);
+        etp_jw_kdouble(w, "rest_avg", c->rest_avg);
+        etp_jw_kdouble(w, "rest_p50", c->rest_p50);
+        etp_jw_kuint(w, "rest_executions", c->rest_count);
+        etp_jw_kdouble(w, "first_over_rest_avg", c->ratio);
+    } else {
+        etp_jw_kstr(w, "availability", "unavailable");
+        etp_jw_kstr(w, "reason", "fewer than two executions with a Method::execute event, or "
+                                 "none in the first");
+    }
+    etp_jw_key(w, "runner_log");
+    if (c->log_available) {
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "unit", "ms");
+        etp_jw_kdouble(w, "first", c->log_first_ms);
+        etp_jw_kdouble(w, "rest_avg", c->log_rest_avg_ms);
+        etp_jw_kuint(w, "rest_iterations", c->log_rest_count);
+        etp_jw_obj_end(w);
+    } else
+        etp_jw_null(w);
+    etp_jw_obj_end(w);
+    etp_jw_obj_end(w);
+}
+
 void etp_json_issues(etp_jw *w, const etp_issue_list *l)
 {
     etp_jw_arr_begin(w);
@@ -190,7 +263,11 @@ int etp_analysis_write_json(const etp_analysis *a, FILE *fp)
     etp_jw_kdouble(&w, "divisor", a->divisor);
     if (a->cpu_hz > 0)
         etp_jw_kdouble(&w, "cpu_hz", a->cpu_hz);
+    etp_jw_key(&w, "tick_unit");
+    etp_json_tick_unit(&w, a);
     etp_jw_obj_end(&w);
+    etp_jw_key(&w, "warmup");
+    etp_json_warmup(&w, a);
     etp_jw_key(&w, "executions");
     etp_jw_obj_begin(&w);
     etp_jw_kuint(&w, "count", a->execution_count);
@@ -263,9 +340,16 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
         fprintf(fp, "  program  %s\n", a->program->path);
     if (a->etrecord)
         fprintf(fp, "  etrecord %s\n", a->etrecord->path);
+    const char *tick_basis = a->tick_unit.check == ETP_UNIT_CONFIRMED      ? " (confirmed by the wall times)"
+                             : a->tick_unit.check == ETP_UNIT_CONTRADICTED ? " (contradicted: see issues)"
+                             : a->tick_unit.check == ETP_UNIT_UNCHECKABLE  ? " (not checked: no --cpu-hz)"
+                                                                          : "";
     fprintf(fp, "  method %s (%s), %u execution%s, ticks in %s%s, times in %s\n", a->method,
             a->method_basis, a->execution_count, a->execution_count == 1 ? "" : "s",
-            etp_unit_name(a->source_unit), "", u);
+            etp_unit_name(a->source_unit), tick_basis, u);
+    if (a->skipped_executions)
+        fprintf(fp, "  the first %u of %u executions skipped (--skip-executions)\n",
+                a->skipped_executions, a->method_executions);
 
     fprintf(fp, "\nPer execution (%s)%*s %11s %11s %11s %11s\n", u, (int)(16 - strlen(u)), "", "avg",
             "p50", "min", "max");
@@ -282,6 +366,10 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
     if (oc && (!oc->available || oc->events))
         figure_line(fp, "other calls (move/jump/free)", oc);
     fig_line(fp, a, "framework overhead", ETP_FIG_FRAMEWORK_OVERHEAD);
+    if (a->cold_start.available)
+        fprintf(fp, "  %-30s %11.6f against %.6f avg of the other %u (x%.2f)\n",
+                "cold start: first execution", a->cold_start.first, a->cold_start.rest_avg,
+                a->cold_start.rest_count, a->cold_start.ratio);
     fprintf(fp, "Load (%s, per occurrence)\n", u);
     fig_line(fp, a, "Program::load_method", ETP_FIG_PROGRAM_LOAD_METHOD);
     fig_line(fp, a, "Method::init", ETP_FIG_METHOD_INIT);
@@ -313,7 +401,9 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
                 namew = (int)strlen(c_id->get(a, top[i]).s);
         if (namew > 60)
             namew = 60;
-        fprintf(fp, "\nTop %s by average time (of %u)\n", ops ? "source operators" : "instructions", n);
+        static const char *const by[] = {"average", "median", "maximum"};
+        fprintf(fp, "\nTop %s by %s time per execution (of %u)\n", ops ? "source operators" : "instructions",
+                by[a->rank_by <= ETP_RANK_MAX ? a->rank_by : 0], n);
         fprintf(fp, "  %3s %11s %7s %9s  %-*s %s\n", "#", u, "share", "execs", namew, "name",
                 c_type->label);
         int any_shared = 0;
@@ -337,10 +427,10 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
     }
     free(top);
     if (a->unresolved_count) {
-        fprintf(fp, "\nUnresolved debug handles:");
+        fprintf(fp, "\nUnresolved debug handles: %u (", a->unresolved_count);
         for (uint32_t i = 0; i < a->unresolved_count; i++)
-            fprintf(fp, " %lld", (long long)a->unresolved_handles[i]);
-        fputc('\n', fp);
+            fprintf(fp, "%s%lld", i ? ", " : "", (long long)a->unresolved_handles[i]);
+        fprintf(fp, ")\n");
     }
     if (a->issues.count) {
         fprintf(fp, "\nIssues\n");
