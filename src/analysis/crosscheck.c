@@ -131,16 +131,17 @@ static int check_runner_log(etp_abuild *b, int coverage_checked)
             /* A copy under a longer or shorter name is common; a program
              * of an unrelated name, or whose instructions did not all run,
              * is probably not the one that ran. */
-            int clean = coverage_checked && a->instructions_never_ran == 0 &&
-                        a->instructions_some_executions == 0 && stems_related(pn, log->model_file);
+            int clean = a->instructions_never_ran == 0 && a->instructions_some_executions == 0 &&
+                        stems_related(pn, log->model_file);
             bad |= etp_issue_add(&a->issues,
                                  clean ? "runner_log.model_renamed" : "runner_log.not_this_model",
                                  NULL, "%s loaded %s; the program analysed is %s%s", log->path,
                                  log->model_file, pn,
-                                 clean ? " (related names, and every instruction of it ran in every "
-                                         "execution, as in a renamed copy)"
-                                 : !coverage_checked ? ", and the ETDump has no instruction events to "
-                                                       "show it is the same program"
+                                 clean && coverage_checked
+                                     ? " (related names, and every instruction of it ran in every "
+                                       "execution, as in a renamed copy)"
+                                 : clean ? " (related names; the ETDump has no instruction events to "
+                                           "compare with the program)"
                                  : a->instructions_never_ran || a->instructions_some_executions
                                      ? ", and not every instruction of it ran"
                                      : ", an unrelated name");

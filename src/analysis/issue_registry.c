@@ -67,7 +67,7 @@ static const etp_issue_code registry[] = {
      "the runner log names another method than the one analysed",
      "drop --method, or check that the log belongs to this ETDump"},
     {"runner_log.model_renamed", ETP_SEV_INFO,
-     "the runner log loaded a model file of a related name (one stem contains the other); every instruction ran",
+     "the runner log loaded a model file of a related name (one stem contains the other), and nothing contradicts it",
      "nothing to do if the file was renamed or copied"},
     {"runner_log.not_this_model", ETP_SEV_WARNING,
      "the runner log loaded a model file of an unrelated name, or the program does not fit the ETDump cleanly",

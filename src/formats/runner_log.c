@@ -223,7 +223,8 @@ etp_status etp_runner_log_parse(const char *text, size_t size, const char *name,
         st = etp_error_set(err, ETP_E_FORMAT, name, ETP_NO_OFFSET, "not a runner log: the file is empty");
     else if (!st && !l->recognised_lines)
         st = etp_error_set(err, ETP_E_FORMAT, name, ETP_NO_OFFSET,
-                           "not a runner log: none of its %u lines is an ExecuTorch runner's", l->lines);
+                           "not a runner log: none of its %u line%s is an ExecuTorch runner's", l->lines,
+                           l->lines == 1 ? "" : "s");
     for (uint32_t k = 0; k < l->buffer_count; k++)
         l->planned_bytes += l->buffer_bytes[k];
     if (st) {
