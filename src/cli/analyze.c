@@ -420,7 +420,11 @@ int cmd_analyze(int argc, char **argv)
     cli_progress_done();
     if (outdir) {
         publish_request rq = {.argc = argc, .argv = argv, .outdir = outdir, .etdump = etdump,
-                              .pte = pte, .etrecord = etrecord, .log = logpath, .format = format,
+                              .pte = pte, .etrecord = etrecord,
+                              /* a log read from stdin cannot be hashed again: not an input
+                               * of the bundle (its figures are in it all the same) */
+                              .log = logpath && strcmp(logpath, "-") ? logpath : NULL,
+                              .format = format,
                               .detailed = detailed, .me_mode = me_mode,
                               .bundle_flags = bundle_flags, .json = json,
                               .quiet = quiet, .top = top};
