@@ -20,7 +20,7 @@
 
 static void help(void)
 {
-    printf("usage: etprof analyze [ETRECORD] --etdump RUN.etdp [--pte PROGRAM] [--method NAME]\n"
+    printf("usage: etprof analyze [RUN.etdp] [PROGRAM] [ETRECORD] [LOG] [--method NAME]\n"
            "                      [--source-unit ns|us|ms|s|cycles] [--unit ms|us|ns|s|cycles]\n"
            "                      [--cpu-hz HZ] [--log FILE|-] [--skip-executions N]\n"
            "                      [--rank-by avg|p50|max] [--fail-on warning|error]\n"
@@ -32,8 +32,11 @@ static void help(void)
            "Join what ran (ETDump) with what was deployed (.pte) and what was exported\n"
            "(ETRecord): time per instruction, per delegate event and per source operator,\n"
            "summed per execution first, then summarised across executions. Shared timings\n"
-           "are marked non-additive, never divided. At least one of ETRECORD and --pte.\n\n"
+           "are marked non-additive, never divided. At least one of ETRECORD and PROGRAM.\n"
+           "Input files go in any order, each recognised by its bytes, or with their options\n"
+           "(--etdump, --pte, --etrecord, --log), which check the file is of that kind.\n\n"
            "  --etdump FILE      the runtime's ETDump (required)\n"
+           "  --etrecord FILE    the ETRecord saved at export time\n"
            "  --pte PROGRAM      the deployed program (.pte or .bpte)\n"
            "  --log FILE         the runner's output (executor_runner / example_runner): its\n"
            "                     method, iteration times and planned memory, kept apart;\n"
@@ -287,13 +290,14 @@ int cmd_analyze(int argc, char **argv)
         {"detailed", no_argument, NULL, 'D'},          {"model-explorer", required_argument, NULL, 'M'},
         {"log", required_argument, NULL, 'l'},          {"skip-executions", required_argument, NULL, 'S'},
         {"rank-by", required_argument, NULL, 'R'},      {"fail-on", required_argument, NULL, 'G'},
+        {"etrecord", required_argument, NULL, 'r'},
         {"force", no_argument, NULL, 'F'},             {"parents", no_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     etp_analysis_options opt;
     etp_analysis_options_init(&opt);
     cli_units units = {(int)opt.source_unit, (int)opt.target_unit, 0, 0};
-    const char *etdump = NULL, *pte = NULL, *logpath = NULL;
+    const char *etdump = NULL, *pte = NULL, *logpath = NULL, *etrecord_opt = NULL;
     int json = 0, quiet = 0, top = 10, c;
     const char *outdir = NULL, *format = "csv", *me_mode = "files";
     int detailed = 0, fail_on = -1; /* -1: never; else the etp_validity that fails */
@@ -304,6 +308,7 @@ int cmd_analyze(int argc, char **argv)
         case 'e': etdump = optarg; break;
         case 'p': pte = optarg; break;
         case 'l': logpath = optarg; break;
+        case 'r': etrecord_opt = optarg; break;
         case 'm': opt.method = optarg; break;
         case 's':
         case 'u':
@@ -362,16 +367,36 @@ int cmd_analyze(int argc, char **argv)
             me_mode = optarg;
             break;
         case 'h': help(); return EXIT_OK;
-        default: return cli_usage("analyze", "bad option");
+        default: return cli_bad_option("analyze", argv);
         }
     }
-    const char *etrecord = NULL;
-    if (optind < argc)
-        etrecord = argv[optind++];
-    if (optind < argc)
-        return cli_usage("analyze", "unexpected argument '%s'", argv[optind]);
+    /* Inputs: positional in any order (sorted by their bytes) or with their
+     * options (checked to be of that kind). */
+    cli_inputs ins;
+    memset(&ins, 0, sizeof ins);
+    int bad_in = EXIT_OK;
+    if (etdump)
+        bad_in = cli_inputs_set("analyze", &ins, CLI_IN_ETDUMP, etdump);
+    if (!bad_in && pte)
+        bad_in = cli_inputs_set("analyze", &ins, CLI_IN_PTE, pte);
+    if (!bad_in && logpath)
+        bad_in = cli_inputs_set("analyze", &ins, CLI_IN_LOG, logpath);
+    if (!bad_in && etrecord_opt)
+        bad_in = cli_inputs_set("analyze", &ins, CLI_IN_ETRECORD, etrecord_opt);
+    if (!bad_in)
+        bad_in = cli_inputs_check(&ins);
+    for (; !bad_in && optind < argc; optind++)
+        bad_in = cli_inputs_add("analyze", &ins, argv[optind],
+                                CLI_ACCEPT(CLI_IN_ETDUMP) | CLI_ACCEPT(CLI_IN_PTE) |
+                                    CLI_ACCEPT(CLI_IN_ETRECORD) | CLI_ACCEPT(CLI_IN_LOG));
+    if (bad_in)
+        return bad_in;
+    etdump = ins.path[CLI_IN_ETDUMP];
+    pte = ins.path[CLI_IN_PTE];
+    logpath = ins.path[CLI_IN_LOG];
+    const char *etrecord = ins.path[CLI_IN_ETRECORD];
     if (!etdump)
-        return cli_usage("analyze", "--etdump RUN.etdp is required");
+        return cli_usage("analyze", "no ETDump given (RUN.etdp, or --etdump RUN.etdp)");
     if (outdir && !strcmp(outdir, "-"))
         return cli_usage("analyze", "-o takes a directory (a bundle is several files); for the "
                                     "analysis on standard output use --json without -o");

@@ -106,7 +106,7 @@ static int gen_etdump(int argc, char **argv)
                 return cli_usage("gen", "--backend is xnnpack or vulkan, got '%s'", optarg);
             break;
         case 'h': help(); return EXIT_OK;
-        default: return cli_usage("gen", "bad option");
+        default: return cli_bad_option("gen", argv);
         }
     }
     if (optind != argc)
@@ -159,7 +159,7 @@ static int gen_demo(int argc, char **argv)
                 return cli_usage("gen", "--seed needs a non-negative integer, got '%s'", optarg);
             break;
         case 'h': help(); return EXIT_OK;
-        default: return cli_usage("gen", "bad option");
+        default: return cli_bad_option("gen", argv);
         }
     }
     if (optind != argc)
