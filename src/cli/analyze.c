@@ -395,8 +395,9 @@ int cmd_analyze(int argc, char **argv)
     pte = ins.path[CLI_IN_PTE];
     logpath = ins.path[CLI_IN_LOG];
     const char *etrecord = ins.path[CLI_IN_ETRECORD];
-    if (!etdump)
-        return cli_usage("analyze", "no ETDump given (RUN.etdp, or --etdump RUN.etdp)");
+    int missing = cli_inputs_require("analyze", &ins, CLI_IN_ETDUMP, "RUN.etdp, or --etdump RUN.etdp");
+    if (missing)
+        return missing;
     if (outdir && !strcmp(outdir, "-"))
         return cli_usage("analyze", "-o takes a directory (a bundle is several files); for the "
                                     "analysis on standard output use --json without -o");

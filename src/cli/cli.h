@@ -84,6 +84,10 @@ int cli_inputs_set(const char *cmd, cli_inputs *in, cli_input_role role, const c
 /* Check every file given with an option is of its option's kind; EXIT_OK or
  * EXIT_INPUT after printing what the file is instead. */
 int cli_inputs_check(const cli_inputs *in);
+/* EXIT_OK when @p role was given. Otherwise: when other files were, one line
+ * saying what the first is instead (EXIT_INPUT: "run.pte is a program, not an
+ * ETDump"); when none was, a usage error showing @p usage (EXIT_USAGE). */
+int cli_inputs_require(const char *cmd, const cli_inputs *in, cli_input_role role, const char *usage);
 /* Back the heap with huge pages, sized from the input files among @p argv
  * (NULL-terminated), and make malloc reuse freed memory rather than ask the
  * kernel for more (see malloc_tuning.c). Call before any thread starts. */

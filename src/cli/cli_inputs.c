@@ -12,6 +12,9 @@
 
 static const char *const role_names[CLI_IN_COUNT] = {"an ETDump", "a program (.pte/.bpte)",
                                                      "an ETRecord", "a runner log"};
+/* What a file of each role was found to be, by its bytes. */
+static const char *const found_names[CLI_IN_COUNT] = {"an ETDump", "a program (.pte/.bpte)",
+                                                      "a zip archive (an ETRecord?)", "a text file"};
 static const char *const role_plural[CLI_IN_COUNT] = {"ETDumps", "programs", "ETRecords",
                                                       "runner logs"};
 static const char *const role_options[CLI_IN_COUNT] = {"--etdump", "--pte", "--etrecord", "--log"};
@@ -63,7 +66,7 @@ int cli_inputs_add(const char *cmd, cli_inputs *in, const char *path, unsigned a
                 len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", role_names[r]);
         if (role < 0)
             return cli_error("%s: %s; %s takes %s", path, what, cmd, list);
-        return cli_error("%s is %s, which %s does not take (it takes %s)", path, role_names[role], cmd,
+        return cli_error("%s is %s, which %s does not take (it takes %s)", path, found_names[role], cmd,
                          list);
     }
     if (in->path[role])
@@ -96,8 +99,21 @@ int cli_inputs_check(const cli_inputs *in)
             continue;
         if (got < 0)
             return cli_error("%s: %s, not %s (%s)", in->path[r], what, role_names[r], role_options[r]);
-        return cli_error("%s is %s, not %s (%s)", in->path[r], role_names[got], role_names[r],
+        return cli_error("%s is %s, not %s (%s)", in->path[r], found_names[got], role_names[r],
                          role_options[r]);
     }
     return EXIT_OK;
+}
+
+int cli_inputs_require(const char *cmd, const cli_inputs *in, cli_input_role role, const char *usage)
+{
+    if (in->path[role])
+        return EXIT_OK;
+    /* Only files of other kinds: say what the first one is. */
+    for (int r = 0; r < CLI_IN_COUNT; r++)
+        if (in->path[r])
+            return cli_error("%s is %s, not %s: %s needs %s", in->path[r], found_names[r],
+                             role_names[role], cmd, role_names[role]);
+    return cli_usage(cmd, "no %s given (%s)", role_names[role] + (role_names[role][1] == 'n' ? 3 : 2),
+                     usage);
 }

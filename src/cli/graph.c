@@ -71,8 +71,9 @@ int cmd_graph(int argc, char **argv)
     if (bad_in)
         return bad_in;
     const char *path = ins.path[CLI_IN_PTE];
-    if (!path)
-        return cli_usage("graph", "no program given (graph PROGRAM [-o FILE])");
+    int missing = cli_inputs_require("graph", &ins, CLI_IN_PTE, "graph PROGRAM [-o FILE]");
+    if (missing)
+        return missing;
 
     etp_error err;
     etp_error_clear(&err);

@@ -77,8 +77,9 @@ int cmd_inspect(int argc, char **argv)
         return bad_in;
     etdump = ins.path[CLI_IN_ETDUMP];
     pte = ins.path[CLI_IN_PTE];
-    if (!etdump)
-        return cli_usage("inspect", "no ETDump given (inspect RUN.etdp [PROGRAM])");
+    int missing = cli_inputs_require("inspect", &ins, CLI_IN_ETDUMP, "inspect RUN.etdp [PROGRAM]");
+    if (missing)
+        return missing;
     if (raw && !json)
         return cli_usage("inspect", "--raw only applies with --json");
     if (opt.method && !pte)

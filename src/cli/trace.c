@@ -206,8 +206,9 @@ int cmd_trace(int argc, char **argv)
         return bad_in;
     pte = ins.path[CLI_IN_PTE];
     rec = ins.path[CLI_IN_ETRECORD];
-    if (!ins.path[CLI_IN_ETDUMP])
-        return cli_usage("trace", "no ETDump given (trace RUN.etdp [PROGRAM] [ETRECORD])");
+    int missing = cli_inputs_require("trace", &ins, CLI_IN_ETDUMP, "trace RUN.etdp [PROGRAM] [ETRECORD]");
+    if (missing)
+        return missing;
     /* As `graph`: without -o (or with -o -) the output goes to standard output. */
     if (!out)
         out = "-";
