@@ -161,6 +161,33 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(rc == 0 and doc["validity"] == "valid" and doc["units"]["tick_unit"]["check"] == "confirmed",
            "an explicit --source-unit ns is confirmed")
 
+    # 3b. A runner before 1.3 prints only the total: it bounds the executions
+    # from below (it may include work between them).
+    text = open(add + ".log").read()
+    old_log = os.path.join(tmp, "total_only.log")
+    with open(old_log, "w") as f:
+        f.write(re.sub(r"(?m)^.*Iteration \d+ of.*\n", "", text))
+    rc, doc, _ = analyze_json("--etdump", add + ".etdp", "--pte", add + ".pte", "--log", old_log)
+    ev = doc["units"]["tick_unit"]["evidence"] if doc else None
+    total = float(re.search(r"successfully 10 time\(s\) in ([0-9.]+) ms", text).group(1))
+    expect(rc == 0 and doc["validity"] == "valid" and doc["units"]["tick_unit"]["check"] == "confirmed"
+           and close(ev["wall_ms_per_iteration"], total / 10) and ev["source"] == "runner log (total)",
+           "a log with only the total (%.6f ms / 10) confirms ns" % total)
+    slow = os.path.join(tmp, "slow_total.log")
+    with open(slow, "w") as f:
+        f.write(re.sub(r"(?m)^.*Iteration \d+ of.*\n", "", text).replace("in %s ms" % ("%.6f" % total), "in %.6f ms" % (total * 1000)))
+    rc, doc, _ = analyze_json("--etdump", add + ".etdp", "--pte", add + ".pte", "--log", slow)
+    expect(rc == 0 and doc["validity"] == "degraded" and "units.assumed" in codes(doc)
+           and doc["units"]["tick_unit"]["check"] == "untested",
+           "a total 1000x Method::execute fits ns and us alike: the unit stays assumed (degraded)")
+    slow_it = os.path.join(tmp, "slow_iter.log")
+    with open(slow_it, "w") as f:
+        f.write(re.sub(r"Iteration (\d+) of 10: ([0-9.]+) ms", lambda m: "Iteration %s of 10: %.6f ms" % (m.group(1), float(m.group(2)) * 1000), text))
+    rc, doc, _ = analyze_json("--etdump", add + ".etdp", "--pte", add + ".pte", "--log", slow_it)
+    c = codes(doc)
+    expect(rc == 0 and doc["validity"] == "invalid" and "units.contradicted" in c and "fits ticks in us" in c["units.contradicted"]["message"],
+           "iterations 1000x Method::execute contradict the assumed ns and name us")
+
     # 4. A log from another run: wall time far shorter than Method::execute.
     rc, doc, _ = analyze_json("--etdump", kws + ".etdp", "--pte", kws + ".pte", "--log", add + ".log")
     c = codes(doc)

@@ -56,6 +56,11 @@ static uint32_t gather(const etp_abuild *b, etp_wall_evidence *ev)
             s += log->iteration_ms[i];
         ev[n++] = (etp_wall_evidence){"runner log", log->path, log->iteration_count,
                                       s / log->iteration_count, 0};
+    } else if (log && log->has_total && log->total_runs) {
+        /* Runners before 1.3 print only the total over all runs; it may
+         * include work between the executions, so it only bounds them. */
+        ev[n++] = (etp_wall_evidence){"runner log (total)", log->path, log->total_runs,
+                                      log->total_ms / log->total_runs, 1};
     }
     for (uint32_t i = 0; i < b->opt->wall_evidence_count && n < MAX_EVIDENCE; i++)
         if (b->opt->wall_evidence[i].iterations && b->opt->wall_evidence[i].ms_per_iteration >= 0)
@@ -123,6 +128,20 @@ etp_status etp_check_tick_unit(etp_abuild *b)
             fl += (size_t)snprintf(t->fits + fl, sizeof t->fits - fl, "%s%s", fl ? ", " : "", h[k].label);
     }
     t->ratio = used_ratio;
+    /* Decisive only when no unit of another scale (10x or more apart) fits
+     * too: a wall time that only bounds the execution from below fits every
+     * unit above the true one. */
+    double used_tpm = 0;
+    for (uint32_t k = 0; k < nh; k++)
+        if (h[k].unit == a->source_unit)
+            used_tpm = h[k].ticks_per_ms;
+    int ambiguous = 0;
+    for (uint32_t k = 0; k < nh && used_tpm > 0; k++) {
+        double r = w->ms_per_iteration / (ticks / h[k].ticks_per_ms);
+        double apart = h[k].ticks_per_ms / used_tpm;
+        if (fits(r, w) && (apart >= 10 || apart <= 0.1))
+            ambiguous = 1;
+    }
     const char *src = w->path ? w->path : w->source;
     const char *used = unit_label(a, cyc);
     int bad;
@@ -133,6 +152,14 @@ etp_status etp_check_tick_unit(etp_abuild *b)
                             "iteration against %.6g ticks per Method::execute imply a %.4g MHz clock%s%s",
                             how, src, w->ms_per_iteration, ticks, t->implied_hz / 1e6,
                             t->fits[0] ? "; the wall time also fits ticks in " : "", t->fits);
+    } else if (fits(used_ratio, w) && ambiguous) {
+        /* Consistent, but so are other units: nothing learnt. */
+        t->check = ETP_UNIT_UNTESTED;
+        bad = !b->opt->source_unit_given &&
+              etp_issue_add(&a->issues, "units.assumed", NULL,
+                            "ticks were read as nanoseconds (the default POSIX clock); %s's %.6g ms "
+                            "per iteration is consistent with ticks in %s, so it cannot tell",
+                            src, w->ms_per_iteration, t->fits);
     } else if (fits(used_ratio, w)) {
         t->check = ETP_UNIT_CONFIRMED;
         bad = etp_issue_add(&a->issues, "units.confirmed", NULL,
