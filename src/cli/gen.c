@@ -118,7 +118,7 @@ static int gen_etdump(int argc, char **argv)
             break;
         }
         case 'h': help(); return EXIT_OK;
-        default: return cli_usage("gen", "bad option");
+        default: return cli_bad_option("gen", argv);
         }
     }
     if (optind != argc)
@@ -171,7 +171,7 @@ static int gen_demo(int argc, char **argv)
                 return cli_usage("gen", "--seed needs a non-negative integer, got '%s'", optarg);
             break;
         case 'h': help(); return EXIT_OK;
-        default: return cli_usage("gen", "bad option");
+        default: return cli_bad_option("gen", argv);
         }
     }
     if (optind != argc)

@@ -730,6 +730,10 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
     etp_jw_arr_begin(w);
     for (int m = 0; m < RP_METRICS; m++) {
         rp_colors c = metric_range(r, v, (rp_metric)m);
+        /* One value (or all equal): a scale from 0, so the only node is drawn
+         * as the costly one it is, not as the cheapest. */
+        if (c.any && c.min == c.max && c.max > 0)
+            c.min = 0;
         int hide_sum = m == RP_P50 || m == RP_MIN || m == RP_MAX;
         etp_jw_break(w);
         etp_jw_obj_begin(w);
