@@ -20,7 +20,9 @@ class AnalysisOptions(ctypes.Structure):
     _fields_ = [("source_unit", ctypes.c_int), ("source_unit_given", ctypes.c_int),
                 ("target_unit", ctypes.c_int), ("cpu_hz", ctypes.c_double),
                 ("method", ctypes.c_char_p), ("runner_log", ctypes.c_void_p),
-                ("hash_program", ctypes.c_int)]
+                ("hash_program", ctypes.c_int), ("skip_executions", ctypes.c_uint32),
+                ("rank_by", ctypes.c_int), ("wall_evidence", ctypes.c_void_p),
+                ("wall_evidence_count", ctypes.c_uint32)]
 
 
 class InspectOptions(ctypes.Structure):
@@ -133,6 +135,7 @@ SIZE = ctypes.POINTER(ctypes.c_size_t)
 
 # name: (restype, argtypes)
 _PROTOTYPES = {
+    "etp_abi_struct_size": (ctypes.c_size_t, [ctypes.c_char_p]),
     "etp_error_format": (ctypes.c_char_p, [ERR, ctypes.c_char_p, ctypes.c_size_t]),
     "etp_status_name": (ctypes.c_char_p, [ctypes.c_int]),
     "etp_unit_parse": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
@@ -189,6 +192,28 @@ def _candidates():
     yield SONAME
 
 
+# The C structures this module lays out itself, with their C names: each must
+# be as large as the loaded library says, or a field was added on one side.
+_MIRRORED = {
+    "etp_error": Error_, "etp_analysis_options": AnalysisOptions,
+    "etp_inspect_options": InspectOptions, "etp_inputs_spec": InputsSpec,
+    "etp_publish_options": PublishOptions, "etp_cell": Cell, "etp_column": Column,
+    "etp_bundle_artifact_info": BundleArtifact, "etp_bundle_issue": BundleIssue,
+    "etp_bundle_input_info": BundleInput, "etp_bundle_manifest": BundleManifest,
+    "etp_bundle_metric": BundleMetric, "etp_bundle_cell": BundleCell,
+    "etp_bundle_table": BundleTable, "etp_bundle_run_metadata": BundleRunMetadata,
+}
+
+
+def _check_layouts(lib):
+    for cname, py in _MIRRORED.items():
+        want = lib.etp_abi_struct_size(cname.encode())
+        if want != ctypes.sizeof(py):
+            raise ImportError(f"etprof: {lib.path} lays out {cname} in {want} bytes, this "
+                              f"package in {ctypes.sizeof(py)}: the package and the library "
+                              "are from different versions")
+
+
 def _load():
     tried = []
     env = "ETPROF_LIBRARY" in os.environ
@@ -207,6 +232,7 @@ def _load():
             fn.restype = res
             fn.argtypes = args
         lib.path = path
+        _check_layouts(lib)
         return lib
     raise ImportError("etprof: libetprof.so.0 not found (set ETPROF_LIBRARY to its path, build "
                       "it with cmake, or install it with `cmake --install build`); tried: "
