@@ -6,7 +6,6 @@ does, and its published bundle has the CLI's bytes."""
 import csv
 import io
 import json
-import math
 import os
 import subprocess
 
@@ -181,6 +180,9 @@ def test_gate_on_a_row_outside_interval_rows():
             assert (3 if failed else 0) == rc and reason == ref["gate"]["reason"]
             assert d.to_dict(fail_if_slower=0, metric=key) == ref
             assert d.row(key)["interval"] is not None
+        # Named up front, as the CLI's --metric names it: the same document.
+        with etprof.diff(a, a, interval_rows=1, resamples=200, metric=key) as d:
+            assert d.to_dict(fail_if_slower=0, metric=key) == ref
 
 
 def test_tampered_bundle_raises(bundles, tmp_path):
