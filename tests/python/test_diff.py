@@ -251,6 +251,21 @@ def test_publish_writes_the_cli_bundle(bundles, tmp_path, gate):
         etprof.diff(bundles["add"], bundles["xnn"]).publish(tmp_path)
 
 
+def test_publish_from_analyses_writes_the_cli_bundle(tmp_path):
+    """Analysis sides against the CLI's ETDump sides: the inputs recorded
+    (the ETDumps, by digest) and the options (unit, method) agree too."""
+    mine, theirs = tmp_path / "py", tmp_path / "cli"
+    cli("diff", *cli_etdump_args(ADD, XNN), "--unit", "us", "-o", str(theirs), "--quiet")
+    with etprof.analyze(etdp(ADD), pte=pte(ADD), unit="us") as a, \
+            etprof.analyze(etdp(XNN), pte=pte(XNN), unit="us") as x:
+        with etprof.diff(a, x) as d:
+            assert d.unit == "us"
+            d.publish(mine)
+    for f in ("diff_summary.json", "diff_rows.csv", "diff.html"):
+        assert (mine / f).read_bytes() == (theirs / f).read_bytes(), f
+    assert manifest_without_identity(mine) == manifest_without_identity(theirs)
+
+
 def test_csv_and_dataframe(bundles):
     raw = subprocess.run([CLI, "diff", bundles["add"], bundles["xnn"], "--csv"],
                          capture_output=True, check=True).stdout
