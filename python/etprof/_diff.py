@@ -93,6 +93,10 @@ def diff(base, new, *, statistic="avg", confidence=0.95, resamples=2000, seed=No
     methods (with a warning). interval_rows: entity rows given an interval
     (the largest changes; 0: all). metric: a row that always gets its
     interval (the CLI's --metric when gating).
+    An Analysis side is the CLI's ETDump side when it was made the way the
+    CLI makes one: without a runner log (logs= adds runner-reported rows)
+    and with hash_program=True (without the program digest the runs are not
+    matched per instruction).
     Returns a Diff; raises MismatchError when the runs cannot be compared."""
     opt = _options(statistic, confidence, resamples, seed, any_method, interval_rows)
     sides, paths, calls = [], [], []
