@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 import etprof
-from conftest import CLI, cli, run
+from conftest import CLI, UNDER_ASAN, cli, run
 
 ADD, XNN = "et_add_x10", "xnn_np_add_x10"  # portable kernels vs the XNNPACK delegate
 
@@ -305,3 +305,32 @@ def test_closed_diff_keeps_its_values(bundles):
         d.to_dict()
     with pytest.raises(etprof.UsageError):
         etprof.diff(etdp(ADD), bundles["xnn"])  # an ETDump path: analyse it first
+
+
+@pytest.mark.skipif(UNDER_ASAN, reason="RSS under ASan grows with its quarantine, not leaks")
+def test_no_leak_over_400_diffs():
+    """Diffs freed by close() and by the garbage collector: RSS stays flat
+    (a Diff and its two sides of these runs hold tens of KiB; a leak of
+    all of it would add several MiB over 400)."""
+    a = etprof.analyze(etdp(ADD), pte=pte(ADD))
+    x = etprof.analyze(etdp(XNN), pte=pte(XNN))
+    import gc
+
+    def rss_kib():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+    def one(i):
+        d = etprof.diff(a, x, resamples=100)
+        d.to_dict()
+        if i % 2 == 0:
+            d.close()
+
+    for i in range(40):
+        one(i)
+    gc.collect()
+    start = rss_kib()
+    for i in range(400):
+        one(i)
+    gc.collect()
+    assert rss_kib() - start < 2 * 1024
