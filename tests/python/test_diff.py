@@ -334,3 +334,27 @@ def test_no_leak_over_400_diffs():
         one(i)
     gc.collect()
     assert rss_kib() - start < 2 * 1024
+
+
+def test_two_threads_diff_at_once(bundles):
+    """Diffs computed in two threads at once (the C work runs without the
+    GIL) equal the one computed alone."""
+    import threading
+    with etprof.diff(bundles["add"], bundles["xnn"]) as d:
+        expect = d.to_dict()
+    got, errors = [], []
+
+    def work():
+        try:
+            for _ in range(3):
+                with etprof.diff(bundles["add"], bundles["xnn"]) as d:
+                    got.append(d.to_dict())
+        except Exception as e:  # reported below, in the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(got) == 6 and all(g == expect for g in got)
