@@ -279,6 +279,9 @@ _MIRRORED = {
     "etp_bundle_input_info": BundleInput, "etp_bundle_manifest": BundleManifest,
     "etp_bundle_metric": BundleMetric, "etp_bundle_cell": BundleCell,
     "etp_bundle_table": BundleTable, "etp_bundle_run_metadata": BundleRunMetadata,
+    "etp_diff_identity": DiffIdentity, "etp_diff_options": DiffOptions,
+    "etp_diff_value": DiffValue, "etp_diff_row": DiffRow, "etp_diff_warning": DiffWarning,
+    "etp_diff": Diff, "etp_diff_publish_options": DiffPublishOptions,
 }
 
 

@@ -8,6 +8,8 @@
 #include "etprof/analysis.h"
 #include "etprof/bundle.h"
 #include "etprof/columns.h"
+#include "etprof/diff.h"
+#include "etprof/diff_io.h"
 #include "etprof/error.h"
 #include "etprof/inputs.h"
 #include "etprof/inspect.h"
@@ -34,6 +36,13 @@ static const struct {
     ENTRY(etp_bundle_cell),
     ENTRY(etp_bundle_table),
     ENTRY(etp_bundle_run_metadata),
+    ENTRY(etp_diff_identity),
+    ENTRY(etp_diff_options),
+    ENTRY(etp_diff_value),
+    ENTRY(etp_diff_row),
+    ENTRY(etp_diff_warning),
+    ENTRY(etp_diff),
+    ENTRY(etp_diff_publish_options),
 };
 
 size_t etp_abi_struct_size(const char *type_name)
