@@ -1,0 +1,9 @@
+# VGF (VgfBackend delegates): the reader's FlatBuffers sections against flatc
+# (the oracle), the Model Explorer graphs against Arm's adapters' expected
+# documents, malformed inputs, and the page's VGF view.
+add_test(NAME vgf.flatc_oracle
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vgf_flatc_compare.py
+                 $<TARGET_FILE:etprof_cli> ${PROJECT_SOURCE_DIR}/schema
+                 ${ETP_FIXTURES}/vgf-adapter/mobilenet_v2/input.vgf
+                 ${ETP_FIXTURES}/pte-adapter/mobilenet_v2_vgf/input.pte)
+set_tests_properties(vgf.flatc_oracle PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")
