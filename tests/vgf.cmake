@@ -7,3 +7,12 @@ add_test(NAME vgf.flatc_oracle
                  ${ETP_FIXTURES}/vgf-adapter/mobilenet_v2/input.vgf
                  ${ETP_FIXTURES}/pte-adapter/mobilenet_v2_vgf/input.pte)
 set_tests_properties(vgf.flatc_oracle PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")
+
+add_test(NAME vgf.graph.vgf_adapter
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vgf_graph_check.py vgf
+                 $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES}/vgf-adapter/mobilenet_v2)
+add_test(NAME vgf.graph.pte_delegates
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vgf_graph_check.py pte
+                 $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES}/pte-adapter/mobilenet_v2_vgf)
+set_tests_properties(vgf.graph.vgf_adapter vgf.graph.pte_delegates PROPERTIES
+                     SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")

@@ -303,7 +303,8 @@ etp_status etp_vgf_from_delegate(const etp_program *p, const etp_delegate *d, et
 /** Release a VGF and everything it owns. Safe on NULL. */
 void etp_vgf_free(etp_vgf *v);
 
-/** Whether a delegate is a VGF one (id "VgfBackend" and a payload). */
+/** Whether a delegate is a VGF one: id "VgfBackend" and a payload that starts
+ *  like a VGF (etp_vgf_detect). A payload that does not is left undecoded. */
 int etp_vgf_is_delegate(const etp_delegate *d);
 
 /**

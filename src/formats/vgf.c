@@ -48,7 +48,8 @@ int etp_vgf_detect(const uint8_t *h, size_t n)
 
 int etp_vgf_is_delegate(const etp_delegate *d)
 {
-    return d && d->id && !strcmp(d->id, "VgfBackend") && d->processed;
+    return d && d->id && !strcmp(d->id, "VgfBackend") && d->processed &&
+           etp_vgf_detect(d->processed, (size_t)d->processed_size);
 }
 
 /* Report at VGF offset @p pos. */

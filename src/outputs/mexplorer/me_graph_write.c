@@ -13,6 +13,7 @@
 
 #include "etprof/mexplorer.h"
 #include "util/jsonw.h"
+#include "outputs/mexplorer/me_vgf.h"
 #include "outputs/mexplorer/me_write.h"
 #include "outputs/mexplorer/pystr.h"
 
@@ -324,6 +325,10 @@ static void delegate_summary(etp_jw *w, const etp_me_graph *g)
 
 static void write_graph(etp_jw *w, const etp_me_graph *g, sbuf *b)
 {
+    if (g->vgf) { /* a VGF delegate: the adapter's TOSA graph */
+        etp_me_vgf_write_graph(w, g->id, g->vgf);
+        return;
+    }
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "id", g->id);
     etp_jw_key(w, "nodes");
