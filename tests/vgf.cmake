@@ -16,3 +16,10 @@ add_test(NAME vgf.graph.pte_delegates
                  $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES}/pte-adapter/mobilenet_v2_vgf)
 set_tests_properties(vgf.graph.vgf_adapter vgf.graph.pte_delegates PROPERTIES
                      SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")
+
+# A hand-made VGF (0.4.3, two segments, GLSL module, unknown opcode) and its
+# broken variants: needs flatc to build the tables, not ../shared.
+add_test(NAME vgf.synthetic
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vgf_synth.py check
+                 $<TARGET_FILE:etprof_cli> ${PROJECT_SOURCE_DIR}/schema)
+set_tests_properties(vgf.synthetic PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}")
