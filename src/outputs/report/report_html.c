@@ -129,25 +129,14 @@ static void toolbar(FILE *fp, const rp_report *r)
 static int data_block(FILE *fp, const rp_report *r, const char *id,
                       void (*write)(etp_jw *, const rp_report *))
 {
-    etp_jw w;
-    etp_jw_init_mem(&w, 0);
-    write(&w, r);
-    size_t len = 0;
-    char *json = etp_jw_take(&w, &len);
-    if (!json)
-        return -1;
     fprintf(fp, "<script type=\"application/json\" id=\"%s\">", id);
-    size_t run = 0;
-    for (size_t i = 0; i < len; i++)
-        if (json[i] == '<') {
-            fwrite(json + run, 1, i - run, fp);
-            fputs("\\u003c", fp);
-            run = i + 1;
-        }
-    fwrite(json + run, 1, len - run, fp);
+    etp_jw w;
+    etp_jw_init_file(&w, fp, 0);
+    w.escape_lt = 1; /* '<' occurs only inside strings */
+    write(&w, r);
+    int bad = etp_jw_finish(&w);
     fputs("</script>\n", fp);
-    free(json);
-    return 0;
+    return bad ? -1 : 0;
 }
 
 etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_error *err)
