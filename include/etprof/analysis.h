@@ -52,6 +52,8 @@ extern "C" {
 
 struct etp_etrecord;
 struct etp_runner_log;
+struct etp_device_log;
+struct etp_device_report;
 
 typedef struct etp_analysis_options {
     etp_time_unit source_unit;
@@ -62,6 +64,10 @@ typedef struct etp_analysis_options {
     const struct etp_runner_log *runner_log; /**< optional: the runner's own report */
     int hash_program;             /**< record the program's SHA-256 (for publishing: the
                                        companion-program gate compares it later) */
+    /** optional: device logs (etprof/device_log.h), borrowed like runner_log;
+     *  their figures go to etp_analysis.device, apart from the ETDump's */
+    const struct etp_device_log *const *device_logs;
+    uint32_t device_log_count;
 } etp_analysis_options;
 
 void etp_analysis_options_init(etp_analysis_options *o);
@@ -197,6 +203,8 @@ typedef struct etp_analysis {
     etp_issue_list issues;
     etp_validity validity;
     etp_inspect *inspect;             /**< the grouping it was built from (owned) */
+    struct etp_device_report *device; /**< device figures, memory, Ethos-U split
+                                           (etprof/device_report.h; owned) */
 } etp_analysis;
 
 /**

@@ -11,6 +11,7 @@
 #include "etprof/bundle.h"
 
 #include "cli/cli.h"
+#include "cli/cli_logs.h"
 #include "etprof/analysis.h"
 #include "etprof/detect.h"
 #include "etprof/inputs.h"
@@ -34,7 +35,12 @@ static void help(void)
            "  --etdump FILE      the runtime's ETDump (required)\n"
            "  --pte PROGRAM      the deployed program (.pte or .bpte)\n"
            "  --log FILE         the runner's output (executor_runner / example_runner): its\n"
-           "                     method, iteration times and planned memory, kept apart\n"
+           "                     method, iteration times and planned memory, kept apart.\n"
+           "                     Repeatable: also GNU time -v output, Arm runner consoles\n"
+           "                     (perf report, PMU counters), RTT Inference lines, VGF\n"
+           "                     device time. A log carrying a base64 ETDump stands in for\n"
+           "                     --etdump (or is checked against it); an Arm runner's dump\n"
+           "                     is read in CPU cycles unless --source-unit says otherwise\n"
            "  --method NAME      the method that ran (inferred when possible)\n"
            "  --source-unit U    unit of the ETDump's ticks (ns assumed, and reported, if absent)\n"
            "  --unit U           unit of reported times (default ms)\n"
@@ -208,6 +214,7 @@ typedef struct publish_request {
     char **argv;                 /* the command line, recorded in run_metadata.json */
     const char *outdir;
     const char *etdump, *pte, *etrecord, *log; /* input paths (NULL: not given) */
+    const cli_logs *logs;        /* every --log (the runner's is also .log) */
     const char *format;          /* "csv" or "json" */
     int detailed;
     const char *me_mode;         /* "files", "open" or "none" */
@@ -235,6 +242,15 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     po.pte_path = rq->pte;
     po.etrecord_path = rq->etrecord;
     po.log_path = rq->log;
+    /* Device logs other than the runner log: recorded as inputs too. */
+    const char *more[CLI_MAX_LOGS];
+    uint32_t nmore = 0;
+    for (uint32_t i = 0; rq->logs && i < rq->logs->n; i++)
+        if (!rq->log || strcmp(rq->logs->paths[i], rq->log))
+            more[nmore++] = rq->logs->paths[i];
+    po.device_log_paths = more;
+    po.device_log_count = nmore;
+    po.embed_log_path = getenv("ETPROF_RUN_EMBED_LOG"); /* set by `etprof run` for its child call */
     char *summary = NULL;
     int rc = EXIT_OK;
     if (!cmd || !oj) {
@@ -284,15 +300,21 @@ int cmd_analyze(int argc, char **argv)
     const char *outdir = NULL, *format = "csv", *me_mode = "files";
     int detailed = 0;
     unsigned bundle_flags = 0;
+    cli_logs logs;
+    memset(&logs, 0, sizeof logs);
+    int unit_given = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
         switch (c) {
         case 'e': etdump = optarg; break;
         case 'p': pte = optarg; break;
-        case 'l': logpath = optarg; break;
+        case 'l':
+            if (cli_logs_add(&logs, optarg))
+                return EXIT_USAGE;
+            break;
         case 'm': opt.method = optarg; break;
+        case 'u': unit_given = 1; /* fall through */
         case 's':
-        case 'u':
         case 'c':
             if (cli_units_option("analyze", &units, c == 's' ? "source-unit" : c == 'u' ? "unit" : "cpu-hz",
                                  optarg))
@@ -331,15 +353,30 @@ int cmd_analyze(int argc, char **argv)
         etrecord = argv[optind++];
     if (optind < argc)
         return cli_usage("analyze", "unexpected argument '%s'", argv[optind]);
-    if (!etdump)
-        return cli_usage("analyze", "--etdump RUN.etdp is required");
+    if (!etdump && !logs.n)
+        return cli_usage("analyze", "--etdump RUN.etdp is required (or a --log carrying one)");
     if (!outdir && (detailed || strcmp(format, "csv") || strcmp(me_mode, "files") || bundle_flags))
         return cli_usage("analyze",
                          "--format, --detailed, --model-explorer, --force and --parents need -o DIR");
     if (!etrecord && !pte)
         return cli_usage("analyze", "give an ETRECORD, a --pte PROGRAM, or both");
-    if (cli_units_check("analyze", &units))
+    /* The logs: device figures, a carried ETDump, tick-unit evidence. */
+    if (logs.n) {
+        int lrc = cli_logs_load(&logs, &etdump, &units, unit_given);
+        if (!lrc && !etdump)
+            lrc = cli_usage("analyze", "--etdump RUN.etdp is required (no --log carries an ETDump)");
+        if (lrc) {
+            cli_logs_free(&logs);
+            return lrc;
+        }
+        logpath = logs.runner;
+        opt.device_logs = (const etp_device_log *const *)logs.logs;
+        opt.device_log_count = logs.n;
+    }
+    if (cli_units_check("analyze", &units)) {
+        cli_logs_free(&logs);
         return EXIT_USAGE;
+    }
     opt.source_unit = (etp_time_unit)units.source;
     opt.target_unit = (etp_time_unit)units.target;
     opt.cpu_hz = units.cpu_hz;
@@ -350,8 +387,10 @@ int cmd_analyze(int argc, char **argv)
     /* DIR is only checked here; it changes when the new bundle is complete. */
     if (outdir) {
         int bad = check_outdir(outdir, bundle_flags);
-        if (bad)
+        if (bad) {
+            cli_logs_free(&logs);
             return bad;
+        }
         catch_termination();
     }
     /* The inputs load on three threads; their failures come in input
@@ -364,8 +403,10 @@ int cmd_analyze(int argc, char **argv)
     cli_progress_init(quiet);
     cli_progress_start("reading inputs");
     etp_status s = etp_inputs_open(&spec, &in, &err);
-    if (s)
+    if (s) {
+        cli_logs_free(&logs);
         return cli_fail_status(s, &err);
+    }
     cli_progress_start("analysing");
     opt.runner_log = etp_inputs_runner_log(in);
     opt.hash_program = outdir != NULL;
@@ -378,7 +419,8 @@ int cmd_analyze(int argc, char **argv)
     cli_progress_done();
     if (outdir) {
         publish_request rq = {.argc = argc, .argv = argv, .outdir = outdir, .etdump = etdump,
-                              .pte = pte, .etrecord = etrecord, .log = logpath, .format = format,
+                              .pte = pte, .etrecord = etrecord, .log = logpath, .logs = &logs,
+                              .format = format,
                               .detailed = detailed, .me_mode = me_mode,
                               .bundle_flags = bundle_flags, .json = json,
                               .quiet = quiet, .top = top};
@@ -395,9 +437,12 @@ int cmd_analyze(int argc, char **argv)
     }
 done:
     cli_progress_done();
-    if (!cli_free_before_exit())
-        return rc; /* exit reclaims it all at once */
+    if (!cli_free_before_exit()) {
+        cli_logs_free(&logs); /* also removes a temporary ETDump: always */
+        return rc;            /* exit reclaims the rest at once */
+    }
     etp_analysis_free(a);
     etp_inputs_free(in);
+    cli_logs_free(&logs);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etprof/blob.h"
 #include "etprof/bundle.h"
 #include "outputs/bundle/publish_internal.h"
 
@@ -39,6 +40,19 @@ static etp_status add_input(etp_bundle *b, const char *role, const char *path,
     return ETP_OK;
 }
 
+/* The runner's captured output, carried in the bundle as logs/runner.log. */
+static etp_status embed_log(etp_bundle *b, const char *path, etp_error *err)
+{
+    etp_blob *blob;
+    etp_status s = etp_blob_open(path, (size_t)256 << 20, &blob, err);
+    if (s)
+        return s;
+    s = etp_bundle_write(b, "logs/runner.log", blob->data, blob->size, "text/plain", "diagnostic", NULL,
+                         0, err);
+    etp_blob_free(blob);
+    return s;
+}
+
 etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, char **summary_out,
                        etp_error *err)
 {
@@ -58,6 +72,14 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
         s = add_input(b, "etrecord", po->etrecord_path, &in.etrecord, err);
     if (!s && po->log_path)
         s = add_input(b, "log", po->log_path, &in.log, err);
+    for (uint32_t i = 0; !s && i < po->device_log_count; i++) {
+        etp_publish_input ignored;
+        s = add_input(b, "device_log", po->device_log_paths[i], &ignored, err);
+    }
+    if (!s && po->embed_log_path)
+        s = embed_log(b, po->embed_log_path, err);
+    if (!s && po->detailed)
+        s = etp_publish_memory(b, a, err);
     char *summary = NULL;
     if (!s) {
         summary = etp_summary_json(a);

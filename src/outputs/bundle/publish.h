@@ -26,6 +26,13 @@ typedef struct etp_publish_options {
      * the views use that digest. */
     const char *etdump_path, *pte_path, *etrecord_path, *log_path;
     const char *run_id, *timestamp; /* fixed identity (tests); NULL: fresh */
+    /* More device logs read (role "device_log" in the manifest), and a log to
+     * carry inside the bundle as logs/runner.log (`etprof run`'s capture). */
+    const char *const *device_log_paths;
+    uint32_t device_log_count;
+    const char *embed_log_path;
+    /* The ETDump came out of a log: its name in the manifest says so. */
+    int etdump_from_log;
 } etp_publish_options;
 
 /* Write the bundle: staged beside po->dir and swapped into place at the end

@@ -7,6 +7,7 @@
 #include "etprof/columns.h"
 #include "etprof/etrecord.h"
 #include "etprof/runner_log.h"
+#include "outputs/report/device_output.h"
 
 static void stats_members(etp_jw *w, const etp_stats *s)
 {
@@ -211,6 +212,12 @@ int etp_analysis_write_json(const etp_analysis *a, FILE *fp)
         etp_json_entity(&w, a, &a->entities[i]);
     etp_jw_arr_end(&w);
     handles_array(&w, "runtime_unresolved_debug_handles", a->unresolved_handles, a->unresolved_count);
+    etp_jw_key(&w, "device");
+    etp_json_device(&w, a);
+    etp_jw_key(&w, "memory");
+    etp_json_memory(&w, a);
+    etp_jw_key(&w, "npu");
+    etp_json_npu(&w, a);
     etp_jw_key(&w, "issues");
     etp_json_issues(&w, &a->issues);
     etp_jw_obj_end(&w);
@@ -296,6 +303,7 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
             fprintf(fp, "  %-30s %11.0f bytes (%u buffers)\n", "planned memory", pm->stats.avg,
                     a->runner_log->buffer_count);
     }
+    etp_device_write_text(a, fp);
 
     uint32_t n;
     const etp_entity **top = etp_analysis_top(a, &n);
