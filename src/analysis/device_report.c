@@ -132,7 +132,7 @@ static void run_figures(dbuild *d, const etp_device_log *l)
         if (l->runs[i].has_max_rss)
             v[k++] = (double)l->runs[i].max_rss_kb;
     if (k == n && !l->run_adb) {
-        series(d, l, "process.peak_rss", "KiB", src, 0, v, n, 0);
+        series(d, l, "process.peak_rss", "KiB", src, 0, v, n, 1);
         if (d->r->figure_count)
             d->r->figures[d->r->figure_count - 1].summable = 0;
     }

@@ -250,7 +250,7 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
             more[nmore++] = rq->logs->paths[i];
     po.device_log_paths = more;
     po.device_log_count = nmore;
-    po.embed_log_path = getenv("ETPROF_RUN_EMBED_LOG"); /* set by `etprof run` for its child call */
+    po.embed_log_path = cli_run_embed_log; /* set by `etprof run` */
     char *summary = NULL;
     int rc = EXIT_OK;
     if (!cmd || !oj) {

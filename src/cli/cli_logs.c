@@ -10,6 +10,8 @@
 #include "etprof/blob.h"
 #include "etprof/units.h"
 
+const char *cli_run_embed_log = NULL;
+
 int cli_logs_add(cli_logs *c, const char *path)
 {
     if (c->n == CLI_MAX_LOGS)

@@ -19,6 +19,10 @@ typedef struct cli_logs {
     char *tmpdir, *tmp_etdump;        /* where that ETDump was written (removed by cli_logs_free) */
 } cli_logs;
 
+/* The runner output `etprof run` captured, carried in the bundle it
+ * publishes through cmd_analyze (NULL otherwise). */
+extern const char *cli_run_embed_log;
+
 /* One more --log; EXIT_USAGE past CLI_MAX_LOGS. */
 int cli_logs_add(cli_logs *c, const char *path);
 /* Read the logs; when *@p etdump is NULL, point it at a carried ETDump

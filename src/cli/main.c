@@ -20,6 +20,7 @@ static const struct {
     {"graph", cmd_graph, "write a program's Model Explorer graph", 1},
     {"trace", cmd_trace, "write a Chrome/Perfetto trace of an ETDump", 1},
     {"gen", cmd_gen, "generate synthetic inputs (large ETDumps, a demo triple)", 0},
+    {"run", cmd_run, "run an ExecuTorch runner, measure it, then analyse and publish", 1},
     {"extract", cmd_extract, "decode the ETDump a device console log carries as base64", 0},
 };
 
