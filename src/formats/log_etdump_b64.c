@@ -261,7 +261,7 @@ int etp_b64_line(etp_b64_state *st, etp_device_log *l, const char *line, size_t 
         }
         if (strstr(line, "--source_time_scale cycles") && !st->cycles_hint)
             st->cycles_hint = (int)no;
-        if (!strncmp(s, "echo ", 5) && strstr(line, "base64 -d"))
+        if (!strncmp(s, "echo \"", 6))
             return echo_line(st, l, line, no, err);
         if (s[0] == '#' || !strncmp(s, "python", 6))
             return 1; /* comments and commands of the block */
