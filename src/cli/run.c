@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "cli/cli_logs.h"
 #include "etprof/runner_log.h"
+#include "util/str.h"
 
 #define TAIL_LINES 15
 #define MAX_REPEAT 1000
@@ -353,6 +354,13 @@ int cmd_run(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     }
     int remote = is_adb(p.runner[0]);
+    /* The program: --pte, else the runner's --model_path (checked before running it). */
+    const char *model = p.pte ? NULL : runner_flag(p.runner, p.runner_argc, "--model_path");
+    if (!p.pte && (!model || remote)) {
+        free(p.args);
+        return cli_usage("run", remote ? "over adb, give --pte PROGRAM (the program on this host)"
+                                       : "give --pte PROGRAM: the runner has no --model_path");
+    }
     const char *tmpbase = getenv("TMPDIR");
     char dirbuf[4096];
     snprintf(dirbuf, sizeof dirbuf, "%s/etprof-run-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");
@@ -365,7 +373,7 @@ int cmd_run(int argc, char **argv)
     snprintf(log_path, sizeof log_path, "%s/runner.log", tmpdir);
     snprintf(run_path, sizeof run_path, "%s/run.log", tmpdir);
     snprintf(pulled, sizeof pulled, "%s/etdump.bin", tmpdir);
-    char *remote_etdump = NULL;
+    char *remote_etdump = NULL, *written_copy = NULL;
     const char *etdump = NULL;
     tail t = {0};
     FILE *runs = fopen(run_path, "w");
@@ -433,8 +441,8 @@ int cmd_run(int argc, char **argv)
     etp_error err;
     etp_error_clear(&err);
     const char *written = NULL;
-    if (etp_runner_log_open(log_path, &rl, &err) == ETP_OK)
-        written = rl->etdump_name;
+    if (etp_runner_log_open(log_path, &rl, &err) == ETP_OK && rl->etdump_name)
+        written = written_copy = etp_strdup(rl->etdump_name);
     const char *src = etdump_flag ? etdump_flag : written;
     if (!src) {
         tail_print(&t);
@@ -462,13 +470,6 @@ int cmd_run(int argc, char **argv)
         etp_runner_log_free(rl);
         goto out;
     }
-    const char *model = p.pte ? NULL : runner_flag(p.runner, p.runner_argc, "--model_path");
-    if (!p.pte && (!model || remote)) {
-        etp_runner_log_free(rl);
-        rc = cli_usage("run", remote ? "over adb, give --pte PROGRAM (the program on this host)"
-                                     : "give --pte PROGRAM: the runner has no --model_path");
-        goto out;
-    }
     etp_runner_log_free(rl);
     /* analyze [options] --etdump E [--pte P] --log runner.log --log run.log */
     char **av = p.args;
@@ -494,6 +495,7 @@ out:
         fclose(runs);
     free(t.buf);
     free(remote_etdump);
+    free(written_copy);
     unlink(log_path);
     unlink(run_path);
     unlink(pulled);
