@@ -86,8 +86,22 @@ for mode, msg in [("fail", "exited with status 3"), ("crash", "killed by signal 
 shutil.copyfile(ADD + ".etdp", os.path.join(TMP, "stale.etdp"))
 rc, out, err, _ = run(["run", "-o", "stale", "--quiet", "--"] + runner("--fake_mode", "noetdump", etdump="stale.etdp"))
 expect(rc == 1 and not os.path.exists(os.path.join(TMP, "stale")), "a stale ETDump from an earlier run is refused")
-rc, out, err, el = run(["run", "-o", "hang", "--quiet", "--timeout", "1", "--"] + runner("--fake_mode", "hang"))
-leftover = subprocess.run(["pgrep", "-f", "sleep 300"], stdout=subprocess.PIPE).stdout.split()
+pidfile = os.path.join(TMP, "hang.pids")
+rc, out, err, el = run(["run", "-o", "hang", "--quiet", "--timeout", "1", "--"] + runner("--fake_mode", "hang"),
+                       env={"FAKE_PID_FILE": pidfile})
+pgid, child = (int(x) for x in open(pidfile).read().split())
+time.sleep(0.2)
+
+
+def alive(pid):
+    """Running (a killed, unreaped orphan is a zombie: dead)."""
+    try:
+        return open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+leftover = alive(pgid) or alive(child)
 expect(rc == 1 and "timed out after 1 s" in err and el < 10 and not os.path.exists(os.path.join(TMP, "hang")),
        "--timeout 1: exit 1 after %.1f s, no bundle" % el)
 expect(not leftover, "the timed-out runner's process group is gone (its child too)")

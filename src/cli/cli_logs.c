@@ -67,7 +67,11 @@ int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given
         if (etp_device_log_open(c->paths[i], &c->logs[i], &err))
             return cli_fail(&err);
         const etp_device_log *l = c->logs[i];
-        if (!c->runner && (l->formats & (ETP_DL_PORTABLE_RUNNER | ETP_DL_ARM_RUNNER)))
+        /* The runner log: the first with runner lines, or with nothing of
+         * another format (a time -v file, an RTT capture or etprof run's
+         * measurements are not a runner's output). */
+        unsigned other = ETP_DL_GNU_TIME | ETP_DL_RTT | ETP_DL_VGF | ETP_DL_ETPROF_RUN;
+        if (!c->runner && ((l->formats & (ETP_DL_PORTABLE_RUNNER | ETP_DL_ARM_RUNNER)) || !(l->formats & other)))
             c->runner = c->paths[i];
         if (l->etdump.data) {
             if (carrier && (carrier->etdump.size != l->etdump.size ||

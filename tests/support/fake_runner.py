@@ -51,7 +51,10 @@ if mode == "fail":
 if mode == "crash":
     os.kill(os.getpid(), signal.SIGSEGV)
 if mode == "hang":
-    subprocess.Popen(["sleep", "300"])  # in our process group: --timeout must kill it too
+    child = subprocess.Popen(["sleep", "300"])  # in our process group: --timeout must kill it too
+    if os.environ.get("FAKE_PID_FILE"):
+        with open(os.environ["FAKE_PID_FILE"], "w") as f:
+            f.write("%d %d\n" % (os.getpgrp(), child.pid))
     time.sleep(300)
 if mode != "noetdump":
     shutil.copyfile(src, etdump)
