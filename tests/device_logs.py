@@ -296,10 +296,42 @@ for old in (False, True):
         close(n["cpu_outside_delegate_avg"], sum(outside) / 4)
     if old:
         ok = ok and close(n["output_copy_avg"], sum(outs) / 4)
+    ok = ok and len(n["by_instruction"]) == 1 and n["by_instruction"][0]["instruction"] == "forward_0_1" and \
+        close(n["by_instruction"][0]["npu_avg"], sum(npus) / 4)
     expect(ok, "Ethos-U %s names: NPU %g, input copy %g, rest %g per execution" %
            ("1.0" if old else "current", sum(npus) / 4, sum(copies) / 4, sum(rests) / 4))
     rc, out, err = run("analyze", "--etdump", base + ".etdp", "--pte", EU, "--source-unit", "cycles", "--unit", "cycles")
-    expect(rc == 0 and "Ethos-U delegate calls" in out and "the largest cost is the NPU" in out, "  the terminal summary answers NPU vs CPU")
+    expect(rc == 0 and "Ethos-U delegate calls" in out and "the largest cost is the NPU" in out and
+           "-> NPU %.0f%%" % (100.0 * sum(npus) / (sum(npus) + sum(copies) + sum(outs) + sum(rests))) in out,
+           "  the terminal summary and its operators table answer NPU vs CPU")
+
+# ---- the new members against their schemas, in a published bundle -------------------------
+try:
+    import jsonschema
+except ImportError:
+    jsonschema = None
+SCH = os.path.join(os.path.dirname(SCHEMA), "schemas")
+out_dir = os.path.join(TMP, "bundle")
+tv = write("bundle_time.log", G.gnu_time(0.5, 0.1, 1.0, 43600)[0])
+rc, out, err = run("analyze", "--etdump", os.path.join(TMP, "eu1.etdp"), "--pte", EU, "--source-unit", "cycles",
+                   "--unit", "cycles", "--log", tv, "--log", write("bundle_runner.log", G.portable((1, 5), [0.1] * 4, [752640])),
+                   "-o", out_dir, "--detailed")
+expect(rc == 0 and "Memory: 752,640 B planned arena" in out and "peak RSS 44.6 MB (43,600 KiB, GNU time -v)" in out,
+       "publish with logs: the Memory: line (%s)" % err.strip()[:200])
+rc2, _, _ = run("verify", out_dir)
+expect(rc2 == 0, "the bundle with device logs verifies")
+man = json.load(open(os.path.join(out_dir, "result_manifest.json")))
+roles = [i["role"] for i in man["provenance"]["inputs"]]
+expect(roles.count("device_log") == 1 and roles.count("log") == 1, "both logs recorded as inputs: %s" % roles)
+if jsonschema:
+    for art, sch in (("summary.json", "summary.v1"), ("detailed/memory.json", "memory.v1")):
+        doc = json.load(open(os.path.join(out_dir, art)))
+        errs = list(jsonschema.Draft202012Validator(json.load(open(os.path.join(SCH, sch + ".schema.json")))).iter_errors(doc))
+        expect(not errs and doc.get("memory") and (art != "summary.json" or (doc["npu"] and doc["device"]["figures"])),
+               "%s (memory, npu, device) validates against %s %s" % (art, sch, [e.message[:80] for e in errs[:2]]))
+    rc, doc, err = analyze_json(tv, etdump=os.path.join(TMP, "eu1.etdp"), pte=EU, extra=["--source-unit", "cycles", "--unit", "cycles"])
+    errs = list(jsonschema.Draft202012Validator(json.load(open(os.path.join(SCH, "analysis.v1.schema.json")))).iter_errors(doc))
+    expect(not errs, "analyze --json with device members validates against analysis.v1")
 
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)

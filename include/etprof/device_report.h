@@ -58,8 +58,17 @@ typedef struct etp_memory_summary {
     const char *program_source; /**< "program file" or "Arm runner log" */
 } etp_memory_summary;
 
+/** One Ethos-U delegate instruction's calls, per execution. */
+typedef struct etp_npu_call_site {
+    char *instruction;          /**< entity id of the DelegateCall instruction ("forward_0_1"; owned) */
+    int32_t chain, instr;
+    double execute_avg, npu_avg, input_copy_avg, output_copy_avg, rest_avg;
+} etp_npu_call_site;
+
 /** Ethos-U delegate calls, per execution (sum over the calls of one execution). */
 typedef struct etp_npu_split {
+    uint32_t site_count;        /**< delegate instructions with EthosUBackend events */
+    etp_npu_call_site *sites;   /**< by chain, instruction (owned) */
     int present;                /**< the ETDump has EthosUBackend::execute() events */
     uint32_t executions;        /**< executions with such events */
     uint64_t calls;             /**< EthosUBackend::execute() occurrences in them */

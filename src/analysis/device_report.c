@@ -388,6 +388,8 @@ static void npu_split(dbuild *d)
         return;
     }
     uint64_t calls = 0;
+    etp_npu_split *p = &d->r->npu;
+    double (*site_tot)[NPU_KINDS] = NULL; /* per site: sums over the selected executions */
     for (uint32_t bi = 0; bi < in->block_count; bi++) {
         const etp_inspect_block *blk = &in->blocks[bi];
         if (!blk->run_count || b->exec_of_run[blk->runs[0]] == UINT32_MAX)
@@ -397,6 +399,34 @@ static void npu_split(dbuild *d)
             int k = npu_kind(row->event_name);
             if (k < 0)
                 continue;
+            uint32_t si = 0;
+            while (si < p->site_count &&
+                   (p->sites[si].chain != row->chain_index || p->sites[si].instr != row->instruction_id))
+                si++;
+            if (si == p->site_count) {
+                if (si >= 65536)
+                    continue; /* a hostile dump: more sites than any program has */
+                etp_npu_call_site *ns = realloc(p->sites, (si + 1) * sizeof *ns);
+                double (*nt)[NPU_KINDS] = ns ? realloc(site_tot, (si + 1) * sizeof *nt) : NULL;
+                if (ns)
+                    p->sites = ns;
+                if (!nt) {
+                    d->oom = 1;
+                    break;
+                }
+                site_tot = nt;
+                memset(&ns[si], 0, sizeof ns[si]);
+                memset(nt[si], 0, sizeof nt[si]);
+                ns[si].chain = row->chain_index;
+                ns[si].instr = row->instruction_id;
+                ns[si].instruction = etp_strprintf("%s_%d_%d", b->a->method ? b->a->method : "?",
+                                                   row->chain_index, row->instruction_id);
+                p->site_count++;
+                if (!ns[si].instruction) {
+                    d->oom = 1;
+                    break;
+                }
+            }
             uint64_t s = 0;
             for (uint32_t x = 0; x < blk->run_count; x++) {
                 uint32_t e = b->exec_of_run[blk->runs[x]];
@@ -404,6 +434,7 @@ static void npu_split(dbuild *d)
                     if (e == UINT32_MAX)
                         continue;
                     sum[(size_t)k * n + e] += (double)row->ticks[s];
+                    site_tot[si][k] += (double)row->ticks[s];
                     has[(size_t)k * n + e] = 1;
                     if (k == NPU_EXECUTE)
                         calls++;
@@ -411,7 +442,6 @@ static void npu_split(dbuild *d)
             }
         }
     }
-    etp_npu_split *p = &d->r->npu;
     double tot[NPU_KINDS] = {0};
     uint32_t ex = 0;
     int any[NPU_KINDS] = {0};
@@ -426,9 +456,18 @@ static void npu_split(dbuild *d)
     }
     free(sum);
     free(has);
-    if (!ex)
-        return;
     double div = b->a->divisor > 0 ? b->a->divisor : 1;
+    for (uint32_t si = 0; ex && si < p->site_count; si++) {
+        etp_npu_call_site *c = &p->sites[si];
+        c->execute_avg = site_tot[si][NPU_EXECUTE] / ex / div;
+        c->npu_avg = site_tot[si][NPU_RUN] / ex / div;
+        c->input_copy_avg = site_tot[si][NPU_IN] / ex / div;
+        c->output_copy_avg = site_tot[si][NPU_OUT] / ex / div;
+        c->rest_avg = c->execute_avg - c->npu_avg - c->input_copy_avg - c->output_copy_avg;
+    }
+    free(site_tot);
+    if (!ex || d->oom)
+        return;
     p->present = 1;
     p->executions = ex;
     p->calls = calls;
@@ -502,5 +541,8 @@ void etp_device_report_free(etp_device_report *r)
         free(r->figures[i].name);
     free(r->figures);
     free(r->memory.planned_bytes);
+    for (uint32_t i = 0; i < r->npu.site_count; i++)
+        free(r->npu.sites[i].instruction);
+    free(r->npu.sites);
     free(r);
 }

@@ -337,6 +337,9 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
                      a->execution_count);
             fprintf(fp, "  %3u %11.6f %7s %9s %s%-*.*s %s\n", i + 1, avg, share, execs,
                     e->additive ? " " : "*", namew, namew, c_id->get(a, e).s, type ? type : "");
+            char note[160];
+            if (etp_npu_row_note(a, e->id, note, sizeof note))
+                fprintf(fp, "  %3s %11s %7s %9s  -> %s\n", "", "", "", "", note);
             any_shared |= !e->additive;
         }
         if (any_shared)

@@ -154,7 +154,39 @@ void etp_json_npu(etp_jw *w, const etp_analysis *a)
     etp_jw_kdouble(w, "rest_avg", p->rest_avg);
     etp_jw_key(w, "cpu_outside_delegate_avg");
     p->has_cpu_outside ? etp_jw_double(w, p->cpu_outside_avg) : etp_jw_null(w);
+    etp_jw_key(w, "by_instruction");
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < p->site_count; i++) {
+        const etp_npu_call_site *c = &p->sites[i];
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "instruction", c->instruction);
+        etp_jw_kdouble(w, "execute_avg", c->execute_avg);
+        etp_jw_kdouble(w, "npu_avg", c->npu_avg);
+        etp_jw_kdouble(w, "input_copy_avg", c->input_copy_avg);
+        if (p->has_output_copy)
+            etp_jw_kdouble(w, "output_copy_avg", c->output_copy_avg);
+        etp_jw_kdouble(w, "rest_avg", c->rest_avg);
+        etp_jw_obj_end(w);
+    }
+    etp_jw_arr_end(w);
     etp_jw_obj_end(w);
+}
+
+const char *etp_npu_row_note(const etp_analysis *a, const char *entity_id, char *buf, size_t cap)
+{
+    const etp_device_report *r = a->device;
+    if (!r || !r->npu.present)
+        return NULL;
+    for (uint32_t i = 0; i < r->npu.site_count; i++) {
+        const etp_npu_call_site *c = &r->npu.sites[i];
+        if (strcmp(c->instruction, entity_id) || !(c->execute_avg > 0))
+            continue;
+        snprintf(buf, cap, "NPU %.0f%%, input copy %.0f%%, rest %.0f%% of EthosUBackend::execute()",
+                 100 * c->npu_avg / c->execute_avg, 100 * (c->input_copy_avg + c->output_copy_avg) / c->execute_avg,
+                 100 * c->rest_avg / c->execute_avg);
+        return buf;
+    }
+    return NULL;
 }
 
 /* "43.6 MB" style, decimal megabytes of @p bytes. */
