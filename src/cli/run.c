@@ -453,6 +453,12 @@ int cmd_run(int argc, char **argv)
         goto out;
     }
     if (remote) {
+        /* Keep the device file's name: the runner log names it. */
+        const char *base = strrchr(src, '/');
+        base = base ? base + 1 : src;
+        if (*base && base[0] != '.' && strlen(base) < 200 && strcmp(base, "runner.log") &&
+            strcmp(base, "run.log"))
+            snprintf(pulled, sizeof pulled, "%s/%s", tmpdir, base);
         rc = adb_pull(p.runner, p.runner_argc, src, pulled);
         etdump = pulled;
     } else {

@@ -21,6 +21,14 @@ const char *etp_thousands(uint64_t v, char *buf, size_t cap)
     return buf;
 }
 
+/* Logs are named as the manifest names inputs: by file name (a path given
+ * on the command line, or etprof run's temporary one, says nothing more). */
+static const char *base_name(const char *path)
+{
+    const char *s = path ? strrchr(path, '/') : NULL;
+    return s ? s + 1 : path;
+}
+
 void etp_json_device(etp_jw *w, const etp_analysis *a)
 {
     const etp_device_report *r = a->device;
@@ -33,7 +41,7 @@ void etp_json_device(etp_jw *w, const etp_analysis *a)
     if (r->tick_unit_evidence) {
         etp_jw_obj_begin(w);
         etp_jw_kstr(w, "unit", r->tick_unit_evidence);
-        etp_jw_kstr(w, "log", r->tick_unit_log);
+        etp_jw_kstr(w, "log", base_name(r->tick_unit_log));
         etp_jw_kuint(w, "line", r->tick_unit_line);
         etp_jw_obj_end(w);
     } else {
@@ -47,7 +55,7 @@ void etp_json_device(etp_jw *w, const etp_analysis *a)
         etp_jw_kstr(w, "name", f->name);
         etp_jw_kstr(w, "unit", f->unit);
         etp_jw_kstr(w, "source", f->source);
-        etp_jw_kstr(w, "log", f->log);
+        etp_jw_kstr(w, "log", base_name(f->log));
         if (f->line)
             etp_jw_kuint(w, "line", f->line);
         etp_jw_kbool(w, "summable", f->summable);
