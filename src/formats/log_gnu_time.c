@@ -77,10 +77,11 @@ int etp_dl_gnu_time_line(etp_device_log *l, const char *line, uint32_t no, etp_e
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
         if (!(p = etp_ls_after(line, labels[i].label)))
             continue;
-        /* A label line only counts inside the `time -v` layout: a tab or
-         * blanks before the label (terminal prefixes come before those). */
+        /* A label counts at the start of a line or after blanks (time -v
+         * indents with a tab; terminal prefixes come before it), not inside
+         * another message. */
         const char *at = p - strlen(labels[i].label);
-        if (at == line || (at[-1] != '\t' && at[-1] != ' '))
+        if (at != line && at[-1] != '\t' && at[-1] != ' ')
             continue;
         if (!l->time.line)
             begin_block(l, no);
