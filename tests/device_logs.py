@@ -207,6 +207,9 @@ rc, doc, err = analyze_json(write("a_runner.log", G.portable((1, 5), [0.1] * 10,
                             write("a_rtt.log", G.rtt([1.0] * 10)))
 expect(rc == 0 and "gnu_time.peak_rss" in figs(doc) and "rtt.inference" in figs(doc) and
        doc["method"]["basis"] == "reported by the runner log", "three --log files at once")
+rc, doc, err = analyze_json(write("hwm.log", "Name:\texecutor_runner\nVmPeak:\t  99999 kB\nVmHWM:\t   43600 kB\n"))
+expect(rc == 0 and doc["memory"]["peak_rss"]["value"] == 43600 and doc["memory"]["peak_rss"]["source"] == "/proc status VmHWM",
+       "a /proc/<pid>/status dump's VmHWM is a device-side peak RSS")
 rc, doc, err = analyze_json(write("b1.log", tv), write("b2.log", G.gnu_time(0.5, 0.1, 1.0, 50000)[0]))
 expect(rc == 0 and any(i["code"] == "device_log.contradiction" for i in doc["issues"]), "two logs with different peak RSS: an issue")
 
@@ -328,6 +331,9 @@ expect(rc2 == 0, "the bundle with device logs verifies")
 man = json.load(open(os.path.join(out_dir, "result_manifest.json")))
 roles = [i["role"] for i in man["provenance"]["inputs"]]
 expect(roles.count("device_log") == 1 and roles.count("log") == 1, "both logs recorded as inputs: %s" % roles)
+defs = [json.load(open(os.path.join(SCH, n + ".schema.json")))["$defs"] for n in ("summary.v1", "analysis.v1", "memory.v1")]
+expect(all(defs[0][k] == defs[1][k] for k in ("memory", "npu", "device")) and defs[0]["memory"] == defs[2]["memory"],
+       "the memory, npu and device definitions are the same in summary.v1, analysis.v1 and memory.v1")
 if jsonschema:
     for art, sch in (("summary.json", "summary.v1"), ("detailed/memory.json", "memory.v1")):
         doc = json.load(open(os.path.join(out_dir, art)))

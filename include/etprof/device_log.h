@@ -132,6 +132,9 @@ typedef struct etp_device_log {
     uint32_t run_count;           /**< `etprof-run:` lines */
     etp_dl_run *runs;             /**< owned */
     char *run_adb;                /**< `etprof-run: remote ...` note (owned, may be NULL) */
+    int has_vmhwm;                /**< a `/proc/<pid>/status` "VmHWM: N kB" line (device peak RSS) */
+    uint64_t vmhwm_kb;
+    uint32_t vmhwm_line;
     etp_dl_blob etdump;           /**< data NULL when the log carries none */
     etp_dl_blob debug_buffer;     /**< data NULL when absent */
     /** Tick-unit evidence: "cycles" when the dump came with the Arm runner's

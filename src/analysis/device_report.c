@@ -164,6 +164,12 @@ static void time_figures(dbuild *d, const etp_device_log *l)
               t->exit_status);
 }
 
+static void vmhwm_figure(dbuild *d, const etp_device_log *l)
+{
+    if (l->has_vmhwm)
+        single(d, l, "proc_status.peak_rss", "KiB", "/proc status VmHWM", l->vmhwm_line, (double)l->vmhwm_kb, 0);
+}
+
 static void arm_figures(dbuild *d, const etp_device_log *l)
 {
     const etp_dl_arm *a = &l->arm;
@@ -276,7 +282,7 @@ static void memory(dbuild *d)
         rl->planned_bytes != m->planned_total)
         ISSUE(d, "memory.planned_differs", "%s sets up %.0f planned bytes; the program plans %.0f",
               rl->path, (double)rl->planned_bytes, (double)m->planned_total);
-    const etp_device_log *rss_log = NULL, *run_log = NULL;
+    const etp_device_log *rss_log = NULL, *run_log = NULL, *hwm_log = NULL;
     for (uint32_t i = 0; i < b->opt->device_log_count; i++) {
         const etp_device_log *l = b->opt->device_logs[i];
         for (uint32_t k = 0; k < l->device_buffer_count; k++) {
@@ -310,6 +316,8 @@ static void memory(dbuild *d)
         }
         if (l->run_count && !run_log)
             run_log = l;
+        if (l->has_vmhwm && !hwm_log)
+            hwm_log = l;
         if (l->arm.has_pte_size && !m->has_program_size) {
             m->has_program_size = 1;
             m->program_bytes = l->arm.pte_size;
@@ -322,6 +330,10 @@ static void memory(dbuild *d)
         m->has_peak_rss = 1;
         m->peak_rss_kib = rss_log->time.max_rss_kb;
         m->peak_rss_source = "GNU time -v";
+    } else if (hwm_log) {
+        m->has_peak_rss = 1;
+        m->peak_rss_kib = hwm_log->vmhwm_kb;
+        m->peak_rss_source = "/proc status VmHWM";
     } else if (run_log && !run_log->run_adb) {
         uint64_t mx = 0;
         int all = 1;
@@ -521,6 +533,7 @@ etp_status etp_build_device_report(etp_abuild *b)
         const etp_device_log *l = b->opt->device_logs[i];
         run_figures(&d, l);
         time_figures(&d, l);
+        vmhwm_figure(&d, l);
         arm_figures(&d, l);
         other_figures(&d, l);
     }

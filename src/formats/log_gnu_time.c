@@ -45,6 +45,16 @@ int etp_dl_gnu_time_line(etp_device_log *l, const char *line, uint32_t no, etp_e
 {
     const char *p;
     uint64_t u;
+    /* The other device-side peak RSS (specs/runner-logs.md §7): a
+     * /proc/<pid>/status dump's "VmHWM:   N kB" line. */
+    if ((p = etp_ls_after(line, "VmHWM:"))) {
+        if (etp_ls_u64(&p, &u) || etp_ls_lit(&p, "kB"))
+            return etp_ls_bad(err, l->path, no, "unreadable VmHWM line");
+        l->has_vmhwm = 1;
+        l->vmhwm_kb = u;
+        l->vmhwm_line = no;
+        return 1;
+    }
     if ((p = etp_ls_after(line, "Command being timed: "))) {
         begin_block(l, no);
         size_t n = strlen(p);
