@@ -99,17 +99,51 @@ static int ratio(etp_device_log *l, const char *p, uint32_t no, double *v, int *
     return seen(l, no);
 }
 
+/* Where a message may start: after each "] " (the ET_LOG prefix, maybe
+ * behind a terminal's own bracketed prefix) or at the line's start. With no
+ * "] " at all a key may sit anywhere (an unknown prefix). Matching at these
+ * few places instead of searching the line for each key is what keeps the
+ * reader fast on long consoles. */
+typedef struct starts {
+    const char *line;
+    const char *at[4];
+    int n, anywhere;
+} starts;
+
+static void find_starts(const char *line, starts *m)
+{
+    m->line = line;
+    m->n = 0;
+    m->at[m->n++] = line;
+    for (const char *p = strstr(line, "] "); p && m->n < 4; p = strstr(p + 2, "] "))
+        m->at[m->n++] = p + 2;
+    m->anywhere = m->n == 1;
+}
+
+static const char *key(const starts *m, const char *k)
+{
+    if (m->anywhere)
+        return etp_ls_after(m->line, k);
+    size_t n = strlen(k);
+    for (int i = 0; i < m->n; i++)
+        if (!strncmp(m->at[i], k, n))
+            return m->at[i] + n;
+    return NULL;
+}
+
 int etp_dl_arm_line(etp_device_log *l, const char *line, uint32_t no, etp_error *err)
 {
     etp_dl_arm *a = &l->arm;
     const char *p;
-    if ((p = etp_ls_after(line, "PTE Model data loaded. Size: ")))
+    starts st;
+    find_starts(line, &st);
+    if ((p = key(&st, "PTE Model data loaded. Size: ")))
         return counter(l, p, no, &a->pte_size, &a->has_pte_size, "unreadable program size", err);
-    if ((p = etp_ls_after(line, "Setup Method allocator pool. Size: ")))
+    if ((p = key(&st, "Setup Method allocator pool. Size: ")))
         return counter(l, p, no, &a->method_pool_bytes, &a->has_pool, "unreadable allocator pool size", err);
-    if ((p = etp_ls_after(line, "Setting up planned buffer with mem_id=")))
+    if ((p = key(&st, "Setting up planned buffer with mem_id=")))
         return planned(l, p, no, err);
-    if ((p = etp_ls_after(line, "Starting running ")) && strstr(p, " inferences"))
+    if ((p = key(&st, "Starting running ")) && strstr(p, " inferences"))
         return counter(l, p, no, &a->inferences_started, NULL, "unreadable inference count", err);
     if ((p = strstr(line, " inferences finished"))) {
         const char *s = p;
@@ -119,25 +153,25 @@ int etp_dl_arm_line(etp_device_log *l, const char *line, uint32_t no, etp_error 
             return 0;
         return counter(l, s, no, &a->inferences_finished, NULL, "unreadable inference count", err);
     }
-    if ((p = etp_ls_after(line, "NPU Inferences :")))
+    if ((p = key(&st, "NPU Inferences :")))
         return counter(l, p, no, &a->npu_inferences, &a->has_perf, "unreadable NPU inference count", err);
-    if ((p = etp_ls_after(line, "NPU delegations:")))
+    if ((p = key(&st, "NPU delegations:")))
         return counter(l, p, no, &a->npu_delegations, &a->has_perf, "unreadable NPU delegation count", err);
-    if ((p = etp_ls_after(line, "ethos-u : cycle_cnt :")))
+    if ((p = key(&st, "ethos-u : cycle_cnt :")))
         return counter(l, p, no, &a->ethosu_cycles, &a->has_ethosu_cycles, "unreadable ethos-u cycle count", err);
-    if ((p = etp_ls_after(line, "Operator(s) total:")))
+    if ((p = key(&st, "Operator(s) total:")))
         return counter(l, p, no, &a->operator_cycles, &a->has_operator_cycles, "unreadable operator cycles", err);
-    if ((p = etp_ls_after(line, "Inference runtime:")) && strstr(p, "CPU cycles"))
+    if ((p = key(&st, "Inference runtime:")) && strstr(p, "CPU cycles"))
         return counter(l, p, no, &a->inference_cycles, &a->has_inference_cycles, "unreadable inference cycles", err);
-    if ((p = etp_ls_after(line, "Inference CPU ratio:")))
+    if ((p = key(&st, "Inference CPU ratio:")))
         return ratio(l, p, no, &a->cpu_ratio, &a->has_cpu_ratio, err);
-    if ((p = etp_ls_after(line, "Inference NPU ratio:")))
+    if ((p = key(&st, "Inference NPU ratio:")))
         return ratio(l, p, no, &a->npu_ratio, &a->has_npu_ratio, err);
-    if ((p = etp_ls_after(line, "cpu_wait_for_npu_cntr :")))
+    if ((p = key(&st, "cpu_wait_for_npu_cntr :")))
         return counter(l, p, no, &a->wait_cycles, &a->has_wait_cycles, "unreadable cpu_wait_for_npu_cntr", err);
-    if ((p = etp_ls_after(line, "ethosu_pmu_cycle_cntr :")))
+    if ((p = key(&st, "ethosu_pmu_cycle_cntr :")))
         return counter(l, p, no, &a->pmu_cycles, &a->has_pmu_cycles, "unreadable ethosu_pmu_cycle_cntr", err);
-    if ((p = etp_ls_after(line, "ethosu_pmu_cntr"))) {
+    if ((p = key(&st, "ethosu_pmu_cntr"))) {
         uint64_t i, v;
         if (etp_ls_u64(&p, &i) || etp_ls_lit(&p, ":") || etp_ls_u64_or_wrapped(&p, &v))
             return etp_ls_bad(err, l->path, no, "unreadable ethosu_pmu_cntr line");
@@ -148,18 +182,18 @@ int etp_dl_arm_line(etp_device_log *l, const char *line, uint32_t no, etp_error 
             a->pmu_count = (uint32_t)i + 1;
         return seen(l, no);
     }
-    if ((p = etp_ls_after(line, "Ethos-U PMU Events:[")))
+    if ((p = key(&st, "Ethos-U PMU Events:[")))
         return pmu_events(l, p, no, err);
-    if ((p = etp_ls_after(line, "method_allocator_used:"))) {
+    if ((p = key(&st, "method_allocator_used:"))) {
         if (etp_ls_u64(&p, &a->alloc_used) || etp_ls_lit(&p, "/") || etp_ls_u64(&p, &a->alloc_size) ||
             etp_ls_lit(&p, "free:") || etp_ls_u64(&p, &a->alloc_free))
             return etp_ls_bad(err, l->path, no, "unreadable method_allocator_used line");
         a->has_alloc_used = 1;
         return seen(l, no);
     }
-    if ((p = etp_ls_after(line, "method_allocator_planned:")))
+    if ((p = key(&st, "method_allocator_planned:")))
         return counter(l, p, no, &a->alloc_planned, &a->has_alloc_planned, "unreadable method_allocator_planned", err);
-    if ((p = etp_ls_after(line, "Ethos-U Linux delegate cycle counter:"))) {
+    if ((p = key(&st, "Ethos-U Linux delegate cycle counter:"))) {
         uint64_t v;
         if (etp_ls_u64(&p, &v))
             return etp_ls_bad(err, l->path, no, "unreadable Ethos-U Linux delegate cycle counter");

@@ -84,15 +84,26 @@ int etp_dl_gnu_time_line(etp_device_log *l, const char *line, uint32_t no, etp_e
         {"Involuntary context switches: ", 2, 0, offsetof(etp_dl_time, involuntary_cs)},
         {"Exit status: ", 4, offsetof(etp_dl_time, has_exit_status), offsetof(etp_dl_time, exit_status)},
     };
-    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
-        if (!(p = etp_ls_after(line, labels[i].label)))
-            continue;
-        /* A label counts at the start of a line or after blanks (time -v
-         * indents with a tab; terminal prefixes come before it), not inside
-         * another message. */
-        const char *at = p - strlen(labels[i].label);
-        if (at != line && at[-1] != '\t' && at[-1] != ' ')
-            continue;
+    /* Every label ends with ": ": look at each ": " once and compare what
+     * precedes it with the labels (instead of searching the line per label). */
+    size_t i = 0;
+    const char *at = NULL;
+    for (const char *c = strstr(line, ": "); c && !at; c = strstr(c + 1, ": "))
+        for (i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+            size_t n = strlen(labels[i].label) - 2;
+            if ((size_t)(c - line) < n)
+                continue;
+            const char *b = c - n;
+            /* A label counts at the start of a line or after blanks (time -v
+             * indents with a tab; terminal prefixes come before it), not
+             * inside another message. */
+            if (!memcmp(b, labels[i].label, n) && (b == line || b[-1] == '\t' || b[-1] == ' ')) {
+                at = b;
+                p = c + 2;
+                break;
+            }
+        }
+    if (at) {
         if (!l->time.line)
             begin_block(l, no);
         char *t = (char *)&l->time;
