@@ -55,6 +55,29 @@ struct etp_runner_log;
 struct etp_device_log;
 struct etp_device_report;
 
+/**
+ * A wall time per iteration that a source other than the ETDump reported for
+ * the run's executions: the evidence the tick unit is tested against. The
+ * analysis takes one itself from a runner log's "Iteration i of N: X ms"
+ * lines; readers of other logs (GNU time, device consoles) pass theirs in
+ * etp_analysis_options.wall_evidence. Strings are borrowed for the call.
+ */
+typedef struct etp_wall_evidence {
+    const char *source;           /**< what reported it: "runner log", "GNU time -v", ... */
+    const char *path;             /**< the file it came from (may be NULL) */
+    uint32_t iterations;          /**< how many iterations the figure averages (>= 1) */
+    double ms_per_iteration;      /**< average wall time of one iteration, milliseconds */
+    int includes_other_work;      /**< 1: the time spans more than Method::execute (a whole
+                                       process, pre/post-processing): it only bounds the
+                                       execution time from above, never from below */
+} etp_wall_evidence;
+
+/** What the top lists are ordered by (per-execution statistics). */
+typedef enum etp_rank_key { ETP_RANK_AVG = 0, ETP_RANK_P50, ETP_RANK_MAX } etp_rank_key;
+
+/** "avg", "p50" or "max" (static). */
+const char *etp_rank_key_name(etp_rank_key k);
+
 typedef struct etp_analysis_options {
     etp_time_unit source_unit;
     int source_unit_given;        /**< 0: ns assumed (an issue is recorded) */
@@ -64,6 +87,12 @@ typedef struct etp_analysis_options {
     const struct etp_runner_log *runner_log; /**< optional: the runner's own report */
     int hash_program;             /**< record the program's SHA-256 (for publishing: the
                                        companion-program gate compares it later) */
+    uint32_t skip_executions;     /**< leave the method's first N executions (warm-up) out
+                                       of every statistic; they still count for the cold
+                                       start figure and the tick-unit test */
+    etp_rank_key rank_by;         /**< order of etp_analysis_top() (default avg) */
+    const etp_wall_evidence *wall_evidence; /**< extra wall times (borrowed), may be NULL */
+    uint32_t wall_evidence_count;
     /** optional: device logs (etprof/device_log.h), borrowed like runner_log;
      *  their figures go to etp_analysis.device, apart from the ETDump's */
     const struct etp_device_log *const *device_logs;
@@ -180,6 +209,42 @@ typedef struct etp_figure {
     uint64_t events;
 } etp_figure;
 
+/** How the ticks' unit is known. */
+typedef enum etp_unit_check {
+    ETP_UNIT_UNTESTED = 0,        /**< no wall times to test it against */
+    ETP_UNIT_CONFIRMED,           /**< the wall times fit it */
+    ETP_UNIT_CONTRADICTED,        /**< the wall times do not fit it */
+    ETP_UNIT_UNCHECKABLE          /**< cycles without a clock rate: cannot be tested */
+} etp_unit_check;
+
+/** The tick unit and the evidence for it (see units.* issue codes). */
+typedef struct etp_tick_evidence {
+    etp_unit_check check;
+    const char *source;           /**< evidence used (static or the options'), NULL if none */
+    const char *path;             /**< its file (borrowed from the inputs), may be NULL */
+    uint32_t iterations;          /**< iterations the wall time averages */
+    uint32_t executions;          /**< executions the Method::execute average is over */
+    double wall_ms;               /**< reported wall time per iteration, ms */
+    double execute_ticks;         /**< Method::execute ticks per execution (average) */
+    double ratio;                 /**< wall_ms / Method::execute in ms under the unit used
+                                       (0 for cycles without a clock rate) */
+    double implied_hz;            /**< ticks per second the wall time implies */
+    char fits[96];                /**< units the wall time fits, e.g. "ns" or "ns, cycles@1e+09" */
+} etp_tick_evidence;
+
+/** The first execution against the rest (a cold first run), over all of the
+ *  method's executions including skipped ones; Method::execute in the target
+ *  unit, the runner's iterations in ms. */
+typedef struct etp_cold_start {
+    int available;                /**< at least two executions with Method::execute */
+    uint32_t rest_count;
+    double first, rest_avg, rest_p50;
+    double ratio;                 /**< first / rest_avg (0 when rest_avg is 0) */
+    int log_available;            /**< the runner log has at least two iterations */
+    uint32_t log_rest_count;
+    double log_first_ms, log_rest_avg_ms;
+} etp_cold_start;
+
 typedef struct etp_analysis {
     const etp_etdump *etdump;
     const etp_program *program;       /**< may be NULL */
@@ -203,6 +268,13 @@ typedef struct etp_analysis {
     etp_issue_list issues;
     etp_validity validity;
     etp_inspect *inspect;             /**< the grouping it was built from (owned) */
+    uint32_t method_executions;       /**< the method's executions before skipping */
+    uint32_t skipped_executions;      /**< the first ones left out (--skip-executions) */
+    etp_rank_key rank_by;
+    etp_tick_evidence tick_unit;
+    etp_cold_start cold_start;
+    uint32_t instructions_never_ran;  /**< of the selected method (0 without instruction events) */
+    uint32_t instructions_some_executions; /**< ran in some executions but not all */
     struct etp_device_report *device; /**< device figures, memory, Ethos-U split
                                            (etprof/device_report.h; owned) */
 } etp_analysis;
@@ -259,8 +331,8 @@ const char *etp_figure_id_name(etp_figure_id id);
 
 /**
  * The entities to show as "top operators": the timed source operators when
- * there are any, else the timed instructions; by average time, descending
- * (ties by id). Returns a malloc'd array of *@p count pointers into
+ * there are any, else the timed instructions; by a->rank_by (average by
+ * default; p50 or max), descending (ties by id). Returns a malloc'd array of *@p count pointers into
  * a->entities (the caller frees the array, not the entities), NULL with
  * *@p count = 0 when out of memory.
  */

@@ -147,6 +147,29 @@ etp_status etp_bundle_begin_ex(const char *dir, unsigned flags, etp_bundle **out
 etp_status etp_bundle_add_input(etp_bundle *b, const char *role, const char *path,
                                 etp_error *err);
 
+/** Inputs being hashed in the background (etp_bundle_add_inputs_begin). */
+typedef struct etp_bundle_input_job etp_bundle_input_job;
+
+/**
+ * etp_bundle_add_input() for @p n inputs, their files hashed on a helper
+ * thread while the caller goes on (e.g. writes artifacts that do not name
+ * the inputs' digests). Roles and paths are checked and copied now; the
+ * files are read only by the helper. Every job must be ended.
+ * @return the job, or NULL with @p err set (bad role or path, out of memory).
+ */
+etp_bundle_input_job *etp_bundle_add_inputs_begin(etp_bundle *b, const char *const *roles,
+                                                  const char *const *paths, size_t n,
+                                                  etp_error *err);
+
+/**
+ * Wait for @p job and record its inputs in the given order, exactly as that
+ * many etp_bundle_add_input() calls would have. Frees @p job.
+ * Thread safety: call from the thread that uses the bundle.
+ * @return ETP_OK, or the error of the first input that could not be hashed
+ *         (nothing of the job is recorded then).
+ */
+etp_status etp_bundle_add_inputs_end(etp_bundle_input_job *job, etp_error *err);
+
 /**
  * The SHA-256 (64 lowercase hex digits) etp_bundle_add_input() computed for
  * the first input added under @p role, so that other files of the bundle
@@ -186,13 +209,40 @@ etp_status etp_bundle_write(etp_bundle *b, const char *rel, const void *data, si
  * Like etp_bundle_write() for content too big to hold in memory: @p fill is
  * called once with a FILE open for writing at @p rel and returns 0 on
  * success (non-zero aborts: the partial file is removed and ETP_E_IO is
- * returned unless @p fill set @p err itself). The file is then flushed,
- * fsynced and hashed by reading it back.
+ * returned unless @p fill set @p err itself). The bytes are hashed as they
+ * are written; the file is then flushed and fsynced.
  */
 etp_status etp_bundle_write_stream(etp_bundle *b, const char *rel, const char *media_type,
                                    const char *role, const char *schema_id, int schema_version,
                                    int (*fill)(FILE *fp, void *ctx, etp_error *err), void *ctx,
                                    etp_error *err);
+
+/** One artifact of etp_bundle_write_streams(): etp_bundle_write_stream()'s
+ *  arguments. The strings and @p ctx must live until the call returns. */
+typedef struct etp_bundle_stream {
+    const char *rel;
+    const char *media_type; /**< NULL: inferred from the suffix */
+    const char *role;
+    const char *schema_id;  /**< NULL: no published content schema */
+    int schema_version;
+    int (*fill)(FILE *fp, void *ctx, etp_error *err);
+    void *ctx;
+} etp_bundle_stream;
+
+/**
+ * Write @p n artifacts as etp_bundle_write_stream() would one after the
+ * other, but with the fills running concurrently on up to two threads (the
+ * caller's and one helper). Every path is checked and reserved first, in
+ * order. Thread safety: the fills may run at the same time, so each must
+ * write only its own FILE and context and only read anything shared.
+ * Results do not depend on the threads: the manifest is the same as for
+ * sequential writes.
+ * @return ETP_OK; on failure the error of the first failing artifact in the
+ *         given order, and none of the batch's artifacts is recorded (the
+ *         bundle should then be abandoned).
+ */
+etp_status etp_bundle_write_streams(etp_bundle *b, const etp_bundle_stream *streams, size_t n,
+                                    etp_error *err);
 
 /**
  * Set the manifest's publication status ("complete", "incomplete", "failed")

@@ -37,7 +37,8 @@ enum {
     ETP_DL_RTT = 1u << 3,             /**< `Inference: X ms` lines */
     ETP_DL_VGF = 1u << 4,             /**< `VGF_DATA_GRAPH_DEVICE_TIME` lines */
     ETP_DL_ETDUMP_BLOCK = 1u << 5,    /**< a base64 ETDump carried in the log */
-    ETP_DL_ETPROF_RUN = 1u << 6       /**< `etprof-run:` measurement lines */
+    ETP_DL_ETPROF_RUN = 1u << 6,      /**< `etprof-run:` measurement lines */
+    ETP_DL_PROC_STATUS = 1u << 7      /**< a /proc/<pid>/status dump (VmHWM) */
 };
 
 /** A GNU / toybox `time -v` block (§3). Each has_* says the label was present. */

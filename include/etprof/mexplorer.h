@@ -173,6 +173,9 @@ typedef struct etp_me_overlay {
     double range_min, range_max;
     int significant_digits;   /**< 0: exact shortest form; 1..17: round values */
     unsigned hide_stats;      /**< ETP_ME_HIDE_* bits (e.g. SUM for non-additive metrics) */
+    int colors_when_needed;   /**< 1: write bgColor/textColor only where Model Explorer
+                                   would not derive the same ones from the gradient
+                                   (a shared range, or all values equal); 0: always */
 } etp_me_overlay;
 
 /** Defaults: no values, default gradient, exact values, nothing hidden. */
@@ -185,6 +188,9 @@ void etp_me_overlay_init(etp_me_overlay *ov);
  * "hideAggregatedStats": [...]}}. Colours are computed here with Model
  * Explorer's own rules (linear interpolation between stops, floored; text
  * colour by luminance), so nodes are coloured even when all values are equal.
+ * With colors_when_needed they are left out where Model Explorer computes the
+ * very same colours from the gradient over this overlay's own min..max (not
+ * with use_range, nor when all values are equal): less than half the bytes.
  * Results keep the order of @p ov->values. Deterministic.
  * @return ETP_OK; ETP_E_USAGE (missing graph id or metric, a NULL node id, a
  *         duplicate node id, a non-finite value, bad stops), ETP_E_NOMEM, ETP_E_IO

@@ -7,7 +7,7 @@
  * timings (never mixed into them) and can settle which method ran.
  *
  * Ownership: an etp_runner_log owns its strings and arrays (path, method,
- * iteration_ms, buffer_bytes, etdump_name); etp_runner_log_free() releases
+ * iteration_ms, buffer_bytes, etdump_name, model_file); etp_runner_log_free() releases
  * them with it. Thread safety: a parsed log is immutable and may be read by
  * any number of threads; parsing is independent per call;
  * etp_runner_log_free() must not run beside any other use of the log.
@@ -40,12 +40,17 @@ typedef struct etp_runner_log {
     uint64_t planned_bytes;      /**< sum of the planned buffers */
     char *etdump_name;           /**< "ETDump written to file 'F'." */
     uint32_t lines;
+    char *model_file;            /**< "Model file F is loaded." (the path as logged), or NULL */
+    uint32_t recognised_lines;   /**< lines in a runner's format (ET_LOG prefix or a known
+                                      message); 0 makes the file "not a runner log" */
 } etp_runner_log;
 
 /**
  * Read a runner log (text, at most 64 MiB, lines capped at 64 KiB). Lines it
  * does not recognise are ignored; recognised lines with bad numbers are an
- * error naming the line; a file that cannot be read is ETP_E_IO. On success
+ * error naming the line; a file that cannot be read is ETP_E_IO; a file in
+ * which no line is a runner's (empty, another kind of text, random bytes) is
+ * ETP_E_FORMAT "not a runner log". A path of "-" reads standard input. On success
  * *out is a new log the caller owns: release it with etp_runner_log_free();
  * on failure *out is NULL.
  */

@@ -17,7 +17,20 @@ typedef struct etp_abuild {
     etp_hm instr_map;             /* (chain, instr) -> entity index */
     etp_hm deleg_map;             /* (chain, instr, delegate id) -> entity index */
     uint32_t other_instr_events;  /* named events at instructions that are not timed (ignored) */
+    uint32_t *method_runs;        /* RunData indices of all the method's executions, before
+                                     --skip-executions (a->method_executions of them) */
+    double all_execute_ticks;     /* Method::execute ticks over method_runs (warmup.c) */
+    uint32_t all_execute_count;   /* how many of method_runs have a Method::execute */
 } etp_abuild;
+
+/* Whether block @p blk holds at least one selected execution. */
+static inline int etp_abuild_block_taken(const etp_abuild *b, const etp_inspect_block *blk)
+{
+    for (uint32_t i = 0; i < blk->run_count; i++)
+        if (b->exec_of_run[blk->runs[i]] != UINT32_MAX)
+            return 1;
+    return 0;
+}
 
 /* The error every step reports when an allocation fails (inline: each step's
  * file has it without calling into another). */
@@ -43,5 +56,13 @@ etp_status etp_attribute_finish(etp_attribution *t);
 void etp_attribution_free(etp_attribution *t);
 /* Model-level figures (figures.c). */
 etp_status etp_compute_figures(etp_abuild *b);
+/* The first execution against the rest, over every execution of the method
+ * (warmup.c); also fills all_execute_ticks / all_execute_count. */
+etp_status etp_compute_cold_start(etp_abuild *b);
+/* Test the tick unit against reported wall times (unit_evidence.c); needs
+ * etp_compute_cold_start() first. Records a->tick_unit and its issue. */
+etp_status etp_check_tick_unit(etp_abuild *b);
+/* Coverage and identity cross-checks between the inputs (crosscheck.c). */
+etp_status etp_crosscheck_inputs(etp_abuild *b);
 
 #endif

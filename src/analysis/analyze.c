@@ -14,7 +14,6 @@
 #include "util/parallel.h"
 #include "util/str.h"
 #include "etprof/etrecord.h"
-#include "etprof/runner_log.h"
 
 void etp_analysis_options_init(etp_analysis_options *o)
 {
@@ -28,32 +27,16 @@ static etp_status note_inputs(etp_abuild *b)
 {
     etp_analysis *a = b->a;
     int bad = 0;
-    if (!b->opt->source_unit_given)
-        bad |= etp_issue_add(&a->issues, "units.assumed", NULL,
-                             "ticks were read as nanoseconds (the default POSIX clock)");
     const etp_inspect *in = a->inspect;
     uint64_t wrapped = 0;
     const etp_inspect_block *twin = NULL;
     for (uint32_t i = 0; i < in->block_count; i++) {
         const etp_inspect_block *blk = &in->blocks[i];
-        if (!blk->run_count || b->exec_of_run[blk->runs[0]] == UINT32_MAX)
+        if (!etp_abuild_block_taken(b, blk))
             continue;
         wrapped += blk->wrapped_intervals;
         if (blk->plan && blk->candidate_count > 1)
             twin = blk;
-    }
-    const etp_runner_log *log = b->opt->runner_log;
-    if (log && log->iteration_count && log->iteration_count != a->execution_count)
-        bad |= etp_issue_add(&a->issues, "runner_log.count_differs", NULL,
-                             "%s reports %u iterations; the ETDump has %u executions of %s", log->path,
-                             log->iteration_count, a->execution_count, a->method);
-    if (log && log->etdump_name) {
-        const char *dn = etp_etdump_path(a->etdump), *slash = strrchr(dn, '/');
-        const char *ln = strrchr(log->etdump_name, '/');
-        if (strcmp(slash ? slash + 1 : dn, ln ? ln + 1 : log->etdump_name))
-            bad |= etp_issue_add(&a->issues, "runner_log.other_etdump", NULL,
-                                 "%s says it wrote %s; the ETDump analysed is %s", log->path,
-                                 log->etdump_name, dn);
     }
     if (wrapped)
         bad |= etp_issue_add(&a->issues, "etdump.wrapped_ticks", NULL,
@@ -146,6 +129,7 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
     a->source_unit = opt->source_unit;
     a->target_unit = opt->target_unit;
     a->cpu_hz = opt->cpu_hz;
+    a->rank_by = opt->rank_by;
 
     etp_abuild b;
     memset(&b, 0, sizeof b);
@@ -188,6 +172,12 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
     if (!s)
         s = note_inputs(&b);
     if (!s)
+        s = etp_compute_cold_start(&b);
+    if (!s)
+        s = etp_crosscheck_inputs(&b);
+    if (!s)
+        s = etp_check_tick_unit(&b);
+    if (!s)
         s = etp_build_device_report(&b);
     /* Hand the entities over. */
     a->entities = b.ents.v;
@@ -196,6 +186,7 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
     etp_hm_free(&b.instr_map);
     etp_hm_free(&b.deleg_map);
     free(b.exec_of_run);
+    free(b.method_runs);
     if (s) {
         etp_analysis_free(a);
         return s;

@@ -167,6 +167,10 @@ static void add_row(etp_abuild *b, const etp_inspect_block *blk, const etp_inspe
     uint64_t k = 0;
     for (uint32_t r = 0; r < blk->run_count; r++) {
         uint32_t e = b->exec_of_run[blk->runs[r]];
+        if (e == UINT32_MAX) { /* a skipped (warm-up) execution */
+            k += row->per_run[r];
+            continue;
+        }
         for (uint32_t c = 0; c < row->per_run[r]; c++, k++)
             etp_series_add(s, e, row->ticks[k]);
     }
@@ -197,7 +201,7 @@ etp_status etp_build_instruction_entities(etp_abuild *b)
     const etp_inspect *in = a->inspect;
     for (uint32_t bi = 0; bi < in->block_count; bi++) {
         const etp_inspect_block *blk = &in->blocks[bi];
-        if (blk->run_count == 0 || b->exec_of_run[blk->runs[0]] == UINT32_MAX)
+        if (!etp_abuild_block_taken(b, blk))
             continue;
         for (uint32_t r = 0; r < blk->row_count; r++) {
             const etp_inspect_row *row = &blk->rows[r];

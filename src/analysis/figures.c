@@ -211,7 +211,7 @@ etp_status etp_compute_figures(etp_abuild *b)
     const etp_inspect *in = a->inspect;
     for (uint32_t bi = 0; bi < in->block_count; bi++) {
         const etp_inspect_block *blk = &in->blocks[bi];
-        if (!blk->run_count || b->exec_of_run[blk->runs[0]] == UINT32_MAX)
+        if (!etp_abuild_block_taken(b, blk))
             continue;
         for (uint32_t r = 0; r < blk->row_count; r++) {
             const etp_inspect_row *row = &blk->rows[r];
@@ -220,6 +220,10 @@ etp_status etp_compute_figures(etp_abuild *b)
             uint64_t k = 0;
             for (uint32_t x = 0; x < blk->run_count; x++) {
                 uint32_t e = b->exec_of_run[blk->runs[x]];
+                if (e == UINT32_MAX) { /* a skipped (warm-up) execution */
+                    k += row->per_run[x];
+                    continue;
+                }
                 for (uint32_t c = 0; c < row->per_run[x]; c++, k++) {
                     v[EXEC][e] += (int64_t)row->ticks[k];
                     has_exec[e] = 1;

@@ -202,15 +202,30 @@ etp_status etp_select_executions(etp_abuild *b, const etp_program *p)
         return etp_error_set(b->err, ETP_E_MISMATCH, etp_etdump_path(a->etdump), ETP_NO_OFFSET,
                              "no Execute block of the ETDump belongs to method %s%s%s", a->method,
                              p ? " of " : "", p ? p->path : "");
-    a->executions = malloc(total * sizeof *a->executions);
-    if (!a->executions)
+    /* The method's executions in run order; the first --skip-executions of
+     * them (warm-up) are left out of every statistic from here on. */
+    uint32_t skip = b->opt->skip_executions;
+    if (skip >= total)
+        return etp_error_set(b->err, ETP_E_USAGE, etp_etdump_path(a->etdump), ETP_NO_OFFSET,
+                             "--skip-executions %u leaves none of the %u executions of method %s",
+                             skip, total, a->method);
+    b->method_runs = malloc(total * sizeof *b->method_runs);
+    a->executions = malloc((total - skip) * sizeof *a->executions);
+    if (!a->executions || !b->method_runs)
         return etp_abuild_oom(b);
-    uint32_t e = 0;
+    uint32_t e = 0, m = 0;
     for (uint32_t ri = 0; ri < b->nruns; ri++)
         if (b->exec_of_run[ri] == 0) {
+            b->method_runs[m++] = ri;
+            if (m <= skip) {
+                b->exec_of_run[ri] = UINT32_MAX;
+                continue;
+            }
             b->exec_of_run[ri] = e;
             a->executions[e++] = ri;
         }
-    a->execution_count = b->nexec = total;
+    a->method_executions = total;
+    a->skipped_executions = skip;
+    a->execution_count = b->nexec = total - skip;
     return ETP_OK;
 }

@@ -16,24 +16,50 @@ static double lerp(double a, double b, double t)
 
 /* Percentile over sorted integers scaled by 1/divisor, without building a
  * double array: only the two neighbouring ranks are needed. */
+/* numpy's linear percentile of integer ticks at an integer percent @p q,
+ * computed exactly: rank q(n-1)/100 = i + r/100, value = (100 a + r (b - a))
+ * / (100 divisor), one rounding at the end. Interpolating values already
+ * divided (as floating point lerp does) lands an ulp off the decimal the
+ * ticks mean (0.1415605 printed as 0.14156049999999998); this is the same
+ * number to within that ulp and prints as its short decimal. */
+/* numpy's linear percentile of integer ticks at an integer percent q,
+ * computed exactly: rank q(n-1)/100 = i + r/100, value = (100 a + r (b - a))
+ * / (100 divisor), rounded once at the end. Interpolating values already
+ * divided (a floating-point lerp) lands an ulp off the decimal the ticks
+ * mean (0.1415605 printed as 0.14156049999999998); this is the same number
+ * to within that ulp, and prints as its short decimal.
+ *
+ * Rank of percent @p q among @p n sorted values: index i and remainder r
+ * (in hundredths) of q(n-1)/100. */
+static size_t pct_rank(size_t n, unsigned q, unsigned *r)
+{
+    unsigned __int128 num = (unsigned __int128)q * (n - 1);
+    *r = (unsigned)(num % 100);
+    return (size_t)(num / 100);
+}
+
+static double pct_value(__int128 a, __int128 b, unsigned r, double divisor)
+{
+    __int128 x = a * 100 + (b - a) * (__int128)r;
+    return (double)((long double)x / (100.0L * (long double)divisor));
+}
+
 static double pct_u64(const uint64_t *s, size_t n, double divisor, double q)
 {
-    double h = (q / 100.0) * (double)(n - 1);
-    double lo = floor(h);
-    size_t i = (size_t)lo;
+    unsigned r;
+    size_t i = pct_rank(n, (unsigned)q, &r);
     if (i >= n - 1)
         return (double)s[n - 1] / divisor;
-    return lerp((double)s[i] / divisor, (double)s[i + 1] / divisor, h - lo);
+    return pct_value(s[i], s[i + 1], r, divisor);
 }
 
 static double pct_i64(const int64_t *s, size_t n, double divisor, double q)
 {
-    double h = (q / 100.0) * (double)(n - 1);
-    double lo = floor(h);
-    size_t i = (size_t)lo;
+    unsigned r;
+    size_t i = pct_rank(n, (unsigned)q, &r);
     if (i >= n - 1)
         return (double)s[n - 1] / divisor;
-    return lerp((double)s[i] / divisor, (double)s[i + 1] / divisor, h - lo);
+    return pct_value(s[i], s[i + 1], r, divisor);
 }
 
 double etp_percentile_linear(const double *sorted, size_t n, double q)
@@ -51,9 +77,8 @@ double etp_percentile_linear(const double *sorted, size_t n, double q)
 /* Percentile q of n values whose order statistics are obtained with @p at. */
 static double pct_select(uint64_t *t, size_t n, double divisor, double q, size_t *from)
 {
-    double h = (q / 100.0) * (double)(n - 1);
-    double lo = floor(h);
-    size_t i = (size_t)lo;
+    unsigned r;
+    size_t i = pct_rank(n, (unsigned)q, &r);
     if (i >= n - 1)
         return (double)t[n - 1] / divisor;
     /* t[i] by selection within [from, n), then t[i+1] = the least of the rest. */
@@ -63,7 +88,7 @@ static double pct_select(uint64_t *t, size_t n, double divisor, double q, size_t
         if (t[k] < b)
             b = t[k];
     *from = i + 1;
-    return lerp((double)a / divisor, (double)b / divisor, h - lo);
+    return pct_value(a, b, r, divisor);
 }
 
 void etp_stats_from_ticks(uint64_t *t, size_t n, double divisor, etp_stats *out)

@@ -21,9 +21,11 @@
 
 static void help(void)
 {
-    printf("usage: etprof analyze [ETRECORD] --etdump RUN.etdp [--pte PROGRAM] [--method NAME]\n"
+    printf("usage: etprof analyze [RUN.etdp] [PROGRAM] [ETRECORD] [LOG] [--method NAME]\n"
            "                      [--source-unit ns|us|ms|s|cycles] [--unit ms|us|ns|s|cycles]\n"
-           "                      [--cpu-hz HZ] [--json] [--top N] [--quiet]\n"
+           "                      [--cpu-hz HZ] [--log FILE|-] [--skip-executions N]\n"
+           "                      [--rank-by avg|p50|max] [--fail-on warning|error]\n"
+           "                      [--json] [--top N] [--quiet]\n"
            "                      [-o DIR [--format csv|json] [--detailed]\n"
            "                              [--model-explorer files|open|none]\n"
            "                              [--force] [--parents]]\n"
@@ -31,16 +33,27 @@ static void help(void)
            "Join what ran (ETDump) with what was deployed (.pte) and what was exported\n"
            "(ETRecord): time per instruction, per delegate event and per source operator,\n"
            "summed per execution first, then summarised across executions. Shared timings\n"
-           "are marked non-additive, never divided. At least one of ETRECORD and --pte.\n\n"
+           "are marked non-additive, never divided. At least one of ETRECORD and PROGRAM.\n"
+           "Input files go in any order, each recognised by its bytes, or with their options\n"
+           "(--etdump, --pte, --etrecord, --log), which check the file is of that kind.\n\n"
            "  --etdump FILE      the runtime's ETDump (required)\n"
+           "  --etrecord FILE    the ETRecord saved at export time\n"
            "  --pte PROGRAM      the deployed program (.pte or .bpte)\n"
            "  --log FILE         the runner's output (executor_runner / example_runner): its\n"
-           "                     method, iteration times and planned memory, kept apart.\n"
+           "                     method, iteration times and planned memory, kept apart;\n"
+           "                     checked against the ETDump and the program, and its wall\n"
+           "                     times test the tick unit. `-` reads it from standard input.\n"
            "                     Repeatable: also GNU time -v output, Arm runner consoles\n"
            "                     (perf report, PMU counters), RTT Inference lines, VGF\n"
            "                     device time. A log carrying a base64 ETDump stands in for\n"
            "                     --etdump (or is checked against it); an Arm runner's dump\n"
            "                     is read in CPU cycles unless --source-unit says otherwise\n"
+           "  --skip-executions N leave the first N executions (warm-up) out of the statistics\n"
+           "                     (the cold start, first execution against the rest, is always\n"
+           "                     reported)\n"
+           "  --rank-by K        order the top lists by avg (default), p50 or max per execution\n"
+           "  --fail-on V        exit 3 when the validity is V or worse: warning (degraded or\n"
+           "                     invalid) or error (invalid); output is still written\n"
            "  --method NAME      the method that ran (inferred when possible)\n"
            "  --source-unit U    unit of the ETDump's ticks (ns assumed, and reported, if absent)\n"
            "  --unit U           unit of reported times (default ms)\n"
@@ -61,7 +74,8 @@ static void help(void)
            "  --top N            operators in the terminal summary (default 10)\n"
            "  --quiet            print nothing but errors\n"
            "  --list-issue-codes print the issue code registry (Markdown) and exit\n"
-           "Exit status: 0 (valid or degraded result), 1 bad or inconsistent input, 2 usage.\n");
+           "Exit status: 0 (valid or degraded result), 1 bad or inconsistent input, 2 usage,\n"
+           "3 the result is below --fail-on's threshold.\n");
 }
 
 static void list_codes(void)
@@ -96,6 +110,8 @@ static char *options_json(const etp_analysis_options *o, const char *format, int
     etp_jw_kstr(&w, "format", format);
     etp_jw_kbool(&w, "detailed", detailed);
     etp_jw_kstr(&w, "model_explorer", me_mode);
+    etp_jw_kuint(&w, "skip_executions", o->skip_executions);
+    etp_jw_kstr(&w, "rank_by", etp_rank_key_name(o->rank_by));
     etp_jw_obj_end(&w);
     return etp_jw_take(&w, NULL);
 }
@@ -246,7 +262,7 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     const char *more[CLI_MAX_LOGS];
     uint32_t nmore = 0;
     for (uint32_t i = 0; rq->logs && i < rq->logs->n; i++)
-        if (!rq->log || strcmp(rq->logs->paths[i], rq->log))
+        if ((!rq->log || strcmp(rq->logs->paths[i], rq->log)) && strcmp(rq->logs->paths[i], "-"))
             more[nmore++] = rq->logs->paths[i];
     po.device_log_paths = more;
     po.device_log_count = nmore;
@@ -288,17 +304,19 @@ int cmd_analyze(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},             {"list-issue-codes", no_argument, NULL, 'L'},
         {"output", required_argument, NULL, 'o'},      {"format", required_argument, NULL, 'f'},
         {"detailed", no_argument, NULL, 'D'},          {"model-explorer", required_argument, NULL, 'M'},
-        {"log", required_argument, NULL, 'l'},
+        {"log", required_argument, NULL, 'l'},          {"skip-executions", required_argument, NULL, 'S'},
+        {"rank-by", required_argument, NULL, 'R'},      {"fail-on", required_argument, NULL, 'G'},
+        {"etrecord", required_argument, NULL, 'r'},
         {"force", no_argument, NULL, 'F'},             {"parents", no_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     etp_analysis_options opt;
     etp_analysis_options_init(&opt);
     cli_units units = {(int)opt.source_unit, (int)opt.target_unit, 0, 0};
-    const char *etdump = NULL, *pte = NULL, *logpath = NULL;
+    const char *etdump = NULL, *pte = NULL, *logpath = NULL, *etrecord_opt = NULL;
     int json = 0, quiet = 0, top = 10, c;
     const char *outdir = NULL, *format = "csv", *me_mode = "files";
-    int detailed = 0;
+    int detailed = 0, fail_on = -1; /* -1: never; else the etp_validity that fails */
     unsigned bundle_flags = 0;
     cli_logs logs;
     memset(&logs, 0, sizeof logs);
@@ -312,6 +330,7 @@ int cmd_analyze(int argc, char **argv)
             if (cli_logs_add(&logs, optarg))
                 return EXIT_USAGE;
             break;
+        case 'r': etrecord_opt = optarg; break;
         case 'm': opt.method = optarg; break;
         case 'u': unit_given = 1; /* fall through */
         case 's':
@@ -336,6 +355,31 @@ int cmd_analyze(int argc, char **argv)
                 return cli_usage("analyze", "--format is csv or json, got '%s'", optarg);
             format = optarg;
             break;
+        case 'S': {
+            long long v = cli_parse_count(optarg);
+            if (v < 0 || v > 100000000)
+                return cli_usage("analyze", "--skip-executions needs a count from 0, got '%s'", optarg);
+            opt.skip_executions = (uint32_t)v;
+            break;
+        }
+        case 'R':
+            if (!strcmp(optarg, "avg"))
+                opt.rank_by = ETP_RANK_AVG;
+            else if (!strcmp(optarg, "p50"))
+                opt.rank_by = ETP_RANK_P50;
+            else if (!strcmp(optarg, "max"))
+                opt.rank_by = ETP_RANK_MAX;
+            else
+                return cli_usage("analyze", "--rank-by is avg, p50 or max, got '%s'", optarg);
+            break;
+        case 'G':
+            if (!strcmp(optarg, "warning"))
+                fail_on = ETP_DEGRADED;
+            else if (!strcmp(optarg, "error"))
+                fail_on = ETP_INVALID;
+            else
+                return cli_usage("analyze", "--fail-on is warning or error, got '%s'", optarg);
+            break;
         case 'D': detailed = 1; break;
         case 'F': bundle_flags |= ETP_BUNDLE_FORCE; break;
         case 'P': bundle_flags |= ETP_BUNDLE_PARENTS; break;
@@ -345,16 +389,46 @@ int cmd_analyze(int argc, char **argv)
             me_mode = optarg;
             break;
         case 'h': help(); return EXIT_OK;
-        default: return cli_usage("analyze", "bad option");
+        default: return cli_bad_option("analyze", argv);
         }
     }
-    const char *etrecord = NULL;
-    if (optind < argc)
-        etrecord = argv[optind++];
-    if (optind < argc)
-        return cli_usage("analyze", "unexpected argument '%s'", argv[optind]);
-    if (!etdump && !logs.n)
-        return cli_usage("analyze", "--etdump RUN.etdp is required (or a --log carrying one)");
+    /* Inputs: positional in any order (sorted by their bytes) or with their
+     * options (checked to be of that kind). */
+    cli_inputs ins;
+    memset(&ins, 0, sizeof ins);
+    int bad_in = EXIT_OK;
+    if (etdump)
+        bad_in = cli_inputs_set("analyze", &ins, CLI_IN_ETDUMP, etdump);
+    if (!bad_in && pte)
+        bad_in = cli_inputs_set("analyze", &ins, CLI_IN_PTE, pte);
+    /* Every --log is read as a device log (cli_logs.h); the first also
+     * stands in the inputs' log slot (a positional LOG joins the list). */
+    if (!bad_in && logs.n)
+        bad_in = cli_inputs_set("analyze", &ins, CLI_IN_LOG, logs.paths[0]);
+    if (!bad_in && etrecord_opt)
+        bad_in = cli_inputs_set("analyze", &ins, CLI_IN_ETRECORD, etrecord_opt);
+    if (!bad_in)
+        bad_in = cli_inputs_check(&ins);
+    for (; !bad_in && optind < argc; optind++)
+        bad_in = cli_inputs_add("analyze", &ins, argv[optind],
+                                CLI_ACCEPT(CLI_IN_ETDUMP) | CLI_ACCEPT(CLI_IN_PTE) |
+                                    CLI_ACCEPT(CLI_IN_ETRECORD) | CLI_ACCEPT(CLI_IN_LOG));
+    if (bad_in)
+        return bad_in;
+    etdump = ins.path[CLI_IN_ETDUMP];
+    pte = ins.path[CLI_IN_PTE];
+    if (ins.path[CLI_IN_LOG] && (!logs.n || strcmp(ins.path[CLI_IN_LOG], logs.paths[0])) &&
+        cli_logs_add(&logs, ins.path[CLI_IN_LOG]))
+        return EXIT_USAGE;
+    const char *etrecord = ins.path[CLI_IN_ETRECORD];
+    /* (a log may carry the ETDump: checked once the logs are read) */
+    int missing = logs.n ? EXIT_OK
+                         : cli_inputs_require("analyze", &ins, CLI_IN_ETDUMP, "RUN.etdp, or --etdump RUN.etdp");
+    if (missing)
+        return missing;
+    if (outdir && !strcmp(outdir, "-"))
+        return cli_usage("analyze", "-o takes a directory (a bundle is several files); for the "
+                                    "analysis on standard output use --json without -o");
     if (!outdir && (detailed || strcmp(format, "csv") || strcmp(me_mode, "files") || bundle_flags))
         return cli_usage("analyze",
                          "--format, --detailed, --model-explorer, --force and --parents need -o DIR");
@@ -371,7 +445,7 @@ int cmd_analyze(int argc, char **argv)
         }
         logpath = logs.runner;
         opt.device_logs = (const etp_device_log *const *)logs.logs;
-        opt.device_log_count = logs.n;
+        opt.device_log_count = logs.nloaded;
     }
     if (cli_units_check("analyze", &units)) {
         cli_logs_free(&logs);
@@ -419,7 +493,10 @@ int cmd_analyze(int argc, char **argv)
     cli_progress_done();
     if (outdir) {
         publish_request rq = {.argc = argc, .argv = argv, .outdir = outdir, .etdump = etdump,
-                              .pte = pte, .etrecord = etrecord, .log = logpath, .logs = &logs,
+                              .pte = pte, .etrecord = etrecord,
+                              /* a log read from stdin cannot be hashed again: not an input
+                               * of the bundle (its figures are in it all the same) */
+                              .log = logpath && strcmp(logpath, "-") ? logpath : NULL, .logs = &logs,
                               .format = format,
                               .detailed = detailed, .me_mode = me_mode,
                               .bundle_flags = bundle_flags, .json = json,
@@ -434,6 +511,12 @@ int cmd_analyze(int argc, char **argv)
         etp_analysis_write_text(a, &st, stdout);
         if (fflush(stdout))
             rc = cli_error("write error on standard output");
+    }
+    /* The gate: the output above is written either way. */
+    if (rc == EXIT_OK && fail_on >= 0 && (int)a->validity >= fail_on) {
+        fprintf(stderr, "etprof: result is %s; --fail-on %s\n", etp_validity_name(a->validity),
+                    fail_on == ETP_INVALID ? "error" : "warning");
+        rc = EXIT_GATE;
     }
 done:
     cli_progress_done();

@@ -2,7 +2,8 @@
  * cli.h - the etprof command line: one file per subcommand, shared helpers.
  *
  * Exit codes: 0 success; 1 bad or inconsistent input, or failed analysis;
- * 2 command-line usage.
+ * 2 command-line usage; 3 a CI gate failed (`analyze --fail-on`: the result's
+ * validity is below the threshold; the same status other gates use).
  */
 #ifndef ETP_CLI_H
 #define ETP_CLI_H
@@ -11,7 +12,7 @@
 
 #include "etprof/error.h"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_GATE = 3 };
 
 int cmd_dump(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
@@ -20,6 +21,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 
@@ -49,6 +51,9 @@ int cli_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* After getopt_long() returned '?' (main() turns getopt's own messages off):
+ * one line naming the option that is unknown or lacks its value; EXIT_USAGE. */
+int cli_bad_option(const char *cmd, char **argv);
 /* --source-unit / --unit / --cpu-hz, shared by inspect and analyze. */
 typedef struct cli_units {
     int source, target;         /* etp_time_unit */
@@ -62,6 +67,30 @@ int cli_units_option(const char *cmd, cli_units *u, const char *opt, const char 
 int cli_units_check(const char *cmd, const cli_units *u);
 /* Parse a non-negative integer option value; -1 on error. */
 long long cli_parse_count(const char *s);
+/* A command's input files (cli_inputs.c): positional ones sorted by their
+ * bytes, in any order; --etdump/--pte/--etrecord/--log ones checked to be of
+ * that kind. Paths are argv's. */
+typedef enum cli_input_role { CLI_IN_ETDUMP = 0, CLI_IN_PTE, CLI_IN_ETRECORD, CLI_IN_LOG, CLI_IN_COUNT } cli_input_role;
+#define CLI_ACCEPT(r) (1u << (r))
+typedef struct cli_inputs {
+    const char *path[CLI_IN_COUNT];
+    unsigned explicit_mask;     /* roles given with their option (checked by cli_inputs_check) */
+} cli_inputs;
+/* Sort positional @p path into @p in by its bytes; @p accept is a mask of
+ * CLI_ACCEPT(role). EXIT_OK, or the status after printing one line: a file
+ * of a kind the command does not take, or unreadable, is EXIT_INPUT; two
+ * files of one kind are EXIT_USAGE. */
+int cli_inputs_add(const char *cmd, cli_inputs *in, const char *path, unsigned accept);
+/* Record @p path given with the option of @p role (EXIT_USAGE when another
+ * file already has that role). */
+int cli_inputs_set(const char *cmd, cli_inputs *in, cli_input_role role, const char *path);
+/* Check every file given with an option is of its option's kind; EXIT_OK or
+ * EXIT_INPUT after printing what the file is instead. */
+int cli_inputs_check(const cli_inputs *in);
+/* EXIT_OK when @p role was given. Otherwise: when other files were, one line
+ * saying what the first is instead (EXIT_INPUT: "run.pte is a program, not an
+ * ETDump"); when none was, a usage error showing @p usage (EXIT_USAGE). */
+int cli_inputs_require(const char *cmd, const cli_inputs *in, cli_input_role role, const char *usage);
 /* Back the heap with huge pages, sized from the input files among @p argv
  * (NULL-terminated), and make malloc reuse freed memory rather than ask the
  * kernel for more (see malloc_tuning.c). Call before any thread starts. */

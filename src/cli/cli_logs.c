@@ -64,13 +64,18 @@ int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given
     etp_error_clear(&err);
     const etp_device_log *carrier = NULL;
     for (uint32_t i = 0; i < c->n; i++) {
-        if (etp_device_log_open(c->paths[i], &c->logs[i], &err))
+        if (!strcmp(c->paths[i], "-")) { /* standard input: read once, by the runner log */
+            if (!c->runner)
+                c->runner = c->paths[i];
+            continue;
+        }
+        if (etp_device_log_open(c->paths[i], &c->logs[c->nloaded], &err))
             return cli_fail(&err);
-        const etp_device_log *l = c->logs[i];
+        const etp_device_log *l = c->logs[c->nloaded++];
         /* The runner log: the first with runner lines, or with nothing of
          * another format (a time -v file, an RTT capture or etprof run's
          * measurements are not a runner's output). */
-        unsigned other = ETP_DL_GNU_TIME | ETP_DL_RTT | ETP_DL_VGF | ETP_DL_ETPROF_RUN;
+        unsigned other = ETP_DL_GNU_TIME | ETP_DL_RTT | ETP_DL_VGF | ETP_DL_ETPROF_RUN | ETP_DL_PROC_STATUS;
         if (!c->runner && ((l->formats & (ETP_DL_PORTABLE_RUNNER | ETP_DL_ARM_RUNNER)) || !(l->formats & other)))
             c->runner = c->paths[i];
         if (l->etdump.data) {
@@ -111,7 +116,7 @@ int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given
 
 void cli_logs_free(cli_logs *c)
 {
-    for (uint32_t i = 0; i < c->n; i++)
+    for (uint32_t i = 0; i < c->nloaded; i++)
         etp_device_log_free(c->logs[i]);
     if (c->tmp_etdump)
         unlink(c->tmp_etdump);

@@ -13,7 +13,8 @@
 typedef struct cli_logs {
     const char *paths[CLI_MAX_LOGS];  /* argv's */
     uint32_t n;
-    etp_device_log *logs[CLI_MAX_LOGS];
+    etp_device_log *logs[CLI_MAX_LOGS]; /* the logs read (not "-": stdin is the runner log's alone) */
+    uint32_t nloaded;
     const char *runner;               /* the log also read as the runner log, or NULL */
     const char *etdump_log;           /* the log whose carried ETDump is analysed, or NULL */
     char *tmpdir, *tmp_etdump;        /* where that ETDump was written (removed by cli_logs_free) */

@@ -40,7 +40,7 @@ int cmd_dump(int argc, char **argv)
         case 'j': json = 1; break;
         case 'c': pretty = 0; break;
         case 'h': help(); return EXIT_OK;
-        default: return cli_usage("dump", "bad option");
+        default: return cli_bad_option("dump", argv);
         }
     }
     if (optind + 1 != argc)

@@ -1,6 +1,7 @@
 /* graph.c - `etprof graph PROGRAM -o FILE`: the program's Model Explorer graph. */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "etprof/mexplorer.h"
@@ -37,6 +38,7 @@ int cmd_graph(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},
+        {"pte", required_argument, NULL, 'p'},
         {"method", required_argument, NULL, 'm'},
         {"label", required_argument, NULL, 'l'},
         {"no-delegate-graphs", no_argument, NULL, 'D'},
@@ -44,23 +46,34 @@ int cmd_graph(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *out_path = NULL, *method = NULL, *label = NULL;
+    const char *out_path = NULL, *method = NULL, *label = NULL, *pte_opt = NULL;
     int flags = ETP_ME_PRETTY, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:m:l:h", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out_path = optarg; break;
+        case 'p': pte_opt = optarg; break;
         case 'm': method = optarg; break;
         case 'l': label = optarg; break;
         case 'D': flags |= ETP_ME_NO_DELEGATE_GRAPHS; break;
         case 'c': flags &= ~ETP_ME_PRETTY; break;
         case 'h': help(); return EXIT_OK;
-        default: return cli_usage("graph", "bad option");
+        default: return cli_bad_option("graph", argv);
         }
     }
-    if (optind + 1 != argc)
-        return cli_usage("graph", "graph takes exactly one PROGRAM file");
-    const char *path = argv[optind];
+    cli_inputs ins;
+    memset(&ins, 0, sizeof ins);
+    int bad_in = pte_opt ? cli_inputs_set("graph", &ins, CLI_IN_PTE, pte_opt) : EXIT_OK;
+    if (!bad_in)
+        bad_in = cli_inputs_check(&ins);
+    for (; !bad_in && optind < argc; optind++)
+        bad_in = cli_inputs_add("graph", &ins, argv[optind], CLI_ACCEPT(CLI_IN_PTE));
+    if (bad_in)
+        return bad_in;
+    const char *path = ins.path[CLI_IN_PTE];
+    int missing = cli_inputs_require("graph", &ins, CLI_IN_PTE, "graph PROGRAM [-o FILE]");
+    if (missing)
+        return missing;
 
     etp_error err;
     etp_error_clear(&err);
@@ -69,8 +82,17 @@ int cmd_graph(int argc, char **argv)
     if (s)
         return cli_fail_status(s, &err);
     etp_me_collection *col;
-    /* An unknown --method is reported with exit 1 here (the graph command's
-     * documented behaviour), not as a usage error. */
+    /* An unknown --method is a usage error (exit 2), as in every command. */
+    if (method && !etp_program_find_plan(p, method)) {
+        char list[400] = "";
+        size_t len = 0;
+        for (uint32_t i = 0; i < p->plan_count && len + 80 < sizeof list; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", p->plans[i].name);
+        etp_error_set(&err, ETP_E_USAGE, p->path, ETP_NO_OFFSET, "no method named '%s' (methods: %s)",
+                      method, list);
+        etp_program_free(p);
+        return cli_fail_status(ETP_E_USAGE, &err);
+    }
     if (etp_me_build(p, method, label, &col, &err)) {
         etp_program_free(p);
         return cli_fail(&err);

@@ -12,11 +12,12 @@
 
 static void help(void)
 {
-    printf("usage: etprof inspect ETDUMP [--pte PROGRAM] [--method NAME]\n"
+    printf("usage: etprof inspect ETDUMP [PROGRAM] [--method NAME]\n"
            "                      [--source-unit ns|us|ms|s|cycles] [--unit ms|us|ns|s|cycles]\n"
            "                      [--cpu-hz HZ] [--json [--raw]]\n\n"
            "Per-event timing table of an ETDump: runs with the same event signature form one\n"
            "block; per event: samples, avg, p10, p50, p90 (numpy-linear), min, max.\n\n"
+           "Files go in any order, recognised by their bytes (or --etdump, --pte).\n\n"
            "  --pte PROGRAM      name instructions from the program (.pte or .bpte); the\n"
            "                     method of each block is inferred from its events\n"
            "  --method NAME      use this method for every block with instruction events\n"
@@ -34,17 +35,19 @@ int cmd_inspect(int argc, char **argv)
         {"source-unit", required_argument, NULL, 's'}, {"unit", required_argument, NULL, 'u'},
         {"cpu-hz", required_argument, NULL, 'c'},    {"json", no_argument, NULL, 'j'},
         {"raw", no_argument, NULL, 'r'},             {"help", no_argument, NULL, 'h'},
+        {"etdump", required_argument, NULL, 'e'},
         {NULL, 0, NULL, 0},
     };
     etp_inspect_options opt;
     etp_inspect_options_init(&opt);
     cli_units units = {(int)opt.source_unit, (int)opt.target_unit, 0, 0};
-    const char *pte = NULL;
+    const char *pte = NULL, *etdump = NULL;
     int json = 0, raw = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'p': pte = optarg; break;
+        case 'e': etdump = optarg; break;
         case 'm': opt.method = optarg; break;
         case 's':
         case 'u':
@@ -56,11 +59,27 @@ int cmd_inspect(int argc, char **argv)
         case 'j': json = 1; break;
         case 'r': raw = 1; break;
         case 'h': help(); return EXIT_OK;
-        default: return cli_usage("inspect", "bad option");
+        default: return cli_bad_option("inspect", argv);
         }
     }
-    if (optind + 1 != argc)
-        return cli_usage("inspect", "inspect takes exactly one ETDUMP");
+    /* Inputs in any order, sorted by their bytes (cli_inputs.c). */
+    cli_inputs ins;
+    memset(&ins, 0, sizeof ins);
+    int bad_in = etdump ? cli_inputs_set("inspect", &ins, CLI_IN_ETDUMP, etdump) : EXIT_OK;
+    if (!bad_in && pte)
+        bad_in = cli_inputs_set("inspect", &ins, CLI_IN_PTE, pte);
+    if (!bad_in)
+        bad_in = cli_inputs_check(&ins);
+    for (; !bad_in && optind < argc; optind++)
+        bad_in = cli_inputs_add("inspect", &ins, argv[optind],
+                                CLI_ACCEPT(CLI_IN_ETDUMP) | CLI_ACCEPT(CLI_IN_PTE));
+    if (bad_in)
+        return bad_in;
+    etdump = ins.path[CLI_IN_ETDUMP];
+    pte = ins.path[CLI_IN_PTE];
+    int missing = cli_inputs_require("inspect", &ins, CLI_IN_ETDUMP, "inspect RUN.etdp [PROGRAM]");
+    if (missing)
+        return missing;
     if (raw && !json)
         return cli_usage("inspect", "--raw only applies with --json");
     if (opt.method && !pte)
@@ -76,7 +95,7 @@ int cmd_inspect(int argc, char **argv)
     /* The ETDump is opened deferred: its events' tables are checked as
      * etp_inspect_run() decodes them (one pass). A defect of the ETDump is
      * reported before one of the program. */
-    etp_inputs_spec spec = {.etdump = argv[optind], .pte = pte};
+    etp_inputs_spec spec = {.etdump = etdump, .pte = pte};
     etp_inputs *inputs;
     etp_status s = etp_inputs_open(&spec, &inputs, &err);
     if (s)

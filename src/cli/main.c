@@ -1,4 +1,5 @@
 /* main.c - `etprof <command> ...`: dispatch to one file per subcommand. */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ static const struct {
     {"verify", cmd_verify, "check a result bundle's manifest, sizes and SHA-256 digests", 0},
     {"graph", cmd_graph, "write a program's Model Explorer graph", 1},
     {"trace", cmd_trace, "write a Chrome/Perfetto trace of an ETDump", 1},
+    {"diff", cmd_diff, "compare two runs (bundles or ETDumps); gate CI on a regression", 1},
     {"gen", cmd_gen, "generate synthetic inputs (large ETDumps, a demo triple)", 0},
     {"run", cmd_run, "run an ExecuTorch runner, measure it, then analyse and publish", 1},
     {"extract", cmd_extract, "decode the ETDump a device console log carries as base64", 0},
@@ -29,8 +31,10 @@ static void usage(FILE *fp)
     fprintf(fp, "usage: etprof <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
-    fprintf(fp, "\n`etprof <command> --help` describes a command's options.\n"
-                "Exit status: 0 success, 1 bad or inconsistent input, 2 usage error.\n");
+    fprintf(fp, "\n`etprof help <command>` (or `etprof <command> --help`) describes a command.\n"
+                "Input files go in any order: each is recognised by its bytes.\n"
+                "Exit status: 0 success, 1 bad or inconsistent input, 2 usage error,\n"
+                "3 a CI gate failed (analyze --fail-on, diff --fail-if-slower).\n");
 }
 
 int cli_fail(const etp_error *err)
@@ -65,6 +69,14 @@ int cli_error(const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     return EXIT_INPUT;
+}
+
+int cli_bad_option(const char *cmd, char **argv)
+{
+    const char *arg = optind > 0 ? argv[optind - 1] : "?";
+    if (optopt && strncmp(arg, "--", 2))
+        return cli_usage(cmd, "unknown option or missing value: -%c", optopt);
+    return cli_usage(cmd, "unknown option or missing value: %s", arg);
 }
 
 int cli_units_option(const char *cmd, cli_units *u, const char *opt, const char *val)
@@ -116,6 +128,16 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    opterr = 0; /* commands print one line of their own (cli_bad_option) */
+    if (!strcmp(cmd, "help") && argc > 2) {
+        /* `etprof help CMD` is `etprof CMD --help`. */
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (!strcmp(argv[2], commands[i].name)) {
+                char *hargv[] = {argv[2], "--help", NULL};
+                return commands[i].fn(2, hargv);
+            }
+        return cli_usage(NULL, "unknown command '%s' (see `etprof --help`)", argv[2]);
+    }
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return EXIT_OK;
@@ -130,7 +152,5 @@ int main(int argc, char **argv)
                 cli_tune_malloc(argv + 2);
             return commands[i].fn(argc - 1, argv + 1);
         }
-    fprintf(stderr, "etprof: unknown command '%s'\n", cmd);
-    usage(stderr);
-    return EXIT_USAGE;
+    return cli_usage(NULL, "unknown command '%s' (see `etprof --help`)", cmd);
 }

@@ -13,13 +13,14 @@
 
 static void help(void)
 {
-    printf("usage: etprof trace ETDUMP [--pte PROGRAM] [--method NAME] [--etrecord R]\n"
+    printf("usage: etprof trace ETDUMP [PROGRAM] [ETRECORD] [--method NAME]\n"
            "                    [--source-unit ns|us|ms|s|cycles] [--no-debug-events]\n"
-           "                    [--executions A-B | --first N] [--force] [--quiet] -o FILE\n\n"
+           "                    [--executions A-B | --first N] [--force] [--quiet] [-o FILE]\n\n"
            "Write the ETDump as Chrome Trace Event JSON for ui.perfetto.dev or chrome://tracing:\n"
            "one process per method, one track per load and per execution, events nested\n"
            "Method::execute > OPERATOR_CALL/DELEGATE_CALL > native_call_*/delegate events.\n\n"
-           "  -o, --output FILE  where to write the trace ('-' for standard output)\n"
+           "Files go in any order, recognised by their bytes (or --etdump, --pte, --etrecord).\n"
+           "  -o, --output FILE  where to write the trace (default, or '-': standard output)\n"
            "  --pte PROGRAM      name instructions from the program (.pte or .bpte) and\n"
            "                     infer each block's method\n"
            "  --method NAME      use this method for every block (needs --pte)\n"
@@ -138,6 +139,7 @@ int cmd_trace(int argc, char **argv)
         {"source-unit", required_argument, NULL, 's'},
         {"no-debug-events", no_argument, NULL, 'n'},
         {"etrecord", required_argument, NULL, 'r'},
+        {"etdump", required_argument, NULL, 'e'},
         {"output", required_argument, NULL, 'o'},
         {"executions", required_argument, NULL, 'x'},
         {"first", required_argument, NULL, 'f'},
@@ -148,7 +150,7 @@ int cmd_trace(int argc, char **argv)
     };
     etp_trace_options opt;
     etp_trace_options_init(&opt);
-    const char *pte = NULL, *out = NULL, *rec = NULL;
+    const char *pte = NULL, *out = NULL, *rec = NULL, *etdump = NULL;
     int c, force = 0, quiet = 0, ranges = 0;
     long long n;
     optind = 1;
@@ -162,6 +164,7 @@ int cmd_trace(int argc, char **argv)
             break;
         case 'n': opt.debug_events = 0; break;
         case 'r': rec = optarg; break;
+        case 'e': etdump = optarg; break;
         case 'o': out = optarg; break;
         case 'x':
             if (parse_range(optarg, &opt.first_execution, &opt.last_execution))
@@ -182,13 +185,33 @@ int cmd_trace(int argc, char **argv)
         case 'F': force = 1; break;
         case 'q': quiet = 1; break;
         case 'h': help(); return EXIT_OK;
-        default: return cli_usage("trace", "bad option");
+        default: return cli_bad_option("trace", argv);
         }
     }
-    if (optind + 1 != argc)
-        return cli_usage("trace", "trace takes exactly one ETDUMP");
+    /* Inputs in any order, sorted by their bytes (cli_inputs.c). */
+    cli_inputs ins;
+    memset(&ins, 0, sizeof ins);
+    int bad_in = etdump ? cli_inputs_set("trace", &ins, CLI_IN_ETDUMP, etdump) : EXIT_OK;
+    if (!bad_in && pte)
+        bad_in = cli_inputs_set("trace", &ins, CLI_IN_PTE, pte);
+    if (!bad_in && rec)
+        bad_in = cli_inputs_set("trace", &ins, CLI_IN_ETRECORD, rec);
+    if (!bad_in)
+        bad_in = cli_inputs_check(&ins);
+    for (; !bad_in && optind < argc; optind++)
+        bad_in = cli_inputs_add("trace", &ins, argv[optind],
+                                CLI_ACCEPT(CLI_IN_ETDUMP) | CLI_ACCEPT(CLI_IN_PTE) |
+                                    CLI_ACCEPT(CLI_IN_ETRECORD));
+    if (bad_in)
+        return bad_in;
+    pte = ins.path[CLI_IN_PTE];
+    rec = ins.path[CLI_IN_ETRECORD];
+    int missing = cli_inputs_require("trace", &ins, CLI_IN_ETDUMP, "trace RUN.etdp [PROGRAM] [ETRECORD]");
+    if (missing)
+        return missing;
+    /* As `graph`: without -o (or with -o -) the output goes to standard output. */
     if (!out)
-        return cli_usage("trace", "trace needs -o FILE ('-' for standard output)");
+        out = "-";
     if (opt.method && !pte)
         return cli_usage("trace", "--method needs --pte");
     if (ranges > 1)
@@ -196,7 +219,7 @@ int cmd_trace(int argc, char **argv)
     /* No progress line in the middle of a trace written to the terminal. */
     cli_progress_init(quiet || (!strcmp(out, "-") && isatty(STDOUT_FILENO)));
 
-    const char *dump_path = argv[optind];
+    const char *dump_path = ins.path[CLI_IN_ETDUMP];
     etp_error err;
     etp_error_clear(&err);
     /* The trace reads every event: the ETDump is verified whole. */

@@ -57,7 +57,7 @@ int cmd_verify(int argc, char **argv)
         case 's': strict = 1; break;
         case 'q': quiet = 1; break;
         case 'h': help(); return EXIT_OK;
-        default: return cli_usage("verify", "bad option");
+        default: return cli_bad_option("verify", argv);
         }
     }
     if (optind + 1 != argc)

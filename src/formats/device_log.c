@@ -36,10 +36,14 @@ static int device_buffer(etp_device_log *l, const char *line, uint32_t no, etp_e
 static int one_line(etp_device_log *l, const char *line, uint32_t no, etp_error *err)
 {
     int r;
+    int had_hwm = l->has_vmhwm;
     if ((r = etp_dl_run_line(l, line, no, err)) != 0 || (r = etp_dl_gnu_time_line(l, line, no, err)) != 0 ||
         (r = etp_dl_arm_line(l, line, no, err)) != 0 || (r = etp_dl_rtt_line(l, line, no, err)) != 0 ||
-        (r = etp_dl_vgf_line(l, line, no, err)) != 0 || (r = device_buffer(l, line, no, err)) != 0)
+        (r = etp_dl_vgf_line(l, line, no, err)) != 0 || (r = device_buffer(l, line, no, err)) != 0) {
+        if (l->has_vmhwm && !had_hwm)
+            l->formats |= ETP_DL_PROC_STATUS;
         return r < 0 ? -1 : 0;
+    }
     /* The portable runner's prefix ("executorch:file.cpp:N] "). */
     if (strstr(line, "executorch:") && strstr(line, ".cpp:") && !strstr(line, "[executorch:"))
         l->formats |= ETP_DL_PORTABLE_RUNNER;
@@ -54,8 +58,8 @@ etp_status etp_device_log_parse(const char *text, size_t size, const char *name,
         return etp_error_set(err, ETP_E_LIMIT, name, ETP_NO_OFFSET, "log larger than %zu bytes", MAX_LOG);
     if (!size)
         return etp_error_set(err, ETP_E_FORMAT, name, ETP_NO_OFFSET,
-                             "empty log (0 bytes): nothing was captured (was the board reset "
-                             "after the terminal was attached?)");
+                             "empty log (0 bytes): not a runner log nor a device capture; nothing "
+                             "was captured (was the board reset after the terminal was attached?)");
     etp_device_log *l = calloc(1, sizeof *l);
     if (!l || !(l->path = etp_strdup(name))) {
         free(l);

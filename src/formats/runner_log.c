@@ -81,6 +81,61 @@ static int carried_payload(const char *text, size_t n)
     return n > 6 && !memcmp(text, "echo \"", 6);
 }
 
+/* ---- identity and recognition (cross-checks against the other inputs) ---- */
+
+/* Messages of the runners that say nothing etprof keeps, but show the file
+ * is a runner's output even without the ET_LOG prefix (a pasted console). */
+static const char *const known_messages[] = {
+    "Model file ", "Using method ", "Running method ", "Setting up planned buffer ",
+    "Setting up CPU planned buffer ", "Setting up device planned buffer ", "Model loaded in ",
+    "Iteration ", "Model executed successfully", "ETDump written to file ", "Method loaded.",
+    "Inputs prepared.", "Model verified successfully.", "No ETDump data available!",
+    "Resetting threadpool with num threads", "Writing output to file: ",
+};
+
+/* "executorch:FILE:LINE] " (POSIX) or "[executorch:FILE:LINE FUNC()] " (Arm
+ * bare-metal) anywhere in the line: a serial terminal may prefix anything. */
+static int has_et_log_prefix(const char *line)
+{
+    for (const char *p = strstr(line, "executorch:"); p; p = strstr(p + 1, "executorch:")) {
+        const char *q = p + 11;
+        size_t f = strcspn(q, ": ]");
+        if (!f || q[f] != ':')
+            continue;
+        q += f + 1;
+        if (*q < '0' || *q > '9')
+            continue;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        if (*q == ']' || *q == ' ')
+            return 1;
+    }
+    return 0;
+}
+
+static int is_runner_line(const char *line, const char *msg)
+{
+    if (has_et_log_prefix(line))
+        return 1;
+    for (size_t i = 0; i < sizeof known_messages / sizeof known_messages[0]; i++)
+        if (!strncmp(msg, known_messages[i], strlen(known_messages[i])))
+            return 1;
+    return 0;
+}
+
+/* "Model file %s is loaded." names the program the runner loaded. */
+static etp_status parse_model_file(etp_runner_log *l, const char *m, etp_error *err)
+{
+    static const char head[] = "Model file ", tail[] = " is loaded.";
+    size_t n = strlen(m), hn = sizeof head - 1, tn = sizeof tail - 1;
+    while (n && (m[n - 1] == '\r' || m[n - 1] == ' '))
+        n--;
+    if (l->model_file || strncmp(m, head, hn) || n < hn + tn + 1 || memcmp(m + n - tn, tail, tn))
+        return ETP_OK;
+    l->model_file = etp_strndup(m + hn, n - hn - tn);
+    return l->model_file ? ETP_OK : etp_error_set(err, ETP_E_NOMEM, l->path, ETP_NO_OFFSET, "out of memory");
+}
+
 /* One line; returns ETP_OK, or an error for a recognised line with bad values. */
 static etp_status parse_line(etp_runner_log *l, const char *line, uint32_t no, etp_error *err)
 {
@@ -191,10 +246,19 @@ etp_status etp_runner_log_parse(const char *text, size_t size, const char *name,
             st = bad(err, name, l->lines, "NUL byte in a text log");
             break;
         }
-        st = parse_line(l, line, l->lines, err);
+        l->recognised_lines += is_runner_line(line, message(line)) ? 1 : 0;
+        st = parse_model_file(l, message(line), err);
+        if (!st)
+            st = parse_line(l, line, l->lines, err);
         i += n + 1;
     }
     free(line);
+    if (!st && !l->recognised_lines && !size)
+        st = etp_error_set(err, ETP_E_FORMAT, name, ETP_NO_OFFSET, "not a runner log: the file is empty");
+    else if (!st && !l->recognised_lines)
+        st = etp_error_set(err, ETP_E_FORMAT, name, ETP_NO_OFFSET,
+                           "not a runner log: none of its %u line%s is an ExecuTorch runner's", l->lines,
+                           l->lines == 1 ? "" : "s");
     for (uint32_t k = 0; k < l->buffer_count; k++)
         l->planned_bytes += l->buffer_bytes[k];
     if (st) {
@@ -205,10 +269,46 @@ etp_status etp_runner_log_parse(const char *text, size_t size, const char *name,
     return ETP_OK;
 }
 
+/* "-": the whole of standard input (a pipe from the runner), capped. */
+static etp_status read_stdin(etp_runner_log **out, etp_error *err)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            if (cap > MAX_LOG) {
+                free(buf);
+                return etp_error_set(err, ETP_E_LIMIT, "(stdin)", ETP_NO_OFFSET,
+                                     "log larger than %zu bytes", MAX_LOG);
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb)
+                break;
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, stdin);
+        n += got;
+        if (got == 0) {
+            if (ferror(stdin)) {
+                free(buf);
+                return etp_error_set(err, ETP_E_IO, "(stdin)", ETP_NO_OFFSET, "read error");
+            }
+            etp_status st = etp_runner_log_parse(buf, n, "(stdin)", out, err);
+            free(buf);
+            return st;
+        }
+    }
+    free(buf);
+    return etp_error_set(err, ETP_E_NOMEM, "(stdin)", ETP_NO_OFFSET, "out of memory");
+}
+
 etp_status etp_runner_log_open(const char *path, etp_runner_log **out, etp_error *err)
 {
     etp_blob *b;
     *out = NULL;
+    if (!strcmp(path, "-"))
+        return read_stdin(out, err);
     etp_status st = etp_blob_open(path, MAX_LOG, &b, err);
     if (st)
         return st;
@@ -226,5 +326,6 @@ void etp_runner_log_free(etp_runner_log *l)
     free(l->iteration_ms);
     free(l->buffer_bytes);
     free(l->etdump_name);
+    free(l->model_file);
     free(l);
 }

@@ -35,6 +35,8 @@ typedef struct etp_jw {
     uint8_t is_obj[ETP_JW_MAX_DEPTH];
     int after_key;
     int line_break;    /* 1: put the next member on a new line (compact mode) */
+    int escape_lt;     /* 1: write '<' in strings as \u003c, so that the JSON can sit
+                          inside an HTML <script> element; set after init */
 } etp_jw;
 
 /* Start a writer to @p fp (buffered; call etp_jw_finish). */
@@ -65,6 +67,18 @@ void etp_jw_arr_end(etp_jw *w);
 void etp_jw_break(etp_jw *w);
 /* Member name inside an object; the next value call supplies its value. */
 void etp_jw_key(etp_jw *w, const char *key);
+/* etp_jw_key for @p n bytes the caller knows need no escaping (no '"',
+ * '\\', control or DEL byte): written as they are, without measuring or
+ * scanning them. Use it through the *_LIT macros, for string literals. */
+void etp_jw_key_plain(etp_jw *w, const char *key, size_t n);
+/* Member names that are string literals of plain ASCII (hot writers). */
+#define ETP_JW_KEY_LIT(w, lit) etp_jw_key_plain((w), "" lit, sizeof(lit) - 1)
+#define ETP_JW_KSTR_LIT(w, lit, v) (ETP_JW_KEY_LIT(w, lit), etp_jw_str((w), (v)))
+#define ETP_JW_KINT_LIT(w, lit, v) (ETP_JW_KEY_LIT(w, lit), etp_jw_int((w), (v)))
+#define ETP_JW_KUINT_LIT(w, lit, v) (ETP_JW_KEY_LIT(w, lit), etp_jw_uint((w), (v)))
+#define ETP_JW_KDOUBLE_LIT(w, lit, v) (ETP_JW_KEY_LIT(w, lit), etp_jw_double((w), (v)))
+#define ETP_JW_KBOOL_LIT(w, lit, v) (ETP_JW_KEY_LIT(w, lit), etp_jw_bool((w), (v)))
+#define ETP_JW_KNULL_LIT(w, lit) (ETP_JW_KEY_LIT(w, lit), etp_jw_null(w))
 
 void etp_jw_str(etp_jw *w, const char *s);
 void etp_jw_strn(etp_jw *w, const char *s, size_t n);

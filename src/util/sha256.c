@@ -72,3 +72,40 @@ out:
     errno = saved;
     return rc;
 }
+
+struct etp_sha256_ctx {
+    EVP_MD_CTX *md;
+};
+
+etp_sha256_ctx *etp_sha256_begin(void)
+{
+    etp_sha256_ctx *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    c->md = EVP_MD_CTX_new();
+    if (!c->md || !EVP_DigestInit_ex(c->md, EVP_sha256(), NULL)) {
+        EVP_MD_CTX_free(c->md);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+int etp_sha256_update(etp_sha256_ctx *c, const void *data, size_t len)
+{
+    return c && EVP_DigestUpdate(c->md, data, len) ? 0 : -1;
+}
+
+int etp_sha256_end(etp_sha256_ctx *c, char hex[ETP_SHA256_HEX])
+{
+    if (!c)
+        return -1;
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int mdlen = 0;
+    int ok = !hex || (EVP_DigestFinal_ex(c->md, md, &mdlen) && mdlen == 32);
+    if (ok && hex)
+        to_hex(md, hex);
+    EVP_MD_CTX_free(c->md);
+    free(c);
+    return ok ? 0 : -1;
+}

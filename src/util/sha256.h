@@ -21,4 +21,15 @@ int etp_sha256_buf(const void *data, size_t len, char hex[ETP_SHA256_HEX]);
  * with errno set (read error) or errno 0 (OpenSSL failure). */
 int etp_sha256_fd(int fd, char hex[ETP_SHA256_HEX], uint64_t *size);
 
+/* Incremental hashing, for bytes hashed as they are produced. */
+typedef struct etp_sha256_ctx etp_sha256_ctx;
+
+/* A new context, or NULL (out of memory, OpenSSL failure). */
+etp_sha256_ctx *etp_sha256_begin(void);
+/* Add @p len bytes. Returns 0, or -1 if OpenSSL fails. */
+int etp_sha256_update(etp_sha256_ctx *c, const void *data, size_t len);
+/* The digest of everything added, into @p hex; frees @p c (NULL is a
+ * no-op returning -1). Pass @p hex NULL to only free. Returns 0 or -1. */
+int etp_sha256_end(etp_sha256_ctx *c, char hex[ETP_SHA256_HEX]);
+
 #endif

@@ -23,9 +23,9 @@ PUBLIC = {
     "detect.h": "formats", "runner_log.h": "formats", "device_log.h": "formats", "device_report.h": "analysis", "units.h": "analysis",
     "inspect.h": "analysis", "analysis.h": "analysis", "stats.h": "analysis",
     "issues.h": "analysis", "source_graph.h": "analysis", "inputs.h": "analysis",
-    "columns.h": "analysis",
+    "columns.h": "analysis", "diff.h": "analysis", "json.h": "outputs",
     "bundle.h": "outputs", "mexplorer.h": "outputs", "views.h": "outputs",
-    "trace.h": "outputs", "publish.h": "outputs",
+    "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs",
     "gen.h": "gen",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

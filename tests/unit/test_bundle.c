@@ -951,6 +951,113 @@ static int fill_fails(FILE *fp, void *ctx, etp_error *err)
     return -1;
 }
 
+/* A batch writes the same bundle as the same streams one after another,
+ * and a failure anywhere in it records none of it. */
+static char *batch_manifest(const char *bundle, int fail_at)
+{
+    etp_error err;
+    etp_bundle *b;
+    check_ok(etp_bundle_begin(bundle, &b, &err), &err);
+    check_ok(etp_bundle_set_identity(b, "00000000-0000-4000-8000-000000000000",
+                                     "2026-01-01T00:00:00Z", &err),
+             &err);
+    int sizes[5] = {100000, 3, 50000, 7, 20000};
+    static const char *const rel[5] = {"z/big.txt", "a.txt", "m/mid.txt", "b.txt", "z/c.txt"};
+    etp_bundle_stream st[5];
+    for (int i = 0; i < 5; i++)
+        st[i] = (etp_bundle_stream){rel[i], NULL, "diagnostic", NULL, 0,
+                                    i == fail_at ? fill_fails : fill_ok, &sizes[i]};
+    etp_status s = fail_at == -1 ? etp_bundle_write_streams(b, st, 5, &err) : ETP_OK;
+    for (int i = 0; fail_at == -2 && i < 5; i++)
+        check_ok(etp_bundle_write_stream(b, rel[i], NULL, "diagnostic", NULL, 0, fill_ok,
+                                         &sizes[i], &err),
+                 &err);
+    if (fail_at >= 0) {
+        assert_int_equal(etp_bundle_write_streams(b, st, 5, &err), ETP_E_FORMAT);
+        assert_string_equal(err.message, "bad event");
+        /* a duplicate path inside the batch is refused before anything runs */
+        st[fail_at] = st[0];
+        assert_int_equal(etp_bundle_write_streams(b, st, 5, &err), ETP_E_USAGE);
+        assert_non_null(strstr(err.message, "already in the bundle"));
+        etp_bundle_free(b); /* abandoned: nothing is published */
+        assert_false(exists(bundle, ETP_BUNDLE_MANIFEST));
+        return NULL;
+    }
+    check_ok(s, &err);
+    check_ok(etp_bundle_commit(b, &err), &err);
+    etp_bundle_free(b);
+    char *mp = path_in(bundle, ETP_BUNDLE_MANIFEST);
+    char *m = read_text(mp);
+    free(mp);
+    etp_verify_report *r = verify(bundle);
+    assert_int_equal(r->problem_count, 0);
+    assert_int_equal(r->artifact_count, 5);
+    etp_verify_report_free(r);
+    return m;
+}
+
+static void stream_batch(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *one = path_in(dir, "one"), *batch = path_in(dir, "batch"), *bad = path_in(dir, "bad");
+    char *m1 = batch_manifest(one, -2), *m2 = batch_manifest(batch, -1);
+    assert_string_equal(m1, m2);
+    assert_null(batch_manifest(bad, 2));
+    free(m1);
+    free(m2);
+    free(one);
+    free(batch);
+    free(bad);
+    tu_rmrf(dir);
+    free(dir);
+}
+
+/* Inputs hashed in the background are recorded as sequential adds would. */
+static void inputs_in_background(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *in1 = path_in(dir, "run.etdp"), *in2 = path_in(dir, "m.pte");
+    char *missing = path_in(dir, "nope.pte");
+    write_text(in1, "abc");
+    write_text(in2, "");
+    const char *roles[] = {"etdump", "pte"};
+    const char *paths[] = {in1, in2};
+    etp_error err;
+    etp_bundle *b;
+    char *bundle = path_in(dir, "b");
+    check_ok(etp_bundle_begin(bundle, &b, &err), &err);
+    etp_bundle_input_job *j = etp_bundle_add_inputs_begin(b, roles, paths, 2, &err);
+    assert_non_null(j);
+    check_ok(etp_bundle_add_inputs_end(j, &err), &err);
+    assert_string_equal(etp_bundle_input_sha256(b, "etdump", NULL),
+                        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    uint64_t size = 7;
+    assert_string_equal(etp_bundle_input_sha256(b, "pte", &size),
+                        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    assert_int_equal(size, 0);
+    /* a file that cannot be read fails at the end, naming it; none recorded */
+    paths[1] = missing;
+    roles[0] = "log";
+    j = etp_bundle_add_inputs_begin(b, roles, paths, 2, &err);
+    assert_non_null(j);
+    assert_int_equal(etp_bundle_add_inputs_end(j, &err), ETP_E_IO);
+    assert_string_equal(err.file, missing);
+    assert_null(etp_bundle_input_sha256(b, "log", NULL));
+    /* a bad role is refused at once */
+    roles[0] = "Bad Role";
+    assert_null(etp_bundle_add_inputs_begin(b, roles, paths, 2, &err));
+    assert_int_equal(err.code, ETP_E_USAGE);
+    etp_bundle_free(b);
+    free(in1);
+    free(in2);
+    free(missing);
+    free(bundle);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 static void stream_writes_and_inputs(void **state)
 {
     (void)state;
@@ -1024,7 +1131,8 @@ int main(void)
         cmocka_unit_test(write_refusals),
         cmocka_unit_test(begin_refusals),
         cmocka_unit_test(writes_never_follow_symlinks),
-        cmocka_unit_test(stream_writes_and_inputs),
+        cmocka_unit_test(stream_writes_and_inputs), cmocka_unit_test(stream_batch),
+        cmocka_unit_test(inputs_in_background),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -284,6 +284,32 @@ static void overlay_colours(void **state)
     assert_non_null(strstr(t, "\"value\": 0.3,"));
     assert_non_null(strstr(t, "\"bgColor\": \"#ffd700\""));
     free(t);
+
+    /* Colours only where needed: with a shared range they stay, */
+    ov.colors_when_needed = 1;
+    t = overlay_text(&ov, &st);
+    assert_non_null(strstr(t, "\"bgColor\": \"#ffd700\""));
+    free(t);
+    /* over the overlay's own spread values they go (Model Explorer derives
+     * them; the gradient stays), */
+    ov.use_range = 0;
+    ov.significant_digits = 0;
+    etp_me_value spread[] = {{"a", 1}, {"b", 2}, {"c", 3}};
+    ov.values = spread;
+    ov.value_count = 3;
+    t = overlay_text(&ov, &st);
+    assert_int_equal(st, ETP_OK);
+    assert_null(strstr(t, "\"textColor\""));
+    assert_non_null(strstr(t, "\"value\": 3.0\n"));
+    assert_non_null(strstr(t, "\"gradient\""));
+    assert_non_null(strstr(t, "\"bgColor\": \"#1a9850\""));
+    free(t);
+    /* and with all values equal (Model Explorer's 0/0) they stay. */
+    ov.values = v;
+    ov.value_count = 2;
+    t = overlay_text(&ov, &st);
+    assert_non_null(strstr(t, "\"textColor\": \"#ffffff\""));
+    free(t);
 }
 
 static void overlay_rejects(void **state)
@@ -456,7 +482,7 @@ static void cli_exit_codes(void **state)
     snprintf(cmd, sizeof cmd, "'%s' graph %s --method nope -o %s/g.json 2>&1", tu_etprof(),
              tu_fixture(VGF), dir);
     out = tu_run(cmd, &status);
-    assert_int_equal(status, 1);
+    assert_int_equal(status, 2); /* an unknown method is a usage error in every command */
     assert_non_null(strstr(out, "nope"));
     free(out);
 

@@ -4,9 +4,11 @@
  * constant, sorted, reversed and duplicate-heavy samples, and the integer
  * total's overflow to long double. */
 #include <setjmp.h>
+#include <float.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,16 +64,68 @@ static void fill(uint64_t *v, size_t n, int pattern)
     }
 }
 
+/* The exact percentile as decimal text, read back by strtod (the correctly
+ * rounded double): ticks a, b (integers), rank remainder r/100 and a
+ * power-of-ten divisor 10^k give (100 a + r (b - a)) / 10^(k+2), written out
+ * digit by digit. Independent of the float arithmetic under test. */
+static double exact_pct(const int64_t *s, size_t n, unsigned q, int k)
+{
+    unsigned long long num = (unsigned long long)q * (n - 1);
+    size_t i = (size_t)(num / 100);
+    unsigned r = (unsigned)(num % 100);
+    __int128 x = i >= n - 1 ? (__int128)s[n - 1] * 100
+                            : (__int128)s[i] * 100 + ((__int128)s[i + 1] - s[i]) * r;
+    int neg = x < 0;
+    if (neg)
+        x = -x;
+    char dig[64];
+    int nd = 0;
+    do {
+        dig[nd++] = (char)('0' + (int)(x % 10));
+        x /= 10;
+    } while (x);
+    int point = k + 2; /* digits after the decimal point */
+    char txt[96];
+    int t = 0;
+    if (neg)
+        txt[t++] = '-';
+    for (int d = (nd > point ? nd : point + 1) - 1; d >= 0; d--) {
+        txt[t++] = d < nd ? dig[d] : '0';
+        if (d == point && point)
+            txt[t++] = '.';
+    }
+    txt[t] = 0;
+    return strtod(txt, NULL);
+}
+
+/* Within a few (16) ulps (of the samples' magnitude @p scale: interpolation
+ * error is relative to its operands) of numpy's floating-point result. */
+static int near_numpy(double got, double ref, double scale)
+{
+    double d = got > ref ? got - ref : ref - got;
+    return d <= 16 * DBL_EPSILON * scale;
+}
+
 /* @p st against the reference: @p d holds the samples ascending, scaled;
- * @p avg is the exact mean, scaled. */
-static void check_stats(const etp_stats *st, const double *d, size_t n, double avg)
+ * @p avg is the exact mean, scaled. With @p ticks (ascending, as integers)
+ * and a power-of-ten divisor 10^@p k (k >= 0), percentiles are the exact
+ * decimal correctly rounded; otherwise within ulps of numpy's. */
+static void check_stats(const etp_stats *st, const double *d, size_t n, double avg, const int64_t *ticks, int k)
 {
     assert_int_equal(st->n, n);
     assert_true(st->min == d[0]);
     assert_true(st->max == d[n - 1]);
-    assert_true(st->p10 == ref_pct(d, n, 10));
-    assert_true(st->p50 == ref_pct(d, n, 50));
-    assert_true(st->p90 == ref_pct(d, n, 90));
+    double scale = d[0] < 0 ? -d[0] : d[0];
+    if ((d[n - 1] < 0 ? -d[n - 1] : d[n - 1]) > scale)
+        scale = d[n - 1] < 0 ? -d[n - 1] : d[n - 1];
+    assert_true(near_numpy(st->p10, ref_pct(d, n, 10), scale));
+    assert_true(near_numpy(st->p50, ref_pct(d, n, 50), scale));
+    assert_true(near_numpy(st->p90, ref_pct(d, n, 90), scale));
+    if (ticks && k >= 0) {
+        assert_true(st->p10 == exact_pct(ticks, n, 10, k));
+        assert_true(st->p50 == exact_pct(ticks, n, 50, k));
+        assert_true(st->p90 == exact_pct(ticks, n, 90, k));
+    }
     assert_true(st->avg == avg);
 }
 
@@ -90,9 +144,19 @@ static void check_ticks(const uint64_t *v, size_t n, double divisor)
         d[i] = (double)sorted[i] / divisor;
         total += (long double)sorted[i];
     }
+    /* The exact check for ticks that fit an int64_t (not the overflow pattern). */
+    int64_t *exact = malloc(n * sizeof *exact);
+    assert_non_null(exact);
+    int fits = 1;
+    for (size_t i = 0; i < n; i++) {
+        fits &= sorted[i] < ((uint64_t)1 << 62);
+        exact[i] = (int64_t)sorted[i];
+    }
+    int k = divisor == 1e6 ? 6 : divisor == 1.0 ? 0 : -1;
     etp_stats st;
     etp_stats_from_ticks(work, n, divisor, &st);
-    check_stats(&st, d, n, (double)(total / (long double)n / (long double)divisor));
+    check_stats(&st, d, n, (double)(total / (long double)n / (long double)divisor), fits ? exact : NULL, k);
+    free(exact);
     /* The samples are reordered, never lost. */
     qsort(work, n, sizeof *work, cmp_u64);
     assert_memory_equal(work, sorted, n * sizeof *work);
@@ -142,7 +206,7 @@ static void test_signed(void **state)
         }
         etp_stats st;
         etp_stats_from_signed(work, n, 1e3, &st);
-        check_stats(&st, d, n, (double)(total / (long double)n / 1e3L));
+        check_stats(&st, d, n, (double)(total / (long double)n / 1e3L), v, 3);
     }
 }
 

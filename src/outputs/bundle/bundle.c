@@ -1,5 +1,7 @@
 /* bundle.c - start a result bundle, record inputs, write artifacts. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +14,10 @@
 
 #include "outputs/bundle/bundle_rules.h"
 #include "outputs/bundle/bundle_internal.h"
+#include "util/hashed_file.h"
 #include "util/jsonw_value.h"
 #include "util/str.h"
+#include "util/thread.h"
 
 /* Remove @p name from @p dirfd if present. 0 when gone, -1 otherwise. */
 static int remove_entry(int dirfd, const char *name)
@@ -97,14 +101,10 @@ static etp_status refuse_after_commit(const etp_bundle *b, etp_error *err)
                          "the bundle is already published; it takes no more changes");
 }
 
-etp_status etp_bundle_add_input(etp_bundle *b, const char *role, const char *path,
-                                etp_error *err)
+/* Open @p path (a regular file) and hash it: the one read of an input. */
+static etp_status hash_input(const char *path, uint64_t *size, char sha[ETP_SHA256_HEX],
+                             etp_error *err)
 {
-    if (b->committed)
-        return refuse_after_commit(b, err);
-    if (!etp_bundle_is_token(role))
-        return etp_error_set(err, ETP_E_USAGE, path, ETP_NO_OFFSET,
-                             "input role must be a lowercase name such as \"etdump\"");
     if (!path || !*path)
         return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "empty input path");
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -116,14 +116,35 @@ etp_status etp_bundle_add_input(etp_bundle *b, const char *role, const char *pat
         close(fd);
         return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "not a regular file");
     }
-    etp_bundle_input in = {0};
-    if (etp_sha256_fd(fd, in.sha256, &in.size) != 0) {
+    if (etp_sha256_fd(fd, sha, size) != 0) {
         int e = errno;
         close(fd);
         return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot read to hash: %s",
                              e ? strerror(e) : "OpenSSL SHA-256 failed");
     }
     close(fd);
+    return ETP_OK;
+}
+
+static etp_status check_input(const etp_bundle *b, const char *role, const char *path,
+                              etp_error *err)
+{
+    if (b->committed)
+        return refuse_after_commit(b, err);
+    if (!etp_bundle_is_token(role))
+        return etp_error_set(err, ETP_E_USAGE, path, ETP_NO_OFFSET,
+                             "input role must be a lowercase name such as \"etdump\"");
+    if (!path || !*path)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "empty input path");
+    return ETP_OK;
+}
+
+static etp_status record_input(etp_bundle *b, const char *role, const char *path,
+                               uint64_t size, const char *sha, etp_error *err)
+{
+    etp_bundle_input in = {0};
+    in.size = size;
+    memcpy(in.sha256, sha, ETP_SHA256_HEX);
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     if (b->input_count == b->input_cap) {
@@ -143,6 +164,106 @@ etp_status etp_bundle_add_input(etp_bundle *b, const char *role, const char *pat
     }
     b->inputs[b->input_count++] = in;
     return ETP_OK;
+}
+
+etp_status etp_bundle_add_input(etp_bundle *b, const char *role, const char *path,
+                                etp_error *err)
+{
+    etp_status s = check_input(b, role, path, err);
+    uint64_t size = 0;
+    char sha[ETP_SHA256_HEX];
+    if (!s)
+        s = hash_input(path, &size, sha, err);
+    return s ? s : record_input(b, role, path, size, sha, err);
+}
+
+/* Inputs being hashed on a helper thread (etp_bundle_add_inputs_begin). The
+ * thread touches only this structure, never the bundle. */
+struct etp_bundle_input_job {
+    etp_bundle *b;
+    size_t n;
+    char **roles, **paths;
+    uint64_t *sizes;
+    char (*sha)[ETP_SHA256_HEX];
+    etp_status status; /* of the first input that failed, in order */
+    etp_error err;
+    pthread_t thread;
+    int threaded;
+};
+
+static void *hash_inputs(void *arg)
+{
+    etp_bundle_input_job *j = arg;
+    for (size_t i = 0; i < j->n && !j->status; i++)
+        j->status = hash_input(j->paths[i], &j->sizes[i], j->sha[i], &j->err);
+    return NULL;
+}
+
+static void input_job_free(etp_bundle_input_job *j)
+{
+    for (size_t i = 0; i < j->n; i++) {
+        free(j->roles[i]);
+        free(j->paths[i]);
+    }
+    free(j->roles);
+    free(j->paths);
+    free(j->sizes);
+    free(j->sha);
+    free(j);
+}
+
+etp_bundle_input_job *etp_bundle_add_inputs_begin(etp_bundle *b, const char *const *roles,
+                                                  const char *const *paths, size_t n,
+                                                  etp_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (check_input(b, roles[i], paths[i], err))
+            return NULL;
+    etp_bundle_input_job *j = calloc(1, sizeof *j);
+    if (j) {
+        j->b = b;
+        j->n = n;
+        j->roles = calloc(n + 1, sizeof *j->roles);
+        j->paths = calloc(n + 1, sizeof *j->paths);
+        j->sizes = calloc(n + 1, sizeof *j->sizes);
+        j->sha = calloc(n + 1, sizeof *j->sha);
+    }
+    int ok = j && j->roles && j->paths && j->sizes && j->sha;
+    for (size_t i = 0; ok && i < n; i++) {
+        j->roles[i] = etp_strdup(roles[i]);
+        j->paths[i] = etp_strdup(paths[i]);
+        ok = j->roles[i] && j->paths[i];
+    }
+    if (!ok) {
+        if (j) {
+            j->n = n;
+            input_job_free(j);
+        }
+        etp_error_set(err, ETP_E_NOMEM, b->dir, ETP_NO_OFFSET, "out of memory");
+        return NULL;
+    }
+    j->threaded = etp_thread_start(&j->thread, hash_inputs, j) == 0;
+    return j;
+}
+
+etp_status etp_bundle_add_inputs_end(etp_bundle_input_job *j, etp_error *err)
+{
+    if (!j)
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "no input job");
+    if (j->threaded)
+        pthread_join(j->thread, NULL);
+    else
+        hash_inputs(j); /* no thread to be had: hash them here */
+    etp_status s = j->status;
+    if (s)
+        *err = j->err;
+    for (size_t i = 0; i < j->n && !s; i++) {
+        s = check_input(j->b, j->roles[i], j->paths[i], err);
+        if (!s)
+            s = record_input(j->b, j->roles[i], j->paths[i], j->sizes[i], j->sha[i], err);
+    }
+    input_job_free(j);
+    return s;
 }
 
 static const char *media_type_for(const char *rel)
@@ -302,6 +423,23 @@ static etp_status add_artifact(etp_bundle *b, size_t slot, const char *rel,
     return ETP_OK;
 }
 
+/* Forget artifact @p rel again (a batch that failed): as if never written. */
+static void drop_artifact(etp_bundle *b, const char *rel)
+{
+    int found;
+    size_t at = find_artifact(b, rel, &found);
+    if (!found)
+        return;
+    etp_bundle_artifact *a = &b->artifacts[at];
+    free(a->path);
+    free(a->media_type);
+    free(a->role);
+    free(a->schema);
+    memmove(a, a + 1, (b->artifact_count - at - 1) * sizeof *a);
+    b->artifact_count--;
+    b->written--;
+}
+
 /* Open a fresh file for @p rel: parent directories made without following
  * symlinks, any existing entry replaced (never written through). */
 static etp_status create_file(etp_bundle *b, const char *rel, int *parent_fd, int *fd,
@@ -394,61 +532,173 @@ etp_status etp_bundle_write(etp_bundle *b, const char *rel, const void *data, si
     return add_artifact(b, slot, rel, media_type, role, schema_id, schema_version, len, sha, err);
 }
 
+/* One job of etp_bundle_write_streams while it runs. */
+typedef struct stream_job {
+    const etp_bundle_stream *spec;
+    etp_bundle *b;
+    int inject;       /* test hook: this artifact fails as a full disk would */
+    etp_status status;
+    etp_error err;
+    uint64_t size;
+    char sha[ETP_SHA256_HEX];
+} stream_job;
+
+/* Create, fill, fsync and hash one artifact; the file is removed again when
+ * anything fails. Touches only its own job and file: runs on any thread. */
+static void run_stream_job(stream_job *j)
+{
+    etp_bundle *b = j->b;
+    const char *rel = j->spec->rel;
+    etp_error *err = &j->err;
+    int parent_fd, fd;
+    const char *leaf;
+    if ((j->status = create_file(b, rel, &parent_fd, &fd, &leaf, err)))
+        return;
+    etp_hashed_file *hf = NULL;
+    FILE *fp = etp_hashed_file_open(fd, &hf);
+    if (!fp) {
+        close(fd);
+        unlinkat(parent_fd, leaf, 0);
+        close(parent_fd);
+        j->status = etp_error_set(err, ETP_E_NOMEM, b->dir, ETP_NO_OFFSET,
+                                  "artifact '%s': out of memory", rel);
+        return;
+    }
+    if (b->slow_ms > 0)
+        etp_stage_test_sleep(b->slow_ms);
+    etp_error_clear(err);
+    int filled = j->spec->fill(fp, j->spec->ctx, err);
+    const char *what = NULL;
+    int e = 0;
+    if (etp_hashed_file_finish(hf, 1, &j->size, j->sha, &what) != 0)
+        e = errno;
+    if (filled != 0)
+        what = "the writer failed", e = 0;
+    else if (j->inject && !what)
+        what = "write", e = ENOSPC;
+    if (close(fd) != 0 && !what)
+        e = errno, what = "close";
+    if (what) {
+        (void)unlinkat(parent_fd, leaf, 0);
+        close(parent_fd);
+        if (filled != 0 && err->code != ETP_OK)
+            j->status = err->code;
+        else
+            j->status = etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET, "artifact '%s': %s%s%s",
+                                      rel, what, e ? ": " : "", e ? strerror(e) : "");
+        return;
+    }
+    close(parent_fd);
+    j->status = ETP_OK;
+}
+
+typedef struct stream_batch {
+    stream_job *jobs;
+    etp_claims claims;
+} stream_batch;
+
+/* Worker: take jobs from one end of the list until none are left or one
+ * before them failed (then the rest cannot matter). */
+static void run_claimed(stream_batch *sb, int back)
+{
+    uint32_t from, to;
+    while (etp_claim(&sb->claims, back, 1, &from, &to)) {
+        run_stream_job(&sb->jobs[from]);
+        if (sb->jobs[from].status && !back)
+            etp_claims_stop(&sb->claims);
+    }
+}
+
+static void *stream_worker(void *arg)
+{
+    run_claimed(arg, 1);
+    return NULL;
+}
+
+etp_status etp_bundle_write_streams(etp_bundle *b, const etp_bundle_stream *streams, size_t n,
+                                    etp_error *err)
+{
+    if (!n)
+        return ETP_OK;
+    if (!streams || n > UINT32_MAX)
+        return etp_error_set(err, ETP_E_USAGE, b ? b->dir : NULL, ETP_NO_OFFSET,
+                             "no streams to write");
+    stream_job *jobs = calloc(n, sizeof *jobs);
+    if (!jobs)
+        return etp_error_set(err, ETP_E_NOMEM, b->dir, ETP_NO_OFFSET, "out of memory");
+    /* Reserve every path first, in order, as separate writes would: the
+     * checks, the duplicate and file/directory clashes among the batch
+     * itself, and the failure hook's count all stay as they were. */
+    etp_status s = ETP_OK;
+    size_t reserved = 0;
+    for (; reserved < n; reserved++) {
+        const etp_bundle_stream *st = &streams[reserved];
+        const char *mt = st->media_type;
+        size_t slot;
+        if ((s = check_artifact(b, st->rel, &mt, st->role, st->schema_id, st->schema_version,
+                                &slot, err)))
+            break;
+        if (!st->fill) {
+            s = etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                              "artifact '%s': no fill function", st->rel);
+            break;
+        }
+        jobs[reserved].spec = st;
+        jobs[reserved].b = b;
+        jobs[reserved].inject = b->fail_after >= 0 && b->written >= (size_t)b->fail_after;
+        if ((s = add_artifact(b, slot, st->rel, mt, st->role, st->schema_id, st->schema_version,
+                              0, "", err)))
+            break;
+    }
+    if (!s) {
+        stream_batch sb;
+        memset(&sb, 0, sizeof sb);
+        sb.jobs = jobs;
+        pthread_t helper;
+        int threaded = 0;
+        if (etp_claims_init(&sb.claims, 0, (uint32_t)n) == 0) {
+            threaded = n > 1 && etp_thread_start(&helper, stream_worker, &sb) == 0;
+            run_claimed(&sb, 0);
+            if (threaded)
+                pthread_join(helper, NULL);
+            etp_claims_fini(&sb.claims);
+        } else {
+            for (size_t i = 0; i < n && !jobs[i].status; i++)
+                run_stream_job(&jobs[i]);
+        }
+        /* The first failure in the given order is the one reported. */
+        for (size_t i = 0; i < n && !s; i++) {
+            if (!jobs[i].spec)
+                continue;
+            if (jobs[i].status) {
+                s = jobs[i].status;
+                *err = jobs[i].err;
+            }
+        }
+        for (size_t i = 0; i < n && !s; i++) {
+            int found;
+            size_t at = find_artifact(b, streams[i].rel, &found);
+            b->artifacts[at].size = jobs[i].size;
+            memcpy(b->artifacts[at].sha256, jobs[i].sha, ETP_SHA256_HEX);
+        }
+    }
+    if (s) {
+        /* Nothing of a failed batch is recorded; files written by its other
+         * jobs go with the staging directory. */
+        for (size_t i = 0; i < reserved; i++)
+            drop_artifact(b, streams[i].rel);
+    }
+    free(jobs);
+    return s;
+}
+
 etp_status etp_bundle_write_stream(etp_bundle *b, const char *rel, const char *media_type,
                                    const char *role, const char *schema_id, int schema_version,
                                    int (*fill)(FILE *fp, void *ctx, etp_error *err), void *ctx,
                                    etp_error *err)
 {
-    size_t slot;
-    etp_status s = check_artifact(b, rel, &media_type, role, schema_id, schema_version, &slot, err);
-    if (s)
-        return s;
-    if (!fill)
-        return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
-                             "artifact '%s': no fill function", rel);
-    int parent_fd, fd;
-    const char *leaf;
-    if ((s = create_file(b, rel, &parent_fd, &fd, &leaf, err)))
-        return s;
-    FILE *fp = fdopen(fd, "w+");
-    if (!fp) {
-        int e = errno;
-        close(fd);
-        unlinkat(parent_fd, leaf, 0);
-        close(parent_fd);
-        return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET, "artifact '%s': %s", rel,
-                             strerror(e));
-    }
-    etp_error_clear(err);
-    int inject = test_hooks(b);
-    int filled = fill(fp, ctx, err);
-    int e = 0;
-    const char *what = NULL;
-    char sha[ETP_SHA256_HEX];
-    uint64_t size = 0;
-    if (filled != 0)
-        what = "the writer failed";
-    else if (inject)
-        e = ENOSPC, what = "write";
-    else if (fflush(fp) != 0 || ferror(fp))
-        e = errno, what = "write";
-    else if (fsync(fd) != 0)
-        e = errno, what = "fsync";
-    else if (lseek(fd, 0, SEEK_SET) != 0 || etp_sha256_fd(fd, sha, &size) != 0)
-        e = errno, what = "reading back to hash";
-    if (fclose(fp) != 0 && !what)
-        e = errno, what = "close";
-    if (what) {
-        (void)unlinkat(parent_fd, leaf, 0);
-        close(parent_fd);
-        if (filled != 0 && err && err->code != ETP_OK)
-            return err->code;
-        return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET, "artifact '%s': %s%s%s", rel,
-                             what, e ? ": " : "", e ? strerror(e) : "");
-    }
-    close(parent_fd);
-    return add_artifact(b, slot, rel, media_type, role, schema_id, schema_version, size, sha,
-                        err);
+    etp_bundle_stream one = {rel, media_type, role, schema_id, schema_version, fill, ctx};
+    return etp_bundle_write_streams(b, &one, 1, err);
 }
 
 void etp_bundle_set_status(etp_bundle *b, const char *status, const char *validity)

@@ -27,19 +27,6 @@ static etp_status write_text(etp_bundle *b, const char *rel, char *text, size_t 
     return s;
 }
 
-/* Record one input in the manifest (the one time its file is hashed) and
- * keep its digest for the other files that name it. */
-static etp_status add_input(etp_bundle *b, const char *role, const char *path,
-                            etp_publish_input *in, etp_error *err)
-{
-    etp_status s = etp_bundle_add_input(b, role, path, err);
-    if (s)
-        return s;
-    in->path = path;
-    in->sha256 = etp_bundle_input_sha256(b, role, &in->size);
-    return ETP_OK;
-}
-
 /* The runner's captured output, carried in the bundle as logs/runner.log. */
 static etp_status embed_log(etp_bundle *b, const char *path, etp_error *err)
 {
@@ -64,22 +51,21 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
     memset(&in, 0, sizeof in);
     if (po->run_id || po->timestamp)
         s = etp_bundle_set_identity(b, po->run_id, po->timestamp, err);
-    if (!s)
-        s = add_input(b, "etdump", po->etdump_path, &in.etdump, err);
-    if (!s && po->pte_path)
-        s = add_input(b, "pte", po->pte_path, &in.pte, err);
-    if (!s && po->etrecord_path)
-        s = add_input(b, "etrecord", po->etrecord_path, &in.etrecord, err);
-    if (!s && po->log_path)
-        s = add_input(b, "log", po->log_path, &in.log, err);
-    for (uint32_t i = 0; !s && i < po->device_log_count; i++) {
-        etp_publish_input ignored;
-        s = add_input(b, "device_log", po->device_log_paths[i], &ignored, err);
-    }
-    if (!s && po->embed_log_path)
-        s = embed_log(b, po->embed_log_path, err);
-    if (!s && po->detailed)
-        s = etp_publish_memory(b, a, err);
+    /* The inputs are hashed meanwhile: summary.json and the operators table
+     * do not name their digests; everything after them does. */
+    const char *roles[4], *paths[4];
+    etp_publish_input *slots[4];
+    size_t ni = 0;
+    roles[ni] = "etdump", paths[ni] = po->etdump_path, slots[ni++] = &in.etdump;
+    if (po->pte_path)
+        roles[ni] = "pte", paths[ni] = po->pte_path, slots[ni++] = &in.pte;
+    if (po->etrecord_path)
+        roles[ni] = "etrecord", paths[ni] = po->etrecord_path, slots[ni++] = &in.etrecord;
+    if (po->log_path)
+        roles[ni] = "log", paths[ni] = po->log_path, slots[ni++] = &in.log;
+    etp_bundle_input_job *hashing = NULL;
+    if (!s && !(hashing = etp_bundle_add_inputs_begin(b, roles, paths, ni, err)))
+        s = err->code ? err->code : ETP_E_NOMEM;
     char *summary = NULL;
     if (!s) {
         summary = etp_summary_json(a);
@@ -97,6 +83,26 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
         char *t = etp_operators_json(a, &len);
         s = write_text(b, "operators.json", t, len, "application/json", "core", ETP_OPERATORS_SCHEMA, err);
     }
+    if (hashing) {
+        etp_error herr;
+        etp_error_clear(&herr);
+        etp_status hs = etp_bundle_add_inputs_end(hashing, &herr);
+        if (!s && hs) {
+            s = hs;
+            *err = herr;
+        }
+        for (size_t i = 0; !s && i < ni; i++) {
+            slots[i]->path = paths[i];
+            slots[i]->sha256 = etp_bundle_input_sha256(b, roles[i], &slots[i]->size);
+        }
+    }
+    /* Device logs after the others (role "device_log"), then etprof run's capture. */
+    for (uint32_t i = 0; !s && i < po->device_log_count; i++)
+        s = etp_bundle_add_input(b, "device_log", po->device_log_paths[i], err);
+    if (!s && po->embed_log_path)
+        s = embed_log(b, po->embed_log_path, err);
+    if (!s && po->detailed)
+        s = etp_publish_memory(b, a, err);
     if (!s)
         s = write_text(b, "run_metadata.json",
                        etp_run_metadata_json(a, po, &in, etp_bundle_run_id(b), etp_bundle_timestamp(b)),

@@ -25,10 +25,6 @@ typedef struct me_ctx {
     const etp_me_collection *c;
     const etp_source_graph *sg;
     const char *label;
-    const etp_me_overlay *ov;
-    size_t ov_count;
-    const etp_me_label_overlay *lov;
-    size_t lov_count;
     const etp_me_graph *ig;
     etp_report_inputs report;
 } me_ctx;
@@ -44,10 +40,10 @@ static int fill_graph(FILE *fp, void *ctx, etp_error *err)
 {
     me_ctx *m = ctx;
     if (m->c)
-        return etp_me_write_extended(m->c, fp, ETP_ME_PRETTY, write_source_graph, m, err) ? -1 : 0;
+        return etp_me_write_extended(m->c, fp, 0, write_source_graph, m, err) ? -1 : 0;
     /* No program: a collection holding only the source graph. */
     etp_jw w;
-    etp_jw_init_file(&w, fp, 1);
+    etp_jw_init_file(&w, fp, 0);
     etp_jw_obj_begin(&w);
     etp_jw_kstr(&w, "label", m->label);
     etp_jw_key(&w, "graphs");
@@ -62,16 +58,32 @@ static int fill_graph(FILE *fp, void *ctx, etp_error *err)
     return 0;
 }
 
+/* One metric's overlay file: its values on each graph, owned here so that
+ * the files can be written at the same time. */
+typedef struct overlay_file {
+    etp_me_overlay ov[2];
+    size_t count;
+    etp_me_value *ivals, *svals;
+    char rel[260];
+} overlay_file;
+
+/* link-status.json's string values, likewise. */
+typedef struct label_file {
+    etp_me_label_overlay ov[2];
+    size_t count;
+    etp_me_label *il, *sl;
+} label_file;
+
 static int fill_overlay(FILE *fp, void *ctx, etp_error *err)
 {
-    const me_ctx *m = ctx;
-    return etp_me_write_overlays(m->ov, m->ov_count, fp, 1, err) ? -1 : 0;
+    const overlay_file *f = ctx;
+    return etp_me_write_overlays(f->ov, f->count, fp, 0, err) ? -1 : 0;
 }
 
 static int fill_labels(FILE *fp, void *ctx, etp_error *err)
 {
-    const me_ctx *m = ctx;
-    return etp_me_write_label_overlays(m->lov, m->lov_count, fp, 1, err) ? -1 : 0;
+    const label_file *f = ctx;
+    return etp_me_write_label_overlays(f->ov, f->count, fp, 0, err) ? -1 : 0;
 }
 
 static int fill_mapping(FILE *fp, void *ctx, etp_error *err)
@@ -137,7 +149,12 @@ static const char **sorted_ids(const etp_me_graph *g)
     return ids;
 }
 
-static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
+#define OVERLAY_METRICS 6
+
+/* The overlay files (one per metric with values), into @p files; *count
+ * receives how many. Their value arrays are freed by free_overlays. */
+static etp_status build_overlays(const me_ctx *ctx, overlay_file *files, size_t *count,
+                                 etp_error *err)
 {
     const etp_analysis *a = ctx->a;
     const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
@@ -149,7 +166,7 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
         int pct;
         unsigned hide;
         int on_source;
-    } metrics[] = {
+    } metrics[OVERLAY_METRICS] = {
         {ETP_COL_AVG, "Runtime avg", 0, 0, 1},
         {ETP_COL_P50, "Runtime p50", 0, ETP_ME_HIDE_SUM, 1},
         {ETP_COL_MIN, "Runtime min", 0, ETP_ME_HIDE_SUM, 1},
@@ -158,15 +175,21 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
         {ETP_COL_AVG, "Share of execute avg", 1, 0, 1},
     };
     uint32_t nsrc = ctx->sg ? ctx->sg->node_count : 0;
-    etp_me_value *ivals = calloc(a->entity_count + 1, sizeof *ivals);
-    etp_me_value *svals = calloc(nsrc + 1, sizeof *svals);
     const char **ids = sorted_ids(ctx->ig);
+    *count = 0;
+    if (!ids)
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
     etp_status s = ETP_OK;
-    if (!ivals || !svals || !ids)
-        s = etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
-    for (size_t mi = 0; !s && mi < sizeof metrics / sizeof metrics[0]; mi++) {
-        etp_me_overlay ov[2];
-        size_t nov = 0;
+    for (size_t mi = 0; !s && mi < OVERLAY_METRICS; mi++) {
+        overlay_file *f = &files[*count];
+        memset(f, 0, sizeof *f);
+        f->ivals = calloc(a->entity_count + 1, sizeof *f->ivals);
+        f->svals = calloc(nsrc + 1, sizeof *f->svals);
+        (*count)++;
+        if (!f->ivals || !f->svals) {
+            s = etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+            break;
+        }
         const char *unit = metrics[mi].pct ? "%" : etp_unit_name(a->target_unit);
         size_t n = 0;
         for (uint32_t i = 0; ctx->ig && i < a->entity_count; i++) {
@@ -177,20 +200,22 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
                 continue;
             if (!bsearch(&e->id, ids, ctx->ig->node_count, sizeof *ids, cmp_str_ptr))
                 continue; /* every key must exist in the graph it targets */
-            ivals[n].node_id = e->id;
-            ivals[n].value = v;
+            f->ivals[n].node_id = e->id;
+            f->ivals[n].value = v;
             n++;
         }
+        etp_me_overlay *ov = f->ov;
         if (n) {
-            etp_me_overlay_init(&ov[nov]);
-            ov[nov].graph_id = ctx->ig->id;
-            ov[nov].metric = metrics[mi].name;
-            ov[nov].unit = unit;
-            ov[nov].values = ivals;
-            ov[nov].value_count = n;
+            etp_me_overlay_init(&ov[f->count]);
+            ov[f->count].graph_id = ctx->ig->id;
+            ov[f->count].metric = metrics[mi].name;
+            ov[f->count].unit = unit;
+            ov[f->count].values = f->ivals;
+            ov[f->count].value_count = n;
             /* Averages of instructions add up; p50/min/max do not. */
-            ov[nov].hide_stats = metrics[mi].hide;
-            nov++;
+            ov[f->count].hide_stats = metrics[mi].hide;
+            ov[f->count].colors_when_needed = 1;
+            f->count++;
         }
         size_t ns = 0;
         int shared = 0;
@@ -199,37 +224,44 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
             double v;
             if (!e || !metric_value(a, e, metrics[mi].col, metrics[mi].pct, exec_avg, &v))
                 continue;
-            svals[ns].node_id = ctx->sg->nodes[i].id;
-            svals[ns].value = v;
+            f->svals[ns].node_id = ctx->sg->nodes[i].id;
+            f->svals[ns].value = v;
             shared |= !e->additive;
             ns++;
         }
         if (ns) {
-            etp_me_overlay_init(&ov[nov]);
-            ov[nov].graph_id = ctx->sg->id;
-            ov[nov].metric = metrics[mi].name;
-            ov[nov].unit = unit;
-            ov[nov].values = svals;
-            ov[nov].value_count = ns;
+            etp_me_overlay_init(&ov[f->count]);
+            ov[f->count].graph_id = ctx->sg->id;
+            ov[f->count].metric = metrics[mi].name;
+            ov[f->count].unit = unit;
+            ov[f->count].values = f->svals;
+            ov[f->count].value_count = ns;
             /* Shared timings give several operators the same event: their
              * sum would count it several times. */
-            ov[nov].hide_stats = metrics[mi].hide | (shared ? ETP_ME_HIDE_SUM : 0);
-            nov++;
+            ov[f->count].hide_stats = metrics[mi].hide | (shared ? ETP_ME_HIDE_SUM : 0);
+            ov[f->count].colors_when_needed = 1;
+            f->count++;
         }
-        if (!nov)
+        if (!f->count) {
+            free(f->ivals);
+            free(f->svals);
+            (*count)--;
             continue;
-        char fname[200], rel[260];
+        }
+        char fname[200];
         etp_me_overlay_filename(fname, sizeof fname, metrics[mi].name, unit);
-        snprintf(rel, sizeof rel, "model_explorer/%s", fname);
-        ctx->ov = ov;
-        ctx->ov_count = nov;
-        s = etp_bundle_write_stream(b, rel, "application/json", "projection", NULL, 0, fill_overlay,
-                                    ctx, err);
+        snprintf(f->rel, sizeof f->rel, "model_explorer/%s", fname);
     }
-    free(ivals);
-    free(svals);
     free(ids);
     return s;
+}
+
+static void free_overlays(overlay_file *files, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        free(files[i].ivals);
+        free(files[i].svals);
+    }
 }
 
 #define LINK_OK "#91bfdb"
@@ -237,17 +269,16 @@ static etp_status write_overlays(etp_bundle *b, me_ctx *ctx, etp_error *err)
 #define LINK_NONE "#f46d43"
 
 /* link-status.json: how each node is linked, as strings with colours. */
-static etp_status write_link_overlay(etp_bundle *b, me_ctx *ctx, etp_error *err)
+static etp_status build_link_overlay(const me_ctx *ctx, label_file *f, etp_error *err)
 {
     const etp_source_graph *sg = ctx->sg;
     const etp_me_graph *ig = ctx->ig;
     uint32_t ni = ig ? ig->node_count : 0;
-    etp_me_label *il = calloc(ni + 1, sizeof *il), *sl = calloc(sg->node_count + 1, sizeof *sl);
-    if (!il || !sl) {
-        free(il);
-        free(sl);
+    memset(f, 0, sizeof *f);
+    etp_me_label *il = f->il = calloc(ni + 1, sizeof *il);
+    etp_me_label *sl = f->sl = calloc(sg->node_count + 1, sizeof *sl);
+    if (!il || !sl)
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
-    }
     size_t n = 0;
     for (uint32_t k = 0; k < ni; k++) {
         int64_t li;
@@ -275,22 +306,11 @@ static etp_status write_link_overlay(etp_bundle *b, me_ctx *ctx, etp_error *err)
         sl[m].bg_color = nd->link != ETP_LINK_LINKED ? LINK_NONE : shared ? LINK_SHARED : LINK_OK;
         m++;
     }
-    etp_me_label_overlay ov[2];
-    size_t nov = 0;
     if (n)
-        ov[nov++] = (etp_me_label_overlay){ig->id, "Link status", il, n};
+        f->ov[f->count++] = (etp_me_label_overlay){ig->id, "Link status", il, n};
     if (m)
-        ov[nov++] = (etp_me_label_overlay){sg->id, "Link status", sl, m};
-    etp_status s = ETP_OK;
-    if (nov) {
-        ctx->lov = ov;
-        ctx->lov_count = nov;
-        s = etp_bundle_write_stream(b, "model_explorer/link-status.json", "application/json",
-                                    "projection", NULL, 0, fill_labels, ctx, err);
-    }
-    free(il);
-    free(sl);
-    return s;
+        f->ov[f->count++] = (etp_me_label_overlay){sg->id, "Link status", sl, m};
+    return ETP_OK;
 }
 
 etp_status etp_publish_model_explorer(etp_bundle *b, const etp_analysis *a,
@@ -319,25 +339,23 @@ etp_status etp_publish_model_explorer(etp_bundle *b, const etp_analysis *a,
     if (!s && c && sg && etp_me_find_graph(c, sg->id))
         s = etp_error_set(err, ETP_E_MISMATCH, a->program->path, ETP_NO_OFFSET,
                           "the program has a method named %s, the source graph's id", sg->id);
-    if (!s)
-        s = etp_bundle_write_stream(b, "model_explorer/graph.json", "application/json", "projection",
-                                    NULL, 0, fill_graph, &ctx, err);
-    if (!s)
-        s = write_overlays(b, &ctx, err);
-    if (!s && sg)
-        s = write_link_overlay(b, &ctx, err);
-    if (!s && ctx.ig && sg)
-        s = etp_bundle_write_stream(b, "model_explorer/mapping.json", "application/json",
-                                    "projection", "etprof.me-mapping", 1, fill_mapping, &ctx, err);
-    if (!s && ctx.ig && sg)
-        s = etp_bundle_write_stream(b, "model_explorer/sync_navigation.json", "application/json",
-                                    "projection", NULL, 0, fill_sync, &ctx, err);
     /* The companion-program gate: the page draws the program as it was
      * analysed; a file changed since then would not match it. */
     if (!s && a->program && in->pte.sha256)
         s = etp_views_check_program_digest(a, in->pte.path, in->pte.sha256, err);
     else if (!s && a->program)
         s = etp_views_check_program(a, a->program->path, err);
+
+    /* Everything is built: the files are written together (two threads),
+     * the biggest ones first and last so that each thread starts on one. */
+    overlay_file ovf[OVERLAY_METRICS];
+    size_t novf = 0;
+    label_file links;
+    memset(&links, 0, sizeof links);
+    if (!s)
+        s = build_overlays(&ctx, ovf, &novf, err);
+    if (!s && sg)
+        s = build_link_overlay(&ctx, &links, err);
     if (!s) {
         ctx.report.analysis = a;
         ctx.report.instructions = ctx.ig;
@@ -345,9 +363,31 @@ etp_status etp_publish_model_explorer(etp_bundle *b, const etp_analysis *a,
         ctx.report.etdump_name = basename_of(po->etdump_path);
         ctx.report.pte_name = basename_of(po->pte_path);
         ctx.report.etrecord_name = basename_of(po->etrecord_path);
-        s = etp_bundle_write_stream(b, "model_explorer/index.html", "text/html", "projection", NULL,
-                                    0, fill_page, &ctx, err);
+        etp_bundle_stream jobs[OVERLAY_METRICS + 5];
+        size_t nj = 0;
+        jobs[nj++] = (etp_bundle_stream){"model_explorer/index.html", "text/html", "projection",
+                                         NULL, 0, fill_page, &ctx};
+        for (size_t k = 0; k < novf; k++)
+            jobs[nj++] = (etp_bundle_stream){ovf[k].rel, "application/json", "projection", NULL,
+                                             0, fill_overlay, &ovf[k]};
+        if (links.count)
+            jobs[nj++] = (etp_bundle_stream){"model_explorer/link-status.json", "application/json",
+                                             "projection", NULL, 0, fill_labels, &links};
+        if (ctx.ig && sg) {
+            jobs[nj++] = (etp_bundle_stream){"model_explorer/mapping.json", "application/json",
+                                             "projection", "etprof.me-mapping", 1, fill_mapping,
+                                             &ctx};
+            jobs[nj++] = (etp_bundle_stream){"model_explorer/sync_navigation.json",
+                                             "application/json", "projection", NULL, 0, fill_sync,
+                                             &ctx};
+        }
+        jobs[nj++] = (etp_bundle_stream){"model_explorer/graph.json", "application/json",
+                                         "projection", NULL, 0, fill_graph, &ctx};
+        s = etp_bundle_write_streams(b, jobs, nj, err);
     }
+    free_overlays(ovf, novf);
+    free(links.il);
+    free(links.sl);
     etp_source_graph_free(sg);
     etp_me_free(c);
     return s;

@@ -147,10 +147,16 @@ char *etp_run_metadata_json(const etp_analysis *a, const etp_publish_options *po
         etp_jw_kuint(&w, "iterations", l->iteration_count);
         etp_jw_kstr(&w, "etdump_name", l->etdump_name);
         etp_jw_kuint(&w, "planned_memory_bytes", l->planned_bytes);
+        etp_jw_kstr(&w, "model_file", l->model_file);
         etp_jw_obj_end(&w);
         etp_jw_obj_end(&w);
     }
     etp_jw_arr_end(&w);
+    /* What the inputs say about the ticks' unit, and the warm-up taken. */
+    etp_jw_key(&w, "tick_unit");
+    etp_json_tick_unit(&w, a);
+    etp_jw_key(&w, "warmup");
+    etp_json_warmup(&w, a);
     etp_jw_obj_end(&w);
     return etp_jw_take(&w, NULL);
 }

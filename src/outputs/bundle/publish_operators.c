@@ -22,6 +22,12 @@ static const etp_column_id csv_columns[] = {
 };
 #define CSV_COLUMNS (sizeof csv_columns / sizeof csv_columns[0])
 
+const etp_column_id *etp_operators_csv_columns(size_t *count)
+{
+    *count = CSV_COLUMNS;
+    return csv_columns;
+}
+
 /* One cell: empty when the entity has no value in the column. */
 static void csv_cell(etp_csvw *w, const etp_analysis *a, const etp_column *c, const etp_entity *e)
 {
@@ -65,7 +71,7 @@ char *etp_operators_csv(const etp_analysis *a, size_t *len)
 char *etp_operators_json(const etp_analysis *a, size_t *len)
 {
     etp_jw w;
-    etp_jw_init_mem(&w, 1);
+    etp_jw_init_mem(&w, 0);
     etp_jw_obj_begin(&w);
     etp_jw_kstr(&w, "schema", ETP_OPERATORS_SCHEMA);
     etp_jw_kint(&w, "schema_version", 1);

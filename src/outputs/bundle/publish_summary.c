@@ -180,7 +180,11 @@ char *etp_summary_json(const etp_analysis *a)
     for (size_t i = 0; i < a->issues.count; i++)
         assumed |= !strcmp(a->issues.items[i].code->code, "units.assumed");
     etp_jw_kbool(&w, "etdump_ticks_assumed", assumed);
+    etp_jw_key(&w, "tick_unit");
+    etp_json_tick_unit(&w, a);
     etp_jw_obj_end(&w);
+    etp_jw_key(&w, "warmup");
+    etp_json_warmup(&w, a);
     headline(&w, a);
     etp_jw_key(&w, "metrics");
     etp_jw_arr_begin(&w);

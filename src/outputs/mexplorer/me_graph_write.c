@@ -13,6 +13,7 @@
 
 #include "etprof/mexplorer.h"
 #include "util/jsonw.h"
+#include "util/str.h"
 #include "outputs/mexplorer/me_write.h"
 #include "outputs/mexplorer/pystr.h"
 
@@ -103,8 +104,8 @@ static void sb_list(sbuf *b, const void *items, uint32_t count, elem_kind k)
 static void kv(etp_jw *w, const char *key, const char *value)
 {
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "key", key);
-    etp_jw_kstr(w, "value", value);
+    ETP_JW_KSTR_LIT(w, "key", key);
+    ETP_JW_KSTR_LIT(w, "value", value);
     etp_jw_obj_end(w);
 }
 
@@ -188,13 +189,13 @@ static void evalue_fields(etp_jw *w, const etp_evalue *v, sbuf *b)
 
 /* A metadata item {id, attrs} describing EValue @p idx. An index outside
  * the value table gets only its index (the adapter has nothing to print). */
-static void metadata_item(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf *b)
+static void metadata_item_text(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf *b)
 {
     char id[16];
     etp_format_int(id, idx);
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "id", id);
-    etp_jw_key(w, "attrs");
+    ETP_JW_KSTR_LIT(w, "id", id);
+    ETP_JW_KEY_LIT(w, "attrs");
     etp_jw_arr_begin(w);
     kv(w, "EValue Index", id);
     if (pl && idx >= 0 && (uint32_t)idx < pl->value_count) {
@@ -205,6 +206,61 @@ static void metadata_item(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf *b)
     }
     etp_jw_arr_end(w);
     etp_jw_obj_end(w);
+}
+
+/* Compact text of each EValue's metadata item, made once: a tensor is
+ * described as an output of its producer and again as an input of every
+ * consumer, the largest part of a program graph. */
+typedef struct md_cache {
+    char **text;
+    size_t *len;
+    uint32_t count;
+} md_cache;
+
+static void md_cache_init(md_cache *c, const etp_jw *w, const etp_plan *pl)
+{
+    memset(c, 0, sizeof *c);
+    if (w->pretty || !pl || !pl->value_count)
+        return; /* indentation would depend on where the item sits */
+    c->text = calloc(pl->value_count, sizeof *c->text);
+    c->len = calloc(pl->value_count, sizeof *c->len);
+    if (!c->text || !c->len) {
+        free(c->text);
+        free(c->len);
+        memset(c, 0, sizeof *c); /* uncached: slower, same bytes */
+        return;
+    }
+    c->count = pl->value_count;
+}
+
+static void md_cache_free(md_cache *c)
+{
+    for (uint32_t i = 0; i < c->count; i++)
+        free(c->text[i]);
+    free(c->text);
+    free(c->len);
+}
+
+static void metadata_item(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf *b, md_cache *c)
+{
+    if (idx < 0 || (uint32_t)idx >= c->count) {
+        metadata_item_text(w, pl, idx, b);
+        return;
+    }
+    if (!c->text[idx]) {
+        etp_jw m;
+        etp_jw_init_mem(&m, 0);
+        metadata_item_text(&m, pl, idx, b);
+        char *t = etp_jw_take(&m, &c->len[idx]);
+        /* Kept at its own size: a writer's buffer starts at 4 KiB. */
+        c->text[idx] = t ? etp_strndup(t, c->len[idx]) : NULL;
+        free(t);
+        if (!c->text[idx]) {
+            w->failed = 1;
+            return;
+        }
+    }
+    etp_jw_raw(w, c->text[idx], c->len[idx]);
 }
 
 static void instruction_attrs(etp_jw *w, const etp_instruction *in, sbuf *b)
@@ -242,21 +298,22 @@ static void instruction_attrs(etp_jw *w, const etp_instruction *in, sbuf *b)
     kv_int(w, "instrArgsType", (int)in->kind);
 }
 
-static void write_node(etp_jw *w, const etp_me_graph *g, const etp_me_node *nd, sbuf *b)
+static void write_node(etp_jw *w, const etp_me_graph *g, const etp_me_node *nd, sbuf *b,
+                       md_cache *mc)
 {
     char port[16];
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "id", nd->id);
-    etp_jw_kstr(w, "label", nd->label);
-    etp_jw_kstr(w, "namespace", nd->ns);
+    ETP_JW_KSTR_LIT(w, "id", nd->id);
+    ETP_JW_KSTR_LIT(w, "label", nd->label);
+    ETP_JW_KSTR_LIT(w, "namespace", nd->ns);
 
-    etp_jw_key(w, "subgraphIds");
+    ETP_JW_KEY_LIT(w, "subgraphIds");
     etp_jw_arr_begin(w);
     if (nd->has_subgraph)
         etp_jw_str(w, nd->id);
     etp_jw_arr_end(w);
 
-    etp_jw_key(w, "attrs");
+    ETP_JW_KEY_LIT(w, "attrs");
     etp_jw_arr_begin(w);
     if (nd->kind == ETP_ME_NODE_INSTRUCTION)
         instruction_attrs(w, nd->instr, b);
@@ -266,32 +323,32 @@ static void write_node(etp_jw *w, const etp_me_graph *g, const etp_me_node *nd, 
     }
     etp_jw_arr_end(w);
 
-    etp_jw_key(w, "incomingEdges");
+    ETP_JW_KEY_LIT(w, "incomingEdges");
     etp_jw_arr_begin(w);
     for (uint32_t k = 0; k < nd->edge_count; k++) {
         etp_format_int(port, nd->edges[k].port);
         etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "sourceNodeId", g->nodes[nd->edges[k].source].id);
-        etp_jw_kstr(w, "sourceNodeOutputId", port);
-        etp_jw_kstr(w, "targetNodeInputId", port);
+        ETP_JW_KSTR_LIT(w, "sourceNodeId", g->nodes[nd->edges[k].source].id);
+        ETP_JW_KSTR_LIT(w, "sourceNodeOutputId", port);
+        ETP_JW_KSTR_LIT(w, "targetNodeInputId", port);
         etp_jw_obj_end(w);
     }
     etp_jw_arr_end(w);
 
-    etp_jw_key(w, "outputsMetadata");
+    ETP_JW_KEY_LIT(w, "outputsMetadata");
     etp_jw_arr_begin(w);
     for (uint32_t k = 0; k < nd->output_count; k++)
-        metadata_item(w, g->plan, nd->outputs[k], b);
+        metadata_item(w, g->plan, nd->outputs[k], b, mc);
     etp_jw_arr_end(w);
 
-    etp_jw_key(w, "inputsMetadata");
+    ETP_JW_KEY_LIT(w, "inputsMetadata");
     etp_jw_arr_begin(w);
     for (uint32_t k = 0; k < nd->input_count; k++)
-        metadata_item(w, g->plan, nd->inputs[k], b);
+        metadata_item(w, g->plan, nd->inputs[k], b, mc);
     etp_jw_arr_end(w);
 
-    etp_jw_knull(w, "style");
-    etp_jw_knull(w, "config");
+    ETP_JW_KNULL_LIT(w, "style");
+    ETP_JW_KNULL_LIT(w, "config");
     etp_jw_obj_end(w);
 }
 
@@ -300,23 +357,23 @@ static void delegate_summary(etp_jw *w, const etp_me_graph *g)
 {
     const etp_delegate *d = g->delegate;
     char buf[32];
-    etp_jw_key(w, "groupNodeAttributes");
+    ETP_JW_KEY_LIT(w, "groupNodeAttributes");
     etp_jw_obj_begin(w);
-    etp_jw_key(w, "");
+    ETP_JW_KEY_LIT(w, "");
     etp_jw_obj_begin(w);
     char *backend = etp_py_decode_utf8(d->id ? d->id : "", d->id ? strlen(d->id) : 0);
-    etp_jw_kstr(w, "backend", backend ? backend : "");
+    ETP_JW_KSTR_LIT(w, "backend", backend ? backend : "");
     free(backend);
     snprintf(buf, sizeof buf, "%" PRId32, g->delegate_index);
-    etp_jw_kstr(w, "delegateIndex", buf);
-    etp_jw_kstr(w, "processedLocation",
+    ETP_JW_KSTR_LIT(w, "delegateIndex", buf);
+    ETP_JW_KSTR_LIT(w, "processedLocation",
                 d->location == 0 ? "INLINE" : d->location == 1 ? "SEGMENT" : "unknown");
     if (d->size_known)
         snprintf(buf, sizeof buf, "%" PRIu64, d->processed_size);
     else
         snprintf(buf, sizeof buf, "unknown");
-    etp_jw_kstr(w, "processedBytes", buf);
-    etp_jw_kstr(w, "note", "delegate payload not decoded by etprof (Arm's PTE adapter draws the "
+    ETP_JW_KSTR_LIT(w, "processedBytes", buf);
+    ETP_JW_KSTR_LIT(w, "note", "delegate payload not decoded by etprof (Arm's PTE adapter draws the "
                            "VGF or TOSA graph here)");
     etp_jw_obj_end(w);
     etp_jw_obj_end(w);
@@ -325,20 +382,23 @@ static void delegate_summary(etp_jw *w, const etp_me_graph *g)
 static void write_graph(etp_jw *w, const etp_me_graph *g, sbuf *b)
 {
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "id", g->id);
-    etp_jw_key(w, "nodes");
+    ETP_JW_KSTR_LIT(w, "id", g->id);
+    ETP_JW_KEY_LIT(w, "nodes");
     etp_jw_arr_begin(w);
+    md_cache mc;
+    md_cache_init(&mc, w, g->plan);
     for (uint32_t k = 0; k < g->node_count; k++)
-        write_node(w, g, &g->nodes[k], b);
+        write_node(w, g, &g->nodes[k], b, &mc);
+    md_cache_free(&mc);
     etp_jw_arr_end(w);
     if (g->delegate)
         delegate_summary(w, g);
     else
-        etp_jw_knull(w, "groupNodeAttributes");
-    etp_jw_knull(w, "groupNodeConfigs");
-    etp_jw_knull(w, "nodeLabelsToHide");
-    etp_jw_knull(w, "tasksData");
-    etp_jw_knull(w, "layoutConfigs");
+        ETP_JW_KNULL_LIT(w, "groupNodeAttributes");
+    ETP_JW_KNULL_LIT(w, "groupNodeConfigs");
+    ETP_JW_KNULL_LIT(w, "nodeLabelsToHide");
+    ETP_JW_KNULL_LIT(w, "tasksData");
+    ETP_JW_KNULL_LIT(w, "layoutConfigs");
     etp_jw_obj_end(w);
 }
 
@@ -349,8 +409,8 @@ etp_status etp_me_write_extended(const etp_me_collection *c, FILE *fp, int flags
     sbuf b = {0};
     etp_jw_init_file(&w, fp, (flags & ETP_ME_PRETTY) != 0);
     etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "label", c->label);
-    etp_jw_key(&w, "graphs");
+    ETP_JW_KSTR_LIT(&w, "label", c->label);
+    ETP_JW_KEY_LIT(&w, "graphs");
     etp_jw_arr_begin(&w);
     for (uint32_t i = 0; i < c->graph_count; i++)
         write_graph(&w, &c->graphs[i], &b);

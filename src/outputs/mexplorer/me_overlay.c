@@ -11,11 +11,13 @@
 #include <ctype.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "etprof/mexplorer.h"
+#include "util/hashmap.h"
 #include "util/jsonw.h"
 
 static const etp_me_stop default_stops[] = {
@@ -142,11 +144,6 @@ int etp_me_overlay_filename(char *buf, size_t size, const char *metric, const ch
     return snprintf(buf, size, "%s.json", tmp);
 }
 
-static int cmp_str_ptr(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Refuse a node id given twice. @p first points at the node_id member of
  * the first of @p n records laid out @p stride bytes apart (values and labels
  * share this check). */
@@ -155,18 +152,26 @@ static etp_status no_duplicate_ids(const char *metric, const char *const *first,
 {
     if (n < 2)
         return ETP_OK;
-    const char **ids = malloc(n * sizeof *ids);
-    if (!ids)
-        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        ids[i] = *(const char *const *)((const char *)first + i * stride);
-    qsort(ids, n, sizeof *ids, cmp_str_ptr);
+    if (n > UINT32_MAX)
+        return etp_error_set(err, ETP_E_LIMIT, NULL, ETP_NO_OFFSET,
+                             "overlay \"%s\": too many values", metric);
+    /* A hash set of the ids seen so far: one pass, no sort. */
+    etp_hm seen;
+    etp_hm_init(&seen);
     etp_status s = ETP_OK;
-    for (size_t i = 1; i < n && !s; i++)
-        if (!strcmp(ids[i], ids[i - 1]))
-            s = etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
-                              "overlay \"%s\": node %s has two values", metric, ids[i]);
-    free(ids);
+    for (size_t i = 0; i < n && !s; i++) {
+        const char *id = *(const char *const *)((const char *)first + i * stride);
+        uint64_t h = etp_hash_bytes(id, strlen(id), 0);
+        size_t cur = 0;
+        uint32_t j;
+        while (!s && etp_hm_next(&seen, h, &cur, &j))
+            if (!strcmp(id, *(const char *const *)((const char *)first + (size_t)j * stride)))
+                s = etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                  "overlay \"%s\": node %s has two values", metric, id);
+        if (!s && etp_hm_put(&seen, h, (uint32_t)i) != 0)
+            s = etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    }
+    etp_hm_free(&seen);
     return s;
 }
 
@@ -240,35 +245,41 @@ static etp_status write_graph_data(etp_jw *w, const etp_me_overlay *ov, etp_erro
         sprintf(name, "%s (%s)", ov->metric, ov->unit);
     else
         strcpy(name, ov->metric);
-    etp_jw_kstr(w, "name", name);
+    ETP_JW_KSTR_LIT(w, "name", name);
     free(name);
 
-    etp_jw_key(w, "results");
+    /* Model Explorer derives a result's colours from the gradient over this
+     * overlay's own min..max exactly as etp_me_color does, except when that
+     * range is empty (it paints nothing) or a shared one is wanted. */
+    int derived = ov->colors_when_needed && !ov->use_range && hi > lo;
+    ETP_JW_KEY_LIT(w, "results");
     etp_jw_obj_begin(w);
     for (size_t i = 0; i < ov->value_count; i++) {
         double v = shown(ov, ov->values[i].value);
-        char bg[8], text[8];
-        etp_me_color(stops, nstops, lo, hi, v, bg, text);
         etp_jw_key(w, ov->values[i].node_id);
         etp_jw_obj_begin(w);
-        etp_jw_kdouble(w, "value", v);
-        etp_jw_kstr(w, "bgColor", bg);
-        etp_jw_kstr(w, "textColor", text);
+        ETP_JW_KDOUBLE_LIT(w, "value", v);
+        if (!derived) {
+            char bg[8], text[8];
+            etp_me_color(stops, nstops, lo, hi, v, bg, text);
+            ETP_JW_KSTR_LIT(w, "bgColor", bg);
+            ETP_JW_KSTR_LIT(w, "textColor", text);
+        }
         etp_jw_obj_end(w);
     }
     etp_jw_obj_end(w);
 
-    etp_jw_key(w, "gradient");
+    ETP_JW_KEY_LIT(w, "gradient");
     etp_jw_arr_begin(w);
     for (size_t i = 0; i < nstops; i++) {
         etp_jw_obj_begin(w);
-        etp_jw_kdouble(w, "stop", stops[i].stop);
-        etp_jw_kstr(w, "bgColor", stops[i].bg_color);
+        ETP_JW_KDOUBLE_LIT(w, "stop", stops[i].stop);
+        ETP_JW_KSTR_LIT(w, "bgColor", stops[i].bg_color);
         etp_jw_obj_end(w);
     }
     etp_jw_arr_end(w);
 
-    etp_jw_key(w, "hideAggregatedStats");
+    ETP_JW_KEY_LIT(w, "hideAggregatedStats");
     etp_jw_arr_begin(w);
     static const char *const stat_names[] = {"min", "max", "sum", "avg"};
     for (int i = 0; i < 4; i++)
@@ -366,27 +377,27 @@ etp_status etp_me_write_label_overlays(const etp_me_label_overlay *ovs, size_t c
         const etp_me_label_overlay *ov = &ovs[i];
         etp_jw_key(&w, ov->graph_id);
         etp_jw_obj_begin(&w);
-        etp_jw_kstr(&w, "name", ov->metric);
-        etp_jw_key(&w, "results");
+        ETP_JW_KSTR_LIT(&w, "name", ov->metric);
+        ETP_JW_KEY_LIT(&w, "results");
         etp_jw_obj_begin(&w);
         for (size_t k = 0; k < ov->label_count; k++) {
             const etp_me_label *l = &ov->labels[k];
             etp_jw_key(&w, l->node_id);
             etp_jw_obj_begin(&w);
-            etp_jw_kstr(&w, "value", l->value);
+            ETP_JW_KSTR_LIT(&w, "value", l->value);
             if (l->bg_color) {
                 int rgb[3];
                 parse_hex(l->bg_color, rgb);
                 double lum = 0.2126 * pow(rgb[0] / 255.0, 2.2) + 0.7152 * pow(rgb[1] / 255.0, 2.2) +
                              0.0722 * pow(rgb[2] / 255.0, 2.2);
-                etp_jw_kstr(&w, "bgColor", l->bg_color);
-                etp_jw_kstr(&w, "textColor", lum < 0.38 ? "#ffffff" : "#1f1f1f");
+                ETP_JW_KSTR_LIT(&w, "bgColor", l->bg_color);
+                ETP_JW_KSTR_LIT(&w, "textColor", lum < 0.38 ? "#ffffff" : "#1f1f1f");
             }
             etp_jw_obj_end(&w);
         }
         etp_jw_obj_end(&w);
         /* Strings have no min/max/sum/avg; per-value counts on layers instead. */
-        etp_jw_kbool(&w, "showExpandedSummaryOnGroupNode", 1);
+        ETP_JW_KBOOL_LIT(&w, "showExpandedSummaryOnGroupNode", 1);
         etp_jw_obj_end(&w);
     }
     etp_jw_obj_end(&w);

@@ -12,8 +12,8 @@
 static void kv(etp_jw *w, const char *k, const char *v)
 {
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "key", k);
-    etp_jw_kstr(w, "value", v ? v : "");
+    ETP_JW_KSTR_LIT(w, "key", k);
+    ETP_JW_KSTR_LIT(w, "value", v ? v : "");
     etp_jw_obj_end(w);
 }
 
@@ -29,8 +29,8 @@ static void port_meta(etp_jw *w, uint32_t id, const char *key, const char *value
     char b[16];
     snprintf(b, sizeof b, "%" PRIu32, id);
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "id", b);
-    etp_jw_key(w, "attrs");
+    ETP_JW_KSTR_LIT(w, "id", b);
+    ETP_JW_KEY_LIT(w, "attrs");
     etp_jw_arr_begin(w);
     kv(w, key, value);
     etp_jw_arr_end(w);
@@ -115,11 +115,11 @@ static void operator_attrs(etp_jw *w, const etp_source_graph *g, const etp_src_n
     if (e->co_count) {
         /* Jump links within this graph (only ids it has). */
         etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "key", "co_attributed");
-        etp_jw_key(w, "value");
+        ETP_JW_KSTR_LIT(w, "key", "co_attributed");
+        ETP_JW_KEY_LIT(w, "value");
         etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "type", "node_ids");
-        etp_jw_key(w, "nodeIds");
+        ETP_JW_KSTR_LIT(w, "type", "node_ids");
+        ETP_JW_KEY_LIT(w, "nodeIds");
         etp_jw_arr_begin(w);
         for (uint32_t i = 0; i < e->co_count; i++)
             if (etp_source_graph_find(g, e->co_attributed[i]) >= 0)
@@ -145,26 +145,26 @@ static int cmp_module_ns(const void *x, const void *y)
  * namespace, the module's path and class. */
 static void group_attributes(etp_jw *w, const etp_source_graph *g, const etp_analysis *a)
 {
-    etp_jw_key(w, "groupNodeAttributes");
+    ETP_JW_KEY_LIT(w, "groupNodeAttributes");
     etp_jw_obj_begin(w);
-    etp_jw_key(w, "");
+    ETP_JW_KEY_LIT(w, "");
     etp_jw_obj_begin(w);
     char b[64];
-    etp_jw_kstr(w, "method", a->method);
-    etp_jw_kstr(w, "graph", g->program->entry);
-    etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
+    ETP_JW_KSTR_LIT(w, "method", a->method);
+    ETP_JW_KSTR_LIT(w, "graph", g->program->entry);
+    ETP_JW_KSTR_LIT(w, "unit", etp_unit_name(a->target_unit));
     snprintf(b, sizeof b, "%" PRIu32, a->execution_count);
-    etp_jw_kstr(w, "executions", b);
-    etp_jw_kstr(w, "validity", etp_validity_name(a->validity));
+    ETP_JW_KSTR_LIT(w, "executions", b);
+    ETP_JW_KSTR_LIT(w, "validity", etp_validity_name(a->validity));
     snprintf(b, sizeof b, "%" PRIu32, g->operator_count);
-    etp_jw_kstr(w, "operators", b);
+    ETP_JW_KSTR_LIT(w, "operators", b);
     snprintf(b, sizeof b, "%" PRIu32, g->unlinked_operators);
-    etp_jw_kstr(w, "unlinked_operators", b);
+    ETP_JW_KSTR_LIT(w, "unlinked_operators", b);
     const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
     if (ex && ex->available) {
         char d[40];
         etp_format_double(d, sizeof d, ex->stats.avg);
-        etp_jw_kstr(w, "method_execute_avg", d);
+        ETP_JW_KSTR_LIT(w, "method_execute_avg", d);
     }
     etp_jw_obj_end(w);
 
@@ -202,8 +202,8 @@ static void group_attributes(etp_jw *w, const etp_source_graph *g, const etp_ana
             continue; /* the first module seen for a namespace describes it */
         etp_jw_key(w, m[i].ns);
         etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "module", m[i].path);
-        etp_jw_kstr(w, "module_type", m[i].type ? m[i].type : "");
+        ETP_JW_KSTR_LIT(w, "module", m[i].path);
+        ETP_JW_KSTR_LIT(w, "module_type", m[i].type ? m[i].type : "");
         etp_jw_obj_end(w);
     }
     for (size_t i = 0; i < n; i++)
@@ -216,46 +216,46 @@ void etp_source_graph_write_me(etp_jw *w, const etp_source_graph *g, const etp_a
 {
     char port[16];
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "id", g->id);
-    etp_jw_key(w, "nodes");
+    ETP_JW_KSTR_LIT(w, "id", g->id);
+    ETP_JW_KEY_LIT(w, "nodes");
     etp_jw_arr_begin(w);
     for (uint32_t i = 0; i < g->node_count; i++) {
         const etp_src_node *nd = &g->nodes[i];
         etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "id", nd->id);
-        etp_jw_kstr(w, "label", nd->label);
-        etp_jw_kstr(w, "namespace", nd->ns);
-        etp_jw_key(w, "subgraphIds");
+        ETP_JW_KSTR_LIT(w, "id", nd->id);
+        ETP_JW_KSTR_LIT(w, "label", nd->label);
+        ETP_JW_KSTR_LIT(w, "namespace", nd->ns);
+        ETP_JW_KEY_LIT(w, "subgraphIds");
         etp_jw_arr_begin(w);
         etp_jw_arr_end(w);
-        etp_jw_key(w, "attrs");
+        ETP_JW_KEY_LIT(w, "attrs");
         etp_jw_arr_begin(w);
         if (nd->kind == ETP_SRC_NODE_OPERATOR)
             operator_attrs(w, g, nd, a);
         else if (nd->kind == ETP_SRC_NODE_INPUT)
             kv(w, "tensor", g->program->inputs[i]);
         etp_jw_arr_end(w);
-        etp_jw_key(w, "incomingEdges");
+        ETP_JW_KEY_LIT(w, "incomingEdges");
         etp_jw_arr_begin(w);
         for (uint32_t k = 0; k < nd->edge_count; k++) {
             const etp_src_edge *e = &nd->edges[k];
             etp_jw_obj_begin(w);
-            etp_jw_kstr(w, "sourceNodeId", g->nodes[e->source].id);
+            ETP_JW_KSTR_LIT(w, "sourceNodeId", g->nodes[e->source].id);
             snprintf(port, sizeof port, "%" PRIu32, e->output);
-            etp_jw_kstr(w, "sourceNodeOutputId", port);
+            ETP_JW_KSTR_LIT(w, "sourceNodeOutputId", port);
             snprintf(port, sizeof port, "%" PRIu32, e->input);
-            etp_jw_kstr(w, "targetNodeInputId", port);
+            ETP_JW_KSTR_LIT(w, "targetNodeInputId", port);
             etp_jw_obj_end(w);
         }
         etp_jw_arr_end(w);
-        etp_jw_key(w, "outputsMetadata");
+        ETP_JW_KEY_LIT(w, "outputsMetadata");
         etp_jw_arr_begin(w);
         if (nd->kind == ETP_SRC_NODE_INPUT)
             port_meta(w, 0, "tensor", g->program->inputs[i]);
         for (uint32_t o = 0; nd->node && o < nd->node->output_count; o++)
             port_meta(w, o, "tensor", nd->node->outputs[o]);
         etp_jw_arr_end(w);
-        etp_jw_key(w, "inputsMetadata");
+        ETP_JW_KEY_LIT(w, "inputsMetadata");
         etp_jw_arr_begin(w);
         for (uint32_t k = 0; k < nd->input_count; k++)
             port_meta(w, k, "__tensor_tag", nd->inputs[k]);
@@ -347,16 +347,16 @@ etp_status etp_views_write_mapping(const etp_analysis *a, const etp_me_graph *ig
     if (!inode)
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
     etp_jw w;
-    etp_jw_init_file(&w, fp, 1);
+    etp_jw_init_file(&w, fp, 0);
     etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "schema", "etprof.me-mapping");
-    etp_jw_kint(&w, "schema_version", 1);
-    etp_jw_kstr(&w, "method", a->method);
-    etp_jw_kstr(&w, "instruction_graph", ig->id);
-    etp_jw_kstr(&w, "source_graph", sg->id);
-    etp_jw_kstr(&w, "program_sha256", a->program_sha256[0] ? a->program_sha256 : NULL);
-    etp_jw_kstr(&w, "basis", "ETRecord debug_handle_map and delegate_map (chain 0)");
-    etp_jw_key(&w, "links");
+    ETP_JW_KSTR_LIT(&w, "schema", "etprof.me-mapping");
+    ETP_JW_KINT_LIT(&w, "schema_version", 1);
+    ETP_JW_KSTR_LIT(&w, "method", a->method);
+    ETP_JW_KSTR_LIT(&w, "instruction_graph", ig->id);
+    ETP_JW_KSTR_LIT(&w, "source_graph", sg->id);
+    ETP_JW_KSTR_LIT(&w, "program_sha256", a->program_sha256[0] ? a->program_sha256 : NULL);
+    ETP_JW_KSTR_LIT(&w, "basis", "ETRecord debug_handle_map and delegate_map (chain 0)");
+    ETP_JW_KEY_LIT(&w, "links");
     etp_jw_arr_begin(&w);
     uint32_t outside = 0;
     for (uint32_t i = 0; i < sg->link_count; i++) {
@@ -367,30 +367,30 @@ etp_status etp_views_write_mapping(const etp_analysis *a, const etp_me_graph *ig
         }
         etp_jw_break(&w);
         etp_jw_obj_begin(&w);
-        etp_jw_kstr(&w, "instruction", ig->nodes[inode[l->instruction]].id);
-        etp_jw_kstr(&w, "kind", etp_link_kind_name(l->kind));
+        ETP_JW_KSTR_LIT(&w, "instruction", ig->nodes[inode[l->instruction]].id);
+        ETP_JW_KSTR_LIT(&w, "kind", etp_link_kind_name(l->kind));
         if (l->backend)
-            etp_jw_kstr(&w, "backend", l->backend);
+            ETP_JW_KSTR_LIT(&w, "backend", l->backend);
         if (l->delegate_id) {
-            etp_jw_kstr(&w, "delegate_id", l->delegate_id);
+            ETP_JW_KSTR_LIT(&w, "delegate_id", l->delegate_id);
             const etp_entity *de = delegate_entity(a, l);
-            etp_jw_kstr(&w, "delegate_event_entity", de ? de->id : NULL);
+            ETP_JW_KSTR_LIT(&w, "delegate_event_entity", de ? de->id : NULL);
         }
-        etp_jw_key(&w, "sources");
+        ETP_JW_KEY_LIT(&w, "sources");
         etp_jw_arr_begin(&w);
         for (uint32_t k = 0; k < l->node_count; k++)
             etp_jw_str(&w, sg->nodes[l->nodes[k]].id);
         etp_jw_arr_end(&w);
         /* One timed event reaching several operators (or handles that match
          * none) gives each the full, non-additive time. */
-        etp_jw_kbool(&w, "shared", l->node_count > 1 || (l->node_count && l->unresolved_count));
+        ETP_JW_KBOOL_LIT(&w, "shared", l->node_count > 1 || (l->node_count && l->unresolved_count));
         i64_array(&w, "debug_handles", l->handles, l->handle_count);
         i64_array(&w, "unresolved_debug_handles", l->unresolved, l->unresolved_count);
         etp_jw_obj_end(&w);
     }
     etp_jw_arr_end(&w);
-    etp_jw_kuint(&w, "links_without_instruction_node", outside);
-    etp_jw_key(&w, "unlinked_instructions");
+    ETP_JW_KUINT_LIT(&w, "links_without_instruction_node", outside);
+    ETP_JW_KEY_LIT(&w, "unlinked_instructions");
     etp_jw_arr_begin(&w);
     for (uint32_t k = 0; k < ig->node_count; k++) {
         int64_t li;
@@ -399,14 +399,14 @@ etp_status etp_views_write_mapping(const etp_analysis *a, const etp_me_graph *ig
             continue;
         etp_jw_break(&w);
         etp_jw_obj_begin(&w);
-        etp_jw_kstr(&w, "id", ig->nodes[k].id);
-        etp_jw_kstr(&w, "reason", etp_link_state_name(st));
+        ETP_JW_KSTR_LIT(&w, "id", ig->nodes[k].id);
+        ETP_JW_KSTR_LIT(&w, "reason", etp_link_state_name(st));
         if (li >= 0)
             i64_array(&w, "debug_handles", sg->links[li].handles, sg->links[li].handle_count);
         etp_jw_obj_end(&w);
     }
     etp_jw_arr_end(&w);
-    etp_jw_key(&w, "unlinked_operators");
+    ETP_JW_KEY_LIT(&w, "unlinked_operators");
     etp_jw_arr_begin(&w);
     for (uint32_t k = 0; k < sg->node_count; k++) {
         const etp_src_node *nd = &sg->nodes[k];
@@ -414,9 +414,9 @@ etp_status etp_views_write_mapping(const etp_analysis *a, const etp_me_graph *ig
             continue;
         etp_jw_break(&w);
         etp_jw_obj_begin(&w);
-        etp_jw_kstr(&w, "id", nd->id);
-        etp_jw_kstr(&w, "reason", etp_link_state_name(nd->link));
-        etp_jw_key(&w, "debug_handle");
+        ETP_JW_KSTR_LIT(&w, "id", nd->id);
+        ETP_JW_KSTR_LIT(&w, "reason", etp_link_state_name(nd->link));
+        ETP_JW_KEY_LIT(&w, "debug_handle");
         if (nd->node->has_debug_handle)
             etp_jw_int(&w, nd->node->debug_handle);
         else
@@ -435,10 +435,10 @@ etp_status etp_views_write_sync_navigation(const etp_me_graph *ig, const etp_sou
                                            FILE *fp, etp_error *err)
 {
     etp_jw w;
-    etp_jw_init_file(&w, fp, 1);
+    etp_jw_init_file(&w, fp, 0);
     etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "type", "sync_navigation");
-    etp_jw_key(&w, "mappingEntries");
+    ETP_JW_KSTR_LIT(&w, "type", "sync_navigation");
+    ETP_JW_KEY_LIT(&w, "mappingEntries");
     etp_jw_arr_begin(&w);
     for (uint32_t k = 0; k < ig->node_count; k++) {
         int64_t li;
@@ -451,11 +451,11 @@ etp_status etp_views_write_sync_navigation(const etp_me_graph *ig, const etp_sou
             continue;
         etp_jw_break(&w);
         etp_jw_obj_begin(&w);
-        etp_jw_key(&w, "leftNodeIds");
+        ETP_JW_KEY_LIT(&w, "leftNodeIds");
         etp_jw_arr_begin(&w);
         etp_jw_str(&w, ig->nodes[k].id);
         etp_jw_arr_end(&w);
-        etp_jw_key(&w, "rightNodeIds");
+        ETP_JW_KEY_LIT(&w, "rightNodeIds");
         etp_jw_arr_begin(&w);
         for (uint32_t q = 0; q < l->node_count; q++)
             etp_jw_str(&w, sg->nodes[l->nodes[q]].id);

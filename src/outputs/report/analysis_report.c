@@ -1,5 +1,6 @@
 /* analysis_report.c - render an etp_analysis for people and for programs. */
 #include "outputs/report/analysis_report.h"
+#include "outputs/report/text_numbers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,79 @@ void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e)
     etp_jw_obj_end(w);
 }
 
+static const char *unit_check_name(etp_unit_check c)
+{
+    return c == ETP_UNIT_CONFIRMED     ? "confirmed"
+           : c == ETP_UNIT_CONTRADICTED ? "contradicted"
+           : c == ETP_UNIT_UNCHECKABLE  ? "uncheckable"
+                                        : "untested";
+}
+
+void etp_json_tick_unit(etp_jw *w, const etp_analysis *a)
+{
+    const etp_tick_evidence *t = &a->tick_unit;
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "unit", etp_unit_name(a->source_unit));
+    etp_jw_kstr(w, "check", unit_check_name(t->check));
+    etp_jw_key(w, "evidence");
+    if (t->source) {
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "source", t->source);
+        etp_jw_kstr(w, "path", t->path);
+        etp_jw_kuint(w, "iterations", t->iterations);
+        etp_jw_kdouble(w, "wall_ms_per_iteration", t->wall_ms);
+        etp_jw_kuint(w, "executions", t->executions);
+        etp_jw_kdouble(w, "execute_ticks_per_execution", t->execute_ticks);
+        etp_jw_key(w, "wall_over_execute");
+        if (t->check == ETP_UNIT_UNCHECKABLE)
+            etp_jw_null(w);
+        else
+            etp_jw_double(w, t->ratio);
+        etp_jw_kdouble(w, "implied_ticks_per_second", t->implied_hz);
+        etp_jw_kstr(w, "fits", t->fits);
+        etp_jw_obj_end(w);
+    } else
+        etp_jw_null(w);
+    etp_jw_obj_end(w);
+}
+
+void etp_json_warmup(etp_jw *w, const etp_analysis *a)
+{
+    const etp_cold_start *c = &a->cold_start;
+    etp_jw_obj_begin(w);
+    etp_jw_kuint(w, "method_executions", a->method_executions);
+    etp_jw_kuint(w, "skipped_executions", a->skipped_executions);
+    etp_jw_kstr(w, "rank_by", etp_rank_key_name(a->rank_by));
+    etp_jw_key(w, "cold_start");
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
+    etp_jw_kstr(w, "basis", "Method::execute of the method's first execution against the "
+                            "others (skipped ones included)");
+    if (c->available) {
+        etp_jw_kdouble(w, "first", c->first);
+        etp_jw_kdouble(w, "rest_avg", c->rest_avg);
+        etp_jw_kdouble(w, "rest_p50", c->rest_p50);
+        etp_jw_kuint(w, "rest_executions", c->rest_count);
+        etp_jw_kdouble(w, "first_over_rest_avg", c->ratio);
+    } else {
+        etp_jw_kstr(w, "availability", "unavailable");
+        etp_jw_kstr(w, "reason", "fewer than two executions with a Method::execute event, or "
+                                 "none in the first");
+    }
+    etp_jw_key(w, "runner_log");
+    if (c->log_available) {
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "unit", "ms");
+        etp_jw_kdouble(w, "first", c->log_first_ms);
+        etp_jw_kdouble(w, "rest_avg", c->log_rest_avg_ms);
+        etp_jw_kuint(w, "rest_iterations", c->log_rest_count);
+        etp_jw_obj_end(w);
+    } else
+        etp_jw_null(w);
+    etp_jw_obj_end(w);
+    etp_jw_obj_end(w);
+}
+
 void etp_json_issues(etp_jw *w, const etp_issue_list *l)
 {
     etp_jw_arr_begin(w);
@@ -173,77 +247,121 @@ int etp_analysis_write_json(const etp_analysis *a, FILE *fp)
 {
     etp_jw w;
     etp_jw_init_file(&w, fp, 1);
-    etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "schema", "etprof.analysis");
-    etp_jw_kint(&w, "schema_version", 1);
-    etp_jw_kstr(&w, "validity", etp_validity_name(a->validity));
-    etp_jw_key(&w, "inputs");
-    etp_json_inputs(&w, a);
-    etp_jw_key(&w, "method");
-    etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "name", a->method);
-    etp_jw_kstr(&w, "basis", a->method_basis);
-    etp_jw_obj_end(&w);
-    etp_jw_key(&w, "units");
-    etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "source", etp_unit_name(a->source_unit));
-    etp_jw_kstr(&w, "target", etp_unit_name(a->target_unit));
-    etp_jw_kdouble(&w, "divisor", a->divisor);
-    if (a->cpu_hz > 0)
-        etp_jw_kdouble(&w, "cpu_hz", a->cpu_hz);
-    etp_jw_obj_end(&w);
-    etp_jw_key(&w, "executions");
-    etp_jw_obj_begin(&w);
-    etp_jw_kuint(&w, "count", a->execution_count);
-    etp_jw_key(&w, "run_indices");
-    etp_jw_arr_begin(&w);
-    for (uint32_t i = 0; i < a->execution_count; i++)
-        etp_jw_uint(&w, a->executions[i]);
-    etp_jw_arr_end(&w);
-    etp_jw_obj_end(&w);
-    etp_jw_key(&w, "figures");
-    etp_jw_arr_begin(&w);
-    for (uint32_t i = 0; i < a->figure_count; i++)
-        etp_json_figure(&w, a, &a->figures[i]);
-    etp_jw_arr_end(&w);
-    etp_jw_key(&w, "entities");
-    etp_jw_arr_begin(&w);
-    for (uint32_t i = 0; i < a->entity_count; i++)
-        etp_json_entity(&w, a, &a->entities[i]);
-    etp_jw_arr_end(&w);
-    handles_array(&w, "runtime_unresolved_debug_handles", a->unresolved_handles, a->unresolved_count);
-    etp_jw_key(&w, "device");
-    etp_json_device(&w, a);
-    etp_jw_key(&w, "memory");
-    etp_json_memory(&w, a);
-    etp_jw_key(&w, "npu");
-    etp_json_npu(&w, a);
-    etp_jw_key(&w, "issues");
-    etp_json_issues(&w, &a->issues);
-    etp_jw_obj_end(&w);
+    etp_analysis_json_doc(&w, a, 1);
     return etp_jw_finish(&w);
+}
+
+void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, int entities)
+{
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "schema", "etprof.analysis");
+    etp_jw_kint(w, "schema_version", 1);
+    etp_jw_kstr(w, "validity", etp_validity_name(a->validity));
+    etp_jw_key(w, "inputs");
+    etp_json_inputs(w, a);
+    etp_jw_key(w, "method");
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "name", a->method);
+    etp_jw_kstr(w, "basis", a->method_basis);
+    etp_jw_obj_end(w);
+    etp_jw_key(w, "units");
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "source", etp_unit_name(a->source_unit));
+    etp_jw_kstr(w, "target", etp_unit_name(a->target_unit));
+    etp_jw_kdouble(w, "divisor", a->divisor);
+    if (a->cpu_hz > 0)
+        etp_jw_kdouble(w, "cpu_hz", a->cpu_hz);
+    etp_jw_key(w, "tick_unit");
+    etp_json_tick_unit(w, a);
+    etp_jw_obj_end(w);
+    etp_jw_key(w, "warmup");
+    etp_json_warmup(w, a);
+    etp_jw_key(w, "executions");
+    etp_jw_obj_begin(w);
+    etp_jw_kuint(w, "count", a->execution_count);
+    etp_jw_key(w, "run_indices");
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < a->execution_count; i++)
+        etp_jw_uint(w, a->executions[i]);
+    etp_jw_arr_end(w);
+    etp_jw_obj_end(w);
+    etp_jw_key(w, "figures");
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < a->figure_count; i++)
+        etp_json_figure(w, a, &a->figures[i]);
+    etp_jw_arr_end(w);
+    etp_jw_key(w, "entities");
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; entities && i < a->entity_count; i++)
+        etp_json_entity(w, a, &a->entities[i]);
+    etp_jw_arr_end(w);
+    handles_array(w, "runtime_unresolved_debug_handles", a->unresolved_handles, a->unresolved_count);
+    etp_jw_key(w, "device");
+    etp_json_device(w, a);
+    etp_jw_key(w, "memory");
+    etp_json_memory(w, a);
+    etp_jw_key(w, "npu");
+    etp_json_npu(w, a);
+    etp_jw_key(w, "issues");
+    etp_json_issues(w, &a->issues);
+    etp_jw_obj_end(w);
 }
 
 /* ---- text ---------------------------------------------------------------- */
 
 static const char *c_on(const etp_text_style *st, const char *code) { return st->color ? code : ""; }
 
-static void figure_line(FILE *fp, const char *label, const etp_figure *f)
-{
-    if (!f)
-        return;
-    if (!f->available) {
-        fprintf(fp, "  %-30s %s\n", label, "unavailable");
-        fprintf(fp, "  %-30s   (%s)\n", "", f->reason);
-        return;
-    }
-    fprintf(fp, "  %-30s %11.6f %11.6f %11.6f %11.6f  n=%llu%s\n", label, f->stats.avg, f->stats.p50,
-            f->stats.min, f->stats.max, (unsigned long long)f->stats.n, f->additive ? "  +" : "");
-}
+/* One row of a figure table: a label and its figure (NULL: left out). */
+typedef struct text_row {
+    const char *label;
+    const etp_figure *f;
+} text_row;
 
-static void fig_line(FILE *fp, const etp_analysis *a, const char *label, etp_figure_id id)
+/* A table of figures: avg, p50, min, max, each column in the unit that
+ * suits its values (text_numbers.h); cycles as integers. */
+static void print_table(FILE *fp, const char *title, const text_row *rows, size_t n, etp_time_unit unit)
 {
-    figure_line(fp, label, etp_analysis_figure_by_id(a, id));
+    double col[4][64];
+    size_t k = 0;
+    for (size_t r = 0; r < n && k < 64; r++)
+        if (rows[r].f && rows[r].f->available) {
+            const etp_stats *s = &rows[r].f->stats;
+            col[0][k] = s->avg;
+            col[1][k] = s->p50;
+            col[2][k] = s->min;
+            col[3][k] = s->max;
+            k++;
+        }
+    static const char *const names[4] = {"avg", "p50", "min", "max"};
+    etp_colfmt fm[4];
+    if (strlen(title) > 31) /* a long title (the log's name) gets a line of its own */
+        fprintf(fp, "%s\n%-32s", title, "");
+    else
+        fprintf(fp, "%-32s", title);
+    for (int c = 0; c < 4; c++) {
+        fm[c] = etp_colfmt_for(unit, col[c], k);
+        char h[32];
+        snprintf(h, sizeof h, "%s %s", names[c], etp_unit_name(fm[c].unit));
+        fprintf(fp, " %12s", h);
+    }
+    fputc('\n', fp);
+    for (size_t r = 0; r < n; r++) {
+        const etp_figure *f = rows[r].f;
+        if (!f)
+            continue;
+        if (!f->available) {
+            fprintf(fp, "  %-30s %s\n", rows[r].label, "unavailable");
+            fprintf(fp, "  %-30s   (%s)\n", "", f->reason);
+            continue;
+        }
+        const double v[4] = {f->stats.avg, f->stats.p50, f->stats.min, f->stats.max};
+        fprintf(fp, "  %-30s", rows[r].label);
+        for (int c = 0; c < 4; c++) {
+            char b[48];
+            fprintf(fp, " %12s", etp_colfmt_value(&fm[c], v[c], b, sizeof b));
+        }
+        fprintf(fp, "  n=%llu%s\n", (unsigned long long)f->stats.n, f->additive ? "  +" : "");
+    }
 }
 
 void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FILE *fp)
@@ -270,38 +388,63 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
         fprintf(fp, "  program  %s\n", a->program->path);
     if (a->etrecord)
         fprintf(fp, "  etrecord %s\n", a->etrecord->path);
-    fprintf(fp, "  method %s (%s), %u execution%s, ticks in %s%s, times in %s\n", a->method,
+    const char *tick_basis = a->tick_unit.check == ETP_UNIT_CONFIRMED      ? " (confirmed by the wall times)"
+                             : a->tick_unit.check == ETP_UNIT_CONTRADICTED ? " (contradicted: see issues)"
+                             : a->tick_unit.check == ETP_UNIT_UNCHECKABLE  ? " (not checked: no --cpu-hz)"
+                                                                          : "";
+    fprintf(fp, "  method %s (%s), %u execution%s, ticks in %s%s, files in %s\n", a->method,
             a->method_basis, a->execution_count, a->execution_count == 1 ? "" : "s",
-            etp_unit_name(a->source_unit), "", u);
+            etp_unit_name(a->source_unit), tick_basis, u);
+    if (a->skipped_executions)
+        fprintf(fp, "  the first %u of %u executions skipped (--skip-executions)\n",
+                a->skipped_executions, a->method_executions);
 
-    fprintf(fp, "\nPer execution (%s)%*s %11s %11s %11s %11s\n", u, (int)(16 - strlen(u)), "", "avg",
-            "p50", "min", "max");
-    fig_line(fp, a, "Method::execute", ETP_FIG_METHOD_EXECUTE);
-    for (uint32_t i = 0; i < a->figure_count; i++)
+    /* Per execution: Method::execute and what it is made of. */
+    text_row rows[64];
+    size_t nr = 0;
+    rows[nr++] = (text_row){"Method::execute", etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE)};
+    char dlabel[16][64];
+    size_t nd = 0;
+    for (uint32_t i = 0; i < a->figure_count && nd < 16; i++)
         if (a->figures[i].id == ETP_FIG_DELEGATE_TIME) {
-            char label[64];
-            snprintf(label, sizeof label, "delegate %s", a->figures[i].backend);
-            figure_line(fp, label, &a->figures[i]);
+            snprintf(dlabel[nd], sizeof dlabel[nd], "delegate %s", a->figures[i].backend);
+            rows[nr++] = (text_row){dlabel[nd++], &a->figures[i]};
         }
-    fig_line(fp, a, "native kernels", ETP_FIG_NATIVE_KERNELS_TOTAL);
-    fig_line(fp, a, "dispatch overhead", ETP_FIG_DISPATCH_OVERHEAD_TOTAL);
+    rows[nr++] = (text_row){"native kernels", etp_analysis_figure_by_id(a, ETP_FIG_NATIVE_KERNELS_TOTAL)};
+    rows[nr++] = (text_row){"dispatch overhead", etp_analysis_figure_by_id(a, ETP_FIG_DISPATCH_OVERHEAD_TOTAL)};
     const etp_figure *oc = etp_analysis_figure_by_id(a, ETP_FIG_OTHER_CALLS_TOTAL);
     if (oc && (!oc->available || oc->events))
-        figure_line(fp, "other calls (move/jump/free)", oc);
-    fig_line(fp, a, "framework overhead", ETP_FIG_FRAMEWORK_OVERHEAD);
-    fprintf(fp, "Load (%s, per occurrence)\n", u);
-    fig_line(fp, a, "Program::load_method", ETP_FIG_PROGRAM_LOAD_METHOD);
-    fig_line(fp, a, "Method::init", ETP_FIG_METHOD_INIT);
+        rows[nr++] = (text_row){"other calls (move/jump/free)", oc};
+    rows[nr++] = (text_row){"framework overhead", etp_analysis_figure_by_id(a, ETP_FIG_FRAMEWORK_OVERHEAD)};
+    fputc('\n', fp);
+    print_table(fp, "Per execution", rows, nr, a->target_unit);
+    if (a->cold_start.available) {
+        etp_time_unit tu = a->target_unit;
+        const double cv[2] = {a->cold_start.first, a->cold_start.rest_avg};
+        etp_colfmt cf = etp_colfmt_for(tu, cv, 2);
+        char b1[48], b2[48];
+        fprintf(fp, "  cold start: first execution %s %s, the other %u %s %s on average (x%.2f)\n",
+                etp_colfmt_value(&cf, cv[0], b1, sizeof b1), etp_unit_name(cf.unit), a->cold_start.rest_count,
+                etp_colfmt_value(&cf, cv[1], b2, sizeof b2), etp_unit_name(cf.unit), a->cold_start.ratio);
+    }
+    text_row load[2] = {{"Program::load_method", etp_analysis_figure_by_id(a, ETP_FIG_PROGRAM_LOAD_METHOD)},
+                        {"Method::init", etp_analysis_figure_by_id(a, ETP_FIG_METHOD_INIT)}};
+    print_table(fp, "Load (per occurrence)", load, 2, a->target_unit);
     fprintf(fp, "  (+ marks figures whose averages add up: delegates + kernels + dispatch + other +\n"
                 "   framework = Method::execute; p50/min/max never add)\n");
     if (a->runner_log) {
-        fprintf(fp, "Reported by the runner (%s)\n", a->runner_log->path);
-        fig_line(fp, a, "iteration wall time (ms)", ETP_FIG_RUNNER_ITERATION);
-        fig_line(fp, a, "load (ms)", ETP_FIG_RUNNER_LOAD);
+        char title[300];
+        const char *lp = a->runner_log->path, *ls = strrchr(lp, '/');
+        snprintf(title, sizeof title, "Reported by the runner (%s)", ls ? ls + 1 : lp);
+        text_row rr[2] = {{"iteration wall time", etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_ITERATION)},
+                          {"load", etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_LOAD)}};
+        print_table(fp, title, rr, 2, ETP_UNIT_MS);
         const etp_figure *pm = etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_PLANNED_MEMORY);
+        char b[48];
         if (pm && pm->available)
-            fprintf(fp, "  %-30s %11.0f bytes (%u buffers)\n", "planned memory", pm->stats.avg,
-                    a->runner_log->buffer_count);
+            fprintf(fp, "  %-30s %s bytes (%u buffer%s)\n", "planned memory",
+                    etp_format_thousands(pm->stats.avg, b, sizeof b), a->runner_log->buffer_count,
+                    a->runner_log->buffer_count == 1 ? "" : "s");
     }
     etp_device_write_text(a, fp);
 
@@ -321,9 +464,16 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
                 namew = (int)strlen(c_id->get(a, top[i]).s);
         if (namew > 60)
             namew = 60;
-        fprintf(fp, "\nTop %s by average time (of %u)\n", ops ? "source operators" : "instructions", n);
-        fprintf(fp, "  %3s %11s %7s %9s  %-*s %s\n", "#", u, "share", "execs", namew, "name",
-                c_type->label);
+        static const char *const by[] = {"average", "median", "maximum"};
+        fprintf(fp, "\nTop %s by %s time per execution (of %u)\n", ops ? "source operators" : "instructions",
+                by[a->rank_by <= ETP_RANK_MAX ? a->rank_by : 0], n);
+        double avgs[256];
+        uint32_t na = 0;
+        for (uint32_t i = 0; i < shown && na < 256; i++)
+            avgs[na++] = c_avg->get(a, top[i]).d;
+        etp_colfmt tf = etp_colfmt_for(a->target_unit, avgs, na);
+        fprintf(fp, "  %3s %11s %7s %9s  %-*s %s\n", "#", etp_unit_name(tf.unit), "share", "execs", namew,
+                "name", c_type->label);
         int any_shared = 0;
         for (uint32_t i = 0; i < shown; i++) {
             const etp_entity *e = top[i];
@@ -335,7 +485,9 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
             char execs[24];
             snprintf(execs, sizeof execs, "%llu/%u", (unsigned long long)c_ex->get(a, e).u,
                      a->execution_count);
-            fprintf(fp, "  %3u %11.6f %7s %9s %s%-*.*s %s\n", i + 1, avg, share, execs,
+            char vb[48];
+            fprintf(fp, "  %3u %11s %7s %9s %s%-*.*s %s\n", i + 1, etp_colfmt_value(&tf, avg, vb, sizeof vb),
+                    share, execs,
                     e->additive ? " " : "*", namew, namew, c_id->get(a, e).s, type ? type : "");
             char note[160];
             if (etp_npu_row_note(a, e->id, note, sizeof note))
@@ -348,10 +500,10 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
     }
     free(top);
     if (a->unresolved_count) {
-        fprintf(fp, "\nUnresolved debug handles:");
+        fprintf(fp, "\nUnresolved debug handles: %u (", a->unresolved_count);
         for (uint32_t i = 0; i < a->unresolved_count; i++)
-            fprintf(fp, " %lld", (long long)a->unresolved_handles[i]);
-        fputc('\n', fp);
+            fprintf(fp, "%s%lld", i ? ", " : "", (long long)a->unresolved_handles[i]);
+        fprintf(fp, ")\n");
     }
     if (a->issues.count) {
         fprintf(fp, "\nIssues\n");

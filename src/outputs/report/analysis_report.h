@@ -19,6 +19,9 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
 
 /* The whole analysis as one JSON document (schema etprof.analysis v1). */
 int etp_analysis_write_json(const etp_analysis *a, FILE *fp);
+/* The same document into @p w; @p entities 0 leaves the "entities" array
+ * empty (etp_analysis_json() with ETP_JSON_NO_ENTITIES). */
+void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, int entities);
 
 /* Pieces reused by the bundle writer. */
 void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f);
@@ -26,6 +29,12 @@ void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f);
 void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e);
 /* One cell of column @p c as a JSON value. */
 void etp_json_cell(etp_jw *w, const etp_column *c, etp_cell v);
+/* "tick_unit": how the ticks' unit is known and the wall-time evidence
+ * (etp_tick_evidence), as a JSON object value. */
+void etp_json_tick_unit(etp_jw *w, const etp_analysis *a);
+/* The warm-up picture as a JSON object value: executions of the method,
+ * skipped ones, and the first execution against the rest (cold start). */
+void etp_json_warmup(etp_jw *w, const etp_analysis *a);
 void etp_json_issues(etp_jw *w, const etp_issue_list *l);
 void etp_json_inputs(etp_jw *w, const etp_analysis *a);
 

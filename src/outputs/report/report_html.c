@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "outputs/report/report_internal.h"
+#include "outputs/report/text_numbers.h"
 
 static void input_line(FILE *fp, const char *role, const char *name, const char *extra)
 {
@@ -21,16 +22,44 @@ static void input_line(FILE *fp, const char *role, const char *name, const char 
     fputs("</span>\n", fp);
 }
 
-static void figure_chip(FILE *fp, const rp_report *r, const char *label, etp_figure_id id)
+/* A header figure, labelled and scaled as the terminal summary prints it
+ * (`etprof analyze`): the same figures, the same words, the same digits. */
+static void figure_chip(FILE *fp, const rp_report *r, const char *label, const etp_figure *f)
 {
-    const etp_figure *f = etp_analysis_figure_by_id(r->a, id);
     if (!f || !f->available || !f->events)
         return; /* e.g. no delegate call at all: nothing measured */
+    etp_time_unit u = r->a->target_unit;
+    if (f->unit && etp_unit_parse(f->unit, &u))
+        return; /* not a time (planned memory) */
+    const double both[2] = {f->stats.avg, f->stats.p50};
+    etp_colfmt cf = etp_colfmt_for(u, both, 2);
     char v[48], p[48];
-    rp_num(v, sizeof v, f->stats.avg);
-    rp_num(p, sizeof p, f->stats.p50);
-    fprintf(fp, "<span class=\"fig\">%s <b>%s</b> %s avg <small>(p50 %s, n=%" PRIu64 ")</small></span>\n",
-            label, v, etp_unit_name(r->a->target_unit), p, f->stats.n);
+    etp_colfmt_value(&cf, f->stats.avg, v, sizeof v);
+    etp_colfmt_value(&cf, f->stats.p50, p, sizeof p);
+    fprintf(fp, "<span class=\"fig\">");
+    rp_html(fp, label);
+    fprintf(fp, " <b>%s</b> %s avg <small>(p50 %s, n=%" PRIu64 ")</small></span>\n", v,
+            etp_unit_name(cf.unit), p, f->stats.n);
+}
+
+static void figure_chips(FILE *fp, const rp_report *r)
+{
+    const etp_analysis *a = r->a;
+    figure_chip(fp, r, "Method::execute", etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE));
+    for (uint32_t i = 0; i < a->figure_count; i++)
+        if (a->figures[i].id == ETP_FIG_DELEGATE_TIME) {
+            char label[200];
+            snprintf(label, sizeof label, "delegate %s", a->figures[i].backend);
+            figure_chip(fp, r, label, &a->figures[i]);
+        }
+    figure_chip(fp, r, "native kernels", etp_analysis_figure_by_id(a, ETP_FIG_NATIVE_KERNELS_TOTAL));
+    figure_chip(fp, r, "dispatch overhead", etp_analysis_figure_by_id(a, ETP_FIG_DISPATCH_OVERHEAD_TOTAL));
+    const etp_figure *oc = etp_analysis_figure_by_id(a, ETP_FIG_OTHER_CALLS_TOTAL);
+    if (oc && oc->events)
+        figure_chip(fp, r, "other calls (move/jump/free)", oc);
+    figure_chip(fp, r, "framework overhead", etp_analysis_figure_by_id(a, ETP_FIG_FRAMEWORK_OVERHEAD));
+    figure_chip(fp, r, "runner iteration wall time", etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_ITERATION));
+    figure_chip(fp, r, "runner load", etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_LOAD));
 }
 
 static void header(FILE *fp, const rp_report *r)
@@ -52,10 +81,7 @@ static void header(FILE *fp, const rp_report *r)
     fputs("<span class=\"in\"><b>method</b> ", fp);
     rp_html(fp, a->method_basis);
     fputs("</span>\n</div>\n<div class=\"figs\">\n", fp);
-    figure_chip(fp, r, "Method::execute", ETP_FIG_METHOD_EXECUTE);
-    figure_chip(fp, r, "native operators", ETP_FIG_OPERATOR_CALLS_TOTAL);
-    figure_chip(fp, r, "delegate calls", ETP_FIG_DELEGATE_CALLS_TOTAL);
-    figure_chip(fp, r, "framework", ETP_FIG_FRAMEWORK_OVERHEAD);
+    figure_chips(fp, r);
     fputs("</div>\n", fp);
     fprintf(fp, "<ul class=\"issues\" aria-label=\"issues\">\n");
     if (!a->issues.count)
@@ -109,7 +135,14 @@ static void toolbar(FILE *fp, const rp_report *r)
         fprintf(fp, "<button type=\"button\" role=\"tab\" data-view=\"%d\"%s>", vi,
                 vi == 0 ? " class=\"on\"" : "");
         rp_html(fp, r->views[vi].title);
-        fprintf(fp, " <small>%" PRIu32 "</small></button>", r->views[vi].node_count);
+        /* The badge counts instructions / operators, not the graph's
+         * inputs and outputs pseudo-nodes. */
+        uint32_t real = 0;
+        for (uint32_t k = 0; k < r->views[vi].node_count; k++) {
+            const char *kind = r->views[vi].nodes[k].kind;
+            real += kind && strcmp(kind, "in") && strcmp(kind, "out");
+        }
+        fprintf(fp, " <small>%" PRIu32 "</small></button>", real);
     }
     fputs("</div>\n<label>metric <select id=\"metric\">", fp);
     for (int m = 0; m < RP_METRICS; m++) {
@@ -129,25 +162,14 @@ static void toolbar(FILE *fp, const rp_report *r)
 static int data_block(FILE *fp, const rp_report *r, const char *id,
                       void (*write)(etp_jw *, const rp_report *))
 {
-    etp_jw w;
-    etp_jw_init_mem(&w, 0);
-    write(&w, r);
-    size_t len = 0;
-    char *json = etp_jw_take(&w, &len);
-    if (!json)
-        return -1;
     fprintf(fp, "<script type=\"application/json\" id=\"%s\">", id);
-    size_t run = 0;
-    for (size_t i = 0; i < len; i++)
-        if (json[i] == '<') {
-            fwrite(json + run, 1, i - run, fp);
-            fputs("\\u003c", fp);
-            run = i + 1;
-        }
-    fwrite(json + run, 1, len - run, fp);
+    etp_jw w;
+    etp_jw_init_file(&w, fp, 0);
+    w.escape_lt = 1; /* '<' occurs only inside strings */
+    write(&w, r);
+    int bad = etp_jw_finish(&w);
     fputs("</script>\n", fp);
-    free(json);
-    return 0;
+    return bad ? -1 : 0;
 }
 
 etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_error *err)

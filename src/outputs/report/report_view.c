@@ -79,6 +79,15 @@ static int cmp_ent_key(const void *x, const void *y)
     return (a->instr > b->instr) - (a->instr < b->instr);
 }
 
+static int cmp_ent_key_then_entity(const void *x, const void *y)
+{
+    int c = cmp_ent_key(x, y);
+    if (c)
+        return c;
+    const ent_key *a = x, *b = y;
+    return (a->e > b->e) - (a->e < b->e);
+}
+
 static const etp_entity *find_instr(const ent_key *k, size_t n, int32_t chain, int32_t instr)
 {
     ent_key key = {chain, instr, NULL};
@@ -439,57 +448,57 @@ static void stats_array(etp_jw *w, const etp_stats *s)
 static void entity_json(etp_jw *w, const rp_report *r, const etp_entity *e)
 {
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "id", e->id);
+    ETP_JW_KSTR_LIT(w, "id", e->id);
     if (e->name && strcmp(e->name, e->id))
-        etp_jw_kstr(w, "name", e->name);
-    etp_jw_kstr(w, "op", e->op_type);
+        ETP_JW_KSTR_LIT(w, "name", e->name);
+    ETP_JW_KSTR_LIT(w, "op", e->op_type);
     if (e->backend)
-        etp_jw_kstr(w, "be", e->backend);
+        ETP_JW_KSTR_LIT(w, "be", e->backend);
     if (e->kind != ETP_ENTITY_OPERATOR && e->instr_kind != ETP_INSTR_NONE)
-        etp_jw_kstr(w, "ik", etp_instr_kind_name(e->instr_kind));
-    etp_jw_kuint(w, "x", e->time.executions);
-    etp_jw_kuint(w, "ev", e->time.events);
+        ETP_JW_KSTR_LIT(w, "ik", etp_instr_kind_name(e->instr_kind));
+    ETP_JW_KUINT_LIT(w, "x", e->time.executions);
+    ETP_JW_KUINT_LIT(w, "ev", e->time.events);
     if (e->time.executions) {
-        etp_jw_kstr(w, "src", etp_timing_source_name(e->source));
-        etp_jw_key(w, "s");
+        ETP_JW_KSTR_LIT(w, "src", etp_timing_source_name(e->source));
+        ETP_JW_KEY_LIT(w, "s");
         stats_array(w, &e->time.stats);
-        etp_jw_kbool(w, "add", e->additive);
-        etp_jw_kbool(w, "sh", e->shared);
+        ETP_JW_KBOOL_LIT(w, "add", e->additive);
+        ETP_JW_KBOOL_LIT(w, "sh", e->shared);
     }
     if (e->co_count) {
-        etp_jw_key(w, "co");
+        ETP_JW_KEY_LIT(w, "co");
         etp_jw_arr_begin(w);
         for (uint32_t i = 0; i < e->co_count; i++)
             etp_jw_str(w, e->co_attributed[i]);
         etp_jw_arr_end(w);
     }
     if (e->handle_count) {
-        etp_jw_key(w, "h");
+        ETP_JW_KEY_LIT(w, "h");
         etp_jw_arr_begin(w);
         for (uint32_t i = 0; i < e->handle_count; i++)
             etp_jw_int(w, e->handles[i]);
         etp_jw_arr_end(w);
     }
     if (e->unresolved_count) {
-        etp_jw_key(w, "u");
+        ETP_JW_KEY_LIT(w, "u");
         etp_jw_arr_begin(w);
         for (uint32_t i = 0; i < e->unresolved_count; i++)
             etp_jw_int(w, e->unresolved[i]);
         etp_jw_arr_end(w);
     }
     if (e->has_kernel && e->kernel.executions) {
-        etp_jw_kdouble(w, "k", e->kernel.stats.avg);
+        ETP_JW_KDOUBLE_LIT(w, "k", e->kernel.stats.avg);
         if (e->dispatch.n)
-            etp_jw_kdouble(w, "d", e->dispatch.avg);
+            ETP_JW_KDOUBLE_LIT(w, "d", e->dispatch.avg);
     }
     if (e->module_path)
-        etp_jw_kstr(w, "mp", e->module_path);
+        ETP_JW_KSTR_LIT(w, "mp", e->module_path);
     if (e->module_type)
-        etp_jw_kstr(w, "mt", e->module_type);
+        ETP_JW_KSTR_LIT(w, "mt", e->module_type);
     if (e->source_fn)
-        etp_jw_kstr(w, "fn", e->source_fn);
+        ETP_JW_KSTR_LIT(w, "fn", e->source_fn);
     if (e->stack_trace)
-        etp_jw_kstr(w, "st", e->stack_trace);
+        ETP_JW_KSTR_LIT(w, "st", e->stack_trace);
     (void)r;
     etp_jw_obj_end(w);
 }
@@ -524,7 +533,7 @@ static void links_json(etp_jw *w, const rp_report *r, int vi, uint32_t i)
 {
     const rp_node *n = &r->views[vi].nodes[i];
     const etp_source_graph *sg = r->in->source;
-    etp_jw_key(w, "to");
+    ETP_JW_KEY_LIT(w, "to");
     etp_jw_arr_begin(w);
     if (vi == r->instr_view && r->src_view >= 0 && n->link_index >= 0) {
         const etp_src_link *l = &sg->links[n->link_index];
@@ -562,8 +571,8 @@ static void geometry_json(etp_jw *w, const rp_report *r, int vi)
     const etp_layout *l = &v->lay;
     static const char *const kinds[] = {"in", "out", "kernel", "delegate", "other", "op"};
     const size_t nkinds = sizeof kinds / sizeof *kinds;
-    etp_jw_kint(w, "nh", (int64_t)llround(NODE_H * 10));
-    etp_jw_key(w, "kinds");
+    ETP_JW_KINT_LIT(w, "nh", (int64_t)llround(NODE_H * 10));
+    ETP_JW_KEY_LIT(w, "kinds");
     etp_jw_arr_begin(w);
     for (size_t k = 0; k < nkinds; k++)
         etp_jw_str(w, kinds[k]);
@@ -583,8 +592,8 @@ static void geometry_json(etp_jw *w, const rp_report *r, int vi)
         na[i] = v->nodes[i].entity && !v->nodes[i].entity->additive ? '1' : '0';
     }
     ks[v->node_count] = na[v->node_count] = 0;
-    etp_jw_kstr(w, "k", ks);
-    etp_jw_kstr(w, "na", na);
+    ETP_JW_KSTR_LIT(w, "k", ks);
+    ETP_JW_KSTR_LIT(w, "na", na);
     free(ks);
     free(na);
     const char *axis[] = {"x", "y", "bw"};
@@ -597,7 +606,7 @@ static void geometry_json(etp_jw *w, const rp_report *r, int vi)
         }
         etp_jw_arr_end(w);
     }
-    etp_jw_key(w, "edges");
+    ETP_JW_KEY_LIT(w, "edges");
     etp_jw_arr_begin(w);
     for (uint32_t e = 0; e < l->edge_count; e++) {
         if (l->edge_flags[e] & (ETP_LAYOUT_EDGE_SELF | ETP_LAYOUT_EDGE_DUPLICATE))
@@ -616,47 +625,84 @@ static void geometry_json(etp_jw *w, const rp_report *r, int vi)
     etp_jw_arr_end(w);
 }
 
+/* Index of the first key in sorted @p k not less than @p key. */
+static size_t lower_bound(const ent_key *k, size_t n, const ent_key *key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_ent_key(&k[mid], key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Delegate events keyed by their call's (chain, instruction), in entity
+ * order within one call: each delegate node finds its own by a search
+ * instead of a pass over every entity. *n receives the count. */
+static ent_key *delegate_events_by_call(const etp_analysis *a, size_t *n)
+{
+    ent_key *k = malloc((a->entity_count + 1) * sizeof *k);
+    *n = 0;
+    if (!k)
+        return NULL;
+    for (uint32_t i = 0; i < a->entity_count; i++) {
+        const etp_entity *e = &a->entities[i];
+        if (e->kind == ETP_ENTITY_DELEGATE_EVENT)
+            k[(*n)++] = (ent_key){e->chain, e->instruction, e};
+    }
+    /* Entity order breaks ties, so the sort is stable by construction. */
+    qsort(k, *n, sizeof *k, cmp_ent_key_then_entity);
+    return k;
+}
+
 static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
 {
     const rp_view *v = &r->views[vi];
     const etp_analysis *a = r->a;
+    size_t ndev = 0;
+    ent_key *dev = vi == r->instr_view ? delegate_events_by_call(a, &ndev) : NULL;
+    if (vi == r->instr_view && !dev) {
+        w->failed = 1;
+        return;
+    }
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "title", v->title);
-    etp_jw_kstr(w, "graph", v->graph_id);
-    etp_jw_kdouble(w, "w", v->lay.width);
-    etp_jw_kdouble(w, "h", v->lay.height);
+    ETP_JW_KSTR_LIT(w, "title", v->title);
+    ETP_JW_KSTR_LIT(w, "graph", v->graph_id);
+    ETP_JW_KDOUBLE_LIT(w, "w", v->lay.width);
+    ETP_JW_KDOUBLE_LIT(w, "h", v->lay.height);
     geometry_json(w, r, vi);
-    etp_jw_key(w, "nodes");
+    ETP_JW_KEY_LIT(w, "nodes");
     etp_jw_arr_begin(w);
     for (uint32_t i = 0; i < v->node_count; i++) {
         const rp_node *n = &v->nodes[i];
         etp_jw_break(w);
         etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "id", n->id);
-        etp_jw_kstr(w, "label", n->label);
-        etp_jw_kint(w, "ln", (int64_t)n->link);
+        ETP_JW_KSTR_LIT(w, "id", n->id);
+        ETP_JW_KSTR_LIT(w, "label", n->label);
+        ETP_JW_KINT_LIT(w, "ln", (int64_t)n->link);
         if (n->link != ETP_LINK_LINKED && n->link != ETP_LINK_NOT_APPLICABLE)
-            etp_jw_kbool(w, "unl", 1);
+            ETP_JW_KBOOL_LIT(w, "unl", 1);
         if (n->entity)
-            etp_jw_kint(w, "e", num[n->entity - a->entities]);
+            ETP_JW_KINT_LIT(w, "e", num[n->entity - a->entities]);
         if (n->group >= 0)
-            etp_jw_kint(w, "g", n->group);
+            ETP_JW_KINT_LIT(w, "g", n->group);
         links_json(w, r, vi, i);
         if (vi == r->instr_view && n->entity && n->entity->instr_kind == ETP_INSTR_DELEGATE) {
-            etp_jw_key(w, "dev");
+            ETP_JW_KEY_LIT(w, "dev");
             etp_jw_arr_begin(w);
-            for (uint32_t k = 0; k < a->entity_count; k++) {
-                const etp_entity *de = &a->entities[k];
-                if (de->kind == ETP_ENTITY_DELEGATE_EVENT && de->chain == n->entity->chain &&
-                    de->instruction == n->entity->instruction)
-                    etp_jw_int(w, num[k]);
-            }
+            ent_key key = {n->entity->chain, n->entity->instruction, NULL};
+            size_t k = dev ? lower_bound(dev, ndev, &key) : 0;
+            for (; k < ndev && !cmp_ent_key(&dev[k], &key); k++)
+                etp_jw_int(w, num[dev[k].e - a->entities]);
             etp_jw_arr_end(w);
         }
         if (vi == r->src_view) {
             const etp_src_node *sn = &r->in->source->nodes[n->source_index];
             if (sn->input_count) {
-                etp_jw_key(w, "in");
+                ETP_JW_KEY_LIT(w, "in");
                 etp_jw_arr_begin(w);
                 for (uint32_t k = 0; k < sn->input_count; k++)
                     etp_jw_str(w, sn->inputs[k]);
@@ -667,7 +713,7 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
     }
     etp_jw_arr_end(w);
     if (vi == r->src_view) {
-        etp_jw_key(w, "groups");
+        ETP_JW_KEY_LIT(w, "groups");
         etp_jw_arr_begin(w);
         for (uint32_t g = 0; g < r->in->source->group_count; g++) {
             const etp_src_group *gr = &r->in->source->groups[g];
@@ -680,14 +726,18 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
     }
     /* Per metric: values (null where none), colours and text colours, as
      * the overlay files have them. */
-    etp_jw_key(w, "metrics");
+    ETP_JW_KEY_LIT(w, "metrics");
     etp_jw_arr_begin(w);
     for (int m = 0; m < RP_METRICS; m++) {
         rp_colors c = metric_range(r, v, (rp_metric)m);
+        /* One value (or all equal): a scale from 0, so the only node is drawn
+         * as the costly one it is, not as the cheapest. */
+        if (c.any && c.min == c.max && c.max > 0)
+            c.min = 0;
         int hide_sum = m == RP_P50 || m == RP_MIN || m == RP_MAX;
         etp_jw_break(w);
         etp_jw_obj_begin(w);
-        etp_jw_key(w, "v");
+        ETP_JW_KEY_LIT(w, "v");
         etp_jw_arr_begin(w);
         for (uint32_t i = 0; i < v->node_count; i++) {
             double x;
@@ -709,7 +759,7 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
         }
         if (bgs) {
             bgs[(size_t)v->node_count * 6] = 0;
-            etp_jw_kstr(w, "bg", bgs);
+            ETP_JW_KSTR_LIT(w, "bg", bgs);
         } else
             w->failed = 1;
         free(bgs);
@@ -723,18 +773,19 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
         }
         if (fgs) {
             fgs[v->node_count] = 0;
-            etp_jw_kstr(w, "fg", fgs);
+            ETP_JW_KSTR_LIT(w, "fg", fgs);
         }
         free(fgs);
         if (c.any) {
-            etp_jw_kdouble(w, "min", c.min);
-            etp_jw_kdouble(w, "max", c.max);
+            ETP_JW_KDOUBLE_LIT(w, "min", c.min);
+            ETP_JW_KDOUBLE_LIT(w, "max", c.max);
         }
-        etp_jw_kbool(w, "noSum", hide_sum);
+        ETP_JW_KBOOL_LIT(w, "noSum", hide_sum);
         etp_jw_obj_end(w);
     }
     etp_jw_arr_end(w);
     etp_jw_obj_end(w);
+    free(dev);
 }
 
 void rp_write_data(etp_jw *w, const rp_report *r)
@@ -742,25 +793,25 @@ void rp_write_data(etp_jw *w, const rp_report *r)
     const etp_analysis *a = r->a;
     const int32_t *num = r->entity_num;
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "method", a->method);
-    etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
-    etp_jw_kuint(w, "executions", a->execution_count);
-    etp_jw_kdouble(w, "execAvg", r->exec_avg);
-    etp_jw_key(w, "metrics");
+    ETP_JW_KSTR_LIT(w, "method", a->method);
+    ETP_JW_KSTR_LIT(w, "unit", etp_unit_name(a->target_unit));
+    ETP_JW_KUINT_LIT(w, "executions", a->execution_count);
+    ETP_JW_KDOUBLE_LIT(w, "execAvg", r->exec_avg);
+    ETP_JW_KEY_LIT(w, "metrics");
     etp_jw_arr_begin(w);
     for (int m = 0; m < RP_METRICS; m++) {
         etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "name", rp_metric_name((rp_metric)m));
-        etp_jw_kstr(w, "unit", rp_metric_unit(r, (rp_metric)m));
+        ETP_JW_KSTR_LIT(w, "name", rp_metric_name((rp_metric)m));
+        ETP_JW_KSTR_LIT(w, "unit", rp_metric_unit(r, (rp_metric)m));
         etp_jw_obj_end(w);
     }
     etp_jw_arr_end(w);
-    etp_jw_key(w, "links");
+    ETP_JW_KEY_LIT(w, "links");
     etp_jw_arr_begin(w);
     for (int k = ETP_LINK_LINKED; k <= ETP_LINK_NOT_APPLICABLE; k++)
         etp_jw_str(w, etp_link_state_name((etp_link_state)k));
     etp_jw_arr_end(w);
-    etp_jw_key(w, "stops");
+    ETP_JW_KEY_LIT(w, "stops");
     etp_jw_arr_begin(w);
     static const char *const stops[][2] = {{"0", "#1a9850"}, {"0.5", "#ffd700"}, {"1", "#d73027"}};
     for (int i = 0; i < 3; i++) {
@@ -770,7 +821,7 @@ void rp_write_data(etp_jw *w, const rp_report *r)
         etp_jw_arr_end(w);
     }
     etp_jw_arr_end(w);
-    etp_jw_key(w, "views");
+    ETP_JW_KEY_LIT(w, "views");
     etp_jw_arr_begin(w);
     for (int vi = 0; vi < r->view_count; vi++)
         view_json(w, r, vi, num);

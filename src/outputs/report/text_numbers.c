@@ -1,0 +1,67 @@
+/* text_numbers.c - see text_numbers.h. */
+#include "outputs/report/text_numbers.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Seconds per unit, for the time units only (ns, us, ms, s). */
+static double seconds_per(etp_time_unit u)
+{
+    return u == ETP_UNIT_NS ? 1e-9 : u == ETP_UNIT_US ? 1e-6 : u == ETP_UNIT_MS ? 1e-3 : 1.0;
+}
+
+etp_colfmt etp_colfmt_for(etp_time_unit unit, const double *v, size_t n)
+{
+    etp_colfmt f = {unit, 1.0};
+    if (unit == ETP_UNIT_CYCLES)
+        return f;
+    double m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i]) && fabs(v[i]) > m)
+            m = fabs(v[i]);
+    double secs = m * seconds_per(unit);
+    static const etp_time_unit order[] = {ETP_UNIT_S, ETP_UNIT_MS, ETP_UNIT_US, ETP_UNIT_NS};
+    f.unit = ETP_UNIT_NS;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (secs / seconds_per(order[i]) >= 1.0) {
+            f.unit = order[i];
+            break;
+        }
+    f.factor = seconds_per(unit) / seconds_per(f.unit);
+    return f;
+}
+
+char *etp_format_thousands(double v, char *buf, size_t cap)
+{
+    char digits[40];
+    double r = round(v);
+    if (!isfinite(r) || fabs(r) >= 1e18) {
+        snprintf(buf, cap, "%.6g", v);
+        return buf;
+    }
+    long long x = (long long)r;
+    int neg = x < 0;
+    unsigned long long u = neg ? (unsigned long long)(-(x + 1)) + 1 : (unsigned long long)x;
+    int n = snprintf(digits, sizeof digits, "%llu", u);
+    char out[64];
+    size_t o = 0;
+    if (neg)
+        out[o++] = '-';
+    for (int i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    out[o] = 0;
+    snprintf(buf, cap, "%s", out);
+    return buf;
+}
+
+char *etp_colfmt_value(const etp_colfmt *f, double v, char *buf, size_t cap)
+{
+    if (f->unit == ETP_UNIT_CYCLES)
+        return etp_format_thousands(v, buf, cap);
+    snprintf(buf, cap, "%.3f", v * f->factor);
+    return buf;
+}
