@@ -6,7 +6,12 @@ set -euo pipefail
 etprof="$1"
 work=$(mktemp -d /tmp/etprof-smoke-XXXXXX)
 trap 'rm -rf "$work"' EXIT
-"$etprof" gen demo -o "$work/demo" >/dev/null
+"$etprof" gen demo -o "$work/demo-valid" >/dev/null
+# the README's demo is VALID (--fail-on warning exits 3 on anything less)
+"$etprof" analyze "$work/demo-valid/model.etrecord" --etdump "$work/demo-valid/run.etdp" \
+  --pte "$work/demo-valid/model.pte" --source-unit ns --fail-on warning --quiet
+# the variant with shared and unresolved timings, for the handles below
+"$etprof" gen demo --flaws -o "$work/demo" >/dev/null
 "$etprof" analyze "$work/demo/model.etrecord" --etdump "$work/demo/run.etdp" --pte "$work/demo/model.pte" \
   --source-unit ns -o "$work/out" --detailed >/dev/null
 "$etprof" verify "$work/out"

@@ -447,10 +447,10 @@ def demo_inputs(d):
     return [f"{d}/model.etrecord", "--etdump", f"{d}/run.etdp", "--pte", f"{d}/model.pte"]
 
 
-def make_demo():
-    d = os.path.join(WORK, "demo")
+def make_demo(flaws=False):
+    d = os.path.join(WORK, "demo-flaws" if flaws else "demo")
     shutil.rmtree(d, ignore_errors=True)
-    run_ok(["gen", "demo", "-o", d])
+    run_ok(["gen", "demo", "-o", d] + (["--flaws"] if flaws else []))
     return d
 
 
@@ -458,11 +458,21 @@ def mode_demo():
     d = make_demo()
     a, _ = analyze_pair("demo", demo_inputs(d), os.path.join(WORK, "demo-bundle"))
     s = load_json(os.path.join(a, "summary.json"))
-    # The demo is designed to exercise these; make sure the bundle shows them.
     check(s["headline"]["delegate_time"] and s["headline"]["delegate_time"][0]["backend"] == "VulkanBackend",
           "demo: headline lacks VulkanBackend delegate time")
-    check(s["runtime_unresolved_debug_handles"], "demo: no unresolved handles")
-    check(any(t["shared"] for t in s["headline"]["top_operators"]), "demo: no shared top operator")
+    # The demo is what a user sees first: nothing shared or unresolved, and
+    # with its ticks declared the result is valid.
+    check(not s["runtime_unresolved_debug_handles"], "demo: unresolved handles")
+    check(not any(t["shared"] for t in s["headline"]["top_operators"]), "demo: a shared top operator")
+    an = load_json_text(run_ok(["analyze"] + demo_inputs(d) + ["--source-unit", "ns", "--json"]))
+    check(an["validity"] == "valid", "demo with --source-unit ns: %s, issues %s"
+          % (an["validity"], [i["code"] for i in an["issues"]]))
+    # Its --flaws variant is designed to exercise these; the bundle shows them.
+    df = make_demo(flaws=True)
+    af, _ = analyze_pair("demo --flaws", demo_inputs(df), os.path.join(WORK, "demo-flaws-bundle"))
+    sf = load_json(os.path.join(af, "summary.json"))
+    check(sf["runtime_unresolved_debug_handles"], "demo --flaws: no unresolved handles")
+    check(any(t["shared"] for t in sf["headline"]["top_operators"]), "demo --flaws: no shared top operator")
     # The ETRecord alone, and the program alone, are analyses too.
     analyze_pair("demo etrecord only", [f"{d}/model.etrecord", "--etdump", f"{d}/run.etdp"],
                  os.path.join(WORK, "demo-etr"), method="forward")

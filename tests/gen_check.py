@@ -162,9 +162,12 @@ def check_graph(path, prog, method):
     return g
 
 
-def demo_checks(tmp):
-    d = os.path.join(tmp, "demo")
-    run("gen", "demo", "-o", d)
+def demo_checks(tmp, flaws):
+    """The demo (VALID: an event per delegated operator, a connected chain,
+    every handle resolved) or, with flaws, its variant that shows the
+    warnings (gen demo --flaws)."""
+    d = os.path.join(tmp, "demo-flaws" if flaws else "demo")
+    run("gen", "demo", "-o", d, *(["--flaws"] if flaws else []))
     check(sorted(os.listdir(d)) == ["model.etrecord", "model.pte", "run.etdp"],
           "demo dir holds exactly the triple: %s" % os.listdir(d))
     pte = os.path.join(d, "model.pte")
@@ -179,12 +182,15 @@ def demo_checks(tmp):
             ("KernelCall", "aten::max_pool2d_with_indices"), ("DelegateCall", "VulkanBackend"),
             ("KernelCall", "aten::addmm"), ("KernelCall", "aten::relu"),
             ("KernelCall", "aten::addmm"), ("KernelCall", "aten::_softmax")]
+    if not flaws:  # the flatten is a view instruction fed by the delegate
+        want.insert(4, ("KernelCall", "executorch_prim::et_view"))
     got = []
     for ins in fwd["chains"][0]["instructions"]:
         a = ins["instr_args"]
         if ins["instr_args_type"] == "KernelCall":
             o = fwd["operators"][a["op_index"]]
-            check(o["overload"] == "out", "overload " + o["overload"])
+            check(o["overload"] == ("default" if o["name"].startswith("executorch_prim::")
+                                    else "out"), "overload " + o["overload"])
             got.append(("KernelCall", o["name"]))
         else:
             got.append((ins["instr_args_type"], fwd["delegates"][a["delegate_index"]]["id"]))
@@ -204,7 +210,13 @@ def demo_checks(tmp):
     check(len(dump["run_data"]) == 6, "demo: 1 + 5 blocks")
     check_nesting(etd, dump, fwd)
     dev = [e for e in events_of(dump["run_data"][1]) if e.get("name") is None]
-    check([e["delegate_debug_id_int"] for e in dev] == [0, 1], "demo delegate ids 0, 1")
+    check([e["delegate_debug_id_int"] for e in dev] == ([0, 1] if flaws else [0, 1, 2]),
+          "demo delegate ids %s" % [e["delegate_debug_id_int"] for e in dev])
+    if not flaws:
+        # connected: the view reads the delegate's output value
+        ins = fwd["chains"][0]["instructions"]
+        dout = ins[3]["instr_args"]["args"][-1]
+        check(dout in ins[4]["instr_args"]["args"], "demo: the delegate's output feeds the view")
 
     z = read_etrecord(os.path.join(d, "model.etrecord"))
     names = z.namelist()
@@ -220,11 +232,14 @@ def demo_checks(tmp):
         blob = z.read("edge_dialect_exported_program/forward" + s)
         check(zipfile.is_zipfile(io.BytesIO(blob)), "side blob %s is not a zip" % s)
     dhm = json.loads(z.read("debug_handle_map"))
-    check(dhm == {"forward": {"0": 1, "1": 2, "2": 3, "3": [4, 5, 6], "4": 7, "5": 8, "6": 9,
-                              "7": 12},
-                  "preprocess": {"0": 1, "1": 2}}, "debug_handle_map: %s" % dhm)
+    want_dhm = ({"0": 1, "1": 2, "2": 3, "3": [4, 5, 6], "4": 7, "5": 8, "6": 9, "7": 12}
+                if flaws else
+                {"0": 1, "1": 2, "2": 3, "3": [4, 5, 6], "4": 10, "5": 7, "6": 8, "7": 9, "8": 11})
+    check(dhm == {"forward": want_dhm, "preprocess": {"0": 1, "1": 2}},
+          "debug_handle_map: %s" % dhm)
     dm = json.loads(z.read("delegate_map"))
-    check(dm["forward"] == {"3": {"name": "VulkanBackend", "delegate_map": {"0": [4], "1": [5, 6]}}}
+    want_dm = {"0": [4], "1": [5, 6]} if flaws else {"0": [4], "1": [5], "2": [6]}
+    check(dm["forward"] == {"3": {"name": "VulkanBackend", "delegate_map": want_dm}}
           and dm.get("preprocess", {}) == {}, "delegate_map: %s" % dm)
     nm = json.loads(z.read("instruction_id_to_num_outs_map"))
     check(nm["forward"] == {"3": 1} and nm.get("preprocess", {}) == {},
@@ -236,9 +251,19 @@ def demo_checks(tmp):
     by_handle = {}
     for n in g["nodes"]:
         by_handle.setdefault(int(n["metadata"]["debug_handle"]), []).append(n)
-    check(sorted(n["target"].split(".")[-2] for n in by_handle.get(7, []))
-          == ["addmm", "permute_copy"], "handle 7: permute_copy + addmm")
-    check(12 not in by_handle, "handle 12 must be unresolved")
+    if flaws:
+        check(sorted(n["target"].split(".")[-2] for n in by_handle.get(7, []))
+              == ["addmm", "permute_copy"], "handle 7: permute_copy + addmm")
+        check(12 not in by_handle, "handle 12 must be unresolved")
+    else:
+        check([n["target"].split(".")[-2] for n in by_handle.get(7, [])] == ["addmm"],
+              "handle 7: addmm alone")
+        check([n["target"].split(".")[-2] for n in by_handle.get(12, [])] == ["permute_copy"],
+              "handle 12: the folded permute_copy")
+        # every instruction's handles name a node
+        for ins, hs in want_dhm.items():
+            for hh in (hs if isinstance(hs, list) else [hs]):
+                check(hh in by_handle, "instruction %s: handle %d names no node" % (ins, hh))
     check([n["target"].split(".")[-2] for h in (4, 5, 6) for n in by_handle.get(h, [])]
           == ["convolution", "relu", "max_pool2d_with_indices"], "handles 4-6: conv2/relu2/pool2")
     chain = [n["target"].split(".")[-2] for n in g["nodes"] if n["target"].split(".")[-2]
@@ -251,6 +276,8 @@ def demo_checks(tmp):
     check_graph("demo preprocess",
                 json.loads(z.read("edge_dialect_exported_program/preprocess")), "preprocess")
 
+    if flaws:
+        return
     # determinism of the whole triple
     d2 = os.path.join(tmp, "demo2")
     run("gen", "demo", "-o", d2)
@@ -349,7 +376,8 @@ def main():
     global ETPROF, SCHEMA
     ETPROF, SCHEMA = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
-        demo_checks(tmp)
+        demo_checks(tmp, flaws=False)
+        demo_checks(tmp, flaws=True)
         synth_checks(tmp, "xnnpack")
         synth_checks(tmp, "vulkan")
         usage_checks(tmp)

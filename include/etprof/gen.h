@@ -82,13 +82,26 @@ etp_status etp_gen_etdump(const etp_gen_etdump_opts *o, etp_gen_result *res, etp
 /**
  * Write the demo triple into the existing directory @p dir: model.pte,
  * model.etrecord and run.etdp (one load and @p executions runs of method
- * `forward`). The design is fixed (see gen_demo.c and the README): 8
- * forward instructions incl. one VulkanBackend DelegateCall, a shared and
- * an unresolved debug handle, and a second method `preprocess`.
+ * `forward`). The design is fixed (see gen_demo.c and the README): 9
+ * forward instructions incl. one VulkanBackend DelegateCall with an event
+ * per operator, one connected graph, every debug handle resolved (the
+ * analysis with ns ticks is VALID), and a second method `preprocess`.
  * @p res is optional. Returns ETP_OK or fills @p err.
  */
 etp_status etp_gen_demo(const char *dir, uint32_t executions, uint64_t seed, etp_gen_result *res,
                         etp_error *err);
+
+/** etp_gen_demo_ex() flags. */
+enum {
+    /** The variant that shows the warnings: a delegate event shared by two
+     *  operators, two operators sharing a handle, a view without an
+     *  instruction (the graph in two parts) and a handle no node has. */
+    ETP_GEN_DEMO_FLAWS = 1u << 0
+};
+
+/** etp_gen_demo() with ETP_GEN_DEMO_* @p flags. */
+etp_status etp_gen_demo_ex(const char *dir, uint32_t executions, uint64_t seed, unsigned flags,
+                           etp_gen_result *res, etp_error *err);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,8 @@
         print(a.validity, a.figure("method_execute")["avg"], a.unit)
         df = a.to_dataframe()          # operators.csv as a DataFrame (pandas)
         a.publish("result")            # a verifiable bundle, as `etprof analyze -o`
+    with etprof.diff("base_result", a) as d:   # bundles and/or Analysis objects
+        print(d.level, d.row("method_execute")["ratio"], d.gate(5))
 
 The library is found from ETPROF_LIBRARY, a build tree this package sits in
 (../build), or an install prefix (`cmake --install build`)."""
@@ -13,6 +15,7 @@ from ._errors import (Error, FormatError, InternalError, LimitError, MismatchErr
 from ._analysis import Analysis, analyze
 from ._inspect import Inspection, inspect
 from ._bundle import Bundle, load_result_manifest, open_bundle
+from ._diff import Diff, diff
 from . import _lib
 
 __version__ = "0.1.0"
@@ -24,6 +27,6 @@ def library_path():
 
 
 __all__ = ["analyze", "Analysis", "inspect", "Inspection", "open_bundle",
-           "load_result_manifest", "Bundle", "library_path", "Error", "ReadError",
+           "load_result_manifest", "Bundle", "diff", "Diff", "library_path", "Error", "ReadError",
            "FormatError", "TruncatedError", "LimitError", "OutOfMemoryError", "MismatchError",
            "UsageError", "InternalError"]

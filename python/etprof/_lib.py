@@ -130,6 +130,68 @@ class BundleRunMetadata(ctypes.Structure):
                 ("input_count", ctypes.c_uint32), ("inputs", ctypes.POINTER(BundleInput))]
 
 
+# etprof/diff.h and etprof/diff_io.h: two runs compared.
+class DiffIdentity(ctypes.Structure):
+    _fields_ = [("label", ctypes.c_char_p), ("origin", ctypes.c_char_p),
+                ("program_sha256", ctypes.c_char_p), ("etrecord_sha256", ctypes.c_char_p),
+                ("method", ctypes.c_char_p), ("time_unit", ctypes.c_char_p),
+                ("tick_unit", ctypes.c_char_p), ("ticks_assumed", ctypes.c_int),
+                ("cpu_hz", ctypes.c_double), ("status", ctypes.c_char_p),
+                ("validity", ctypes.c_char_p), ("executions", ctypes.c_uint32)]
+
+
+class DiffOptions(ctypes.Structure):
+    _fields_ = [("statistic", ctypes.c_int), ("confidence", ctypes.c_double),
+                ("resamples", ctypes.c_uint32), ("seed", ctypes.c_uint64),
+                ("compare_methods", ctypes.c_int), ("interval_rows", ctypes.c_uint32),
+                ("interval_key", ctypes.c_char_p)]
+
+
+class DiffValue(ctypes.Structure):
+    _fields_ = [("present", ctypes.c_int), ("available", ctypes.c_int),
+                ("reason", ctypes.c_char_p), ("value", ctypes.c_double),
+                ("avg", ctypes.c_double), ("p50", ctypes.c_double), ("min", ctypes.c_double),
+                ("max", ctypes.c_double), ("has_avg", ctypes.c_int), ("has_p50", ctypes.c_int),
+                ("has_min", ctypes.c_int), ("has_max", ctypes.c_int), ("n", ctypes.c_uint64),
+                ("sample_count", ctypes.c_uint32), ("additive", ctypes.c_int),
+                ("shared", ctypes.c_int), ("has_share", ctypes.c_int),
+                ("share", ctypes.c_double), ("members", ctypes.c_uint32)]
+
+
+class DiffRow(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int), ("key", ctypes.c_char_p), ("name", ctypes.c_char_p),
+                ("op_type", ctypes.c_char_p), ("backend", ctypes.c_char_p),
+                ("unit", ctypes.c_char_p), ("basis", ctypes.c_char_p),
+                ("base", DiffValue), ("new_", DiffValue), ("matched", ctypes.c_int),
+                ("has_delta", ctypes.c_int), ("delta", ctypes.c_double),
+                ("has_ratio", ctypes.c_int), ("ratio", ctypes.c_double),
+                ("speedup", ctypes.c_double), ("has_ci", ctypes.c_int),
+                ("ci_low", ctypes.c_double), ("ci_high", ctypes.c_double),
+                ("significant", ctypes.c_int), ("note", ctypes.c_char_p)]
+
+
+class DiffWarning(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_char_p), ("message", ctypes.c_char_p)]
+
+
+class Diff(ctypes.Structure):
+    _fields_ = [("level", ctypes.c_int), ("level_name", ctypes.c_char_p),
+                ("level_reason", ctypes.c_char_p), ("statistic", ctypes.c_int),
+                ("statistic_name", ctypes.c_char_p), ("unit", ctypes.c_char_p),
+                ("confidence", ctypes.c_double), ("resamples", ctypes.c_uint32),
+                ("seed", ctypes.c_uint64), ("base", DiffIdentity), ("new_", DiffIdentity),
+                ("row_count", ctypes.c_uint32), ("rows", ctypes.POINTER(DiffRow)),
+                ("warning_count", ctypes.c_uint32), ("warnings", ctypes.POINTER(DiffWarning)),
+                ("arena_", ctypes.c_void_p)]
+
+
+class DiffPublishOptions(ctypes.Structure):
+    _fields_ = [("dir", ctypes.c_char_p), ("bundle_flags", ctypes.c_uint),
+                ("base_path", ctypes.c_char_p), ("new_path", ctypes.c_char_p),
+                ("options_json", ctypes.c_char_p), ("gate_json", ctypes.c_char_p),
+                ("top", ctypes.c_uint32)]
+
+
 P = ctypes.c_void_p
 PP = ctypes.POINTER(ctypes.c_void_p)
 ERR = ctypes.POINTER(Error_)
@@ -137,6 +199,7 @@ SIZE = ctypes.POINTER(ctypes.c_size_t)
 
 # name: (restype, argtypes)
 _PROTOTYPES = {
+    "etp_abi_struct_size": (ctypes.c_size_t, [ctypes.c_char_p]),
     "etp_error_format": (ctypes.c_char_p, [ERR, ctypes.c_char_p, ctypes.c_size_t]),
     "etp_status_name": (ctypes.c_char_p, [ctypes.c_int]),
     "etp_unit_parse": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
@@ -172,6 +235,21 @@ _PROTOTYPES = {
     "etp_bundle_doc_metrics": (ctypes.POINTER(BundleMetric), [P, ctypes.POINTER(ctypes.c_uint32)]),
     "etp_bundle_doc_operators": (ctypes.POINTER(BundleTable), [P]),
     "etp_bundle_doc_run_metadata": (ctypes.POINTER(BundleRunMetadata), [P]),
+    "etp_diff_side_from_bundle": (ctypes.c_int, [ctypes.c_char_p, PP, ERR]),
+    "etp_diff_side_from_analysis": (ctypes.c_int, [P, ctypes.c_char_p, ctypes.c_char_p, PP,
+                                                   ERR]),
+    "etp_diff_side_free": (None, [P]),
+    "etp_diff_options_init": (None, [ctypes.POINTER(DiffOptions)]),
+    "etp_diff_compute": (ctypes.c_int, [P, P, ctypes.POINTER(DiffOptions),
+                                        ctypes.POINTER(ctypes.POINTER(Diff)), ERR]),
+    "etp_diff_free": (None, [ctypes.POINTER(Diff)]),
+    "etp_diff_kind_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "etp_diff_gate": (ctypes.c_int, [ctypes.POINTER(DiffRow), ctypes.c_double, ctypes.c_int,
+                                     ctypes.POINTER(ctypes.c_char_p)]),
+    "etp_diff_json": (P, [ctypes.POINTER(Diff), ctypes.c_char_p, SIZE]),
+    "etp_diff_csv": (P, [ctypes.POINTER(Diff), SIZE]),
+    "etp_diff_publish": (ctypes.c_int, [ctypes.POINTER(Diff), ctypes.POINTER(DiffPublishOptions),
+                                        ERR]),
 }
 
 
@@ -193,6 +271,31 @@ def _candidates():
     yield SONAME
 
 
+# The C structures this module lays out itself, with their C names: each must
+# be as large as the loaded library says, or a field was added on one side.
+_MIRRORED = {
+    "etp_error": Error_, "etp_analysis_options": AnalysisOptions,
+    "etp_inspect_options": InspectOptions, "etp_inputs_spec": InputsSpec,
+    "etp_publish_options": PublishOptions, "etp_cell": Cell, "etp_column": Column,
+    "etp_bundle_artifact_info": BundleArtifact, "etp_bundle_issue": BundleIssue,
+    "etp_bundle_input_info": BundleInput, "etp_bundle_manifest": BundleManifest,
+    "etp_bundle_metric": BundleMetric, "etp_bundle_cell": BundleCell,
+    "etp_bundle_table": BundleTable, "etp_bundle_run_metadata": BundleRunMetadata,
+    "etp_diff_identity": DiffIdentity, "etp_diff_options": DiffOptions,
+    "etp_diff_value": DiffValue, "etp_diff_row": DiffRow, "etp_diff_warning": DiffWarning,
+    "etp_diff": Diff, "etp_diff_publish_options": DiffPublishOptions,
+}
+
+
+def _check_layouts(lib):
+    for cname, py in _MIRRORED.items():
+        want = lib.etp_abi_struct_size(cname.encode())
+        if want != ctypes.sizeof(py):
+            raise ImportError(f"etprof: {lib.path} lays out {cname} in {want} bytes, this "
+                              f"package in {ctypes.sizeof(py)}: the package and the library "
+                              "are from different versions")
+
+
 def _load():
     tried = []
     env = "ETPROF_LIBRARY" in os.environ
@@ -211,6 +314,7 @@ def _load():
             fn.restype = res
             fn.argtypes = args
         lib.path = path
+        _check_layouts(lib)
         return lib
     raise ImportError("etprof: libetprof.so.0 not found (set ETPROF_LIBRARY to its path, build "
                       "it with cmake, or install it with `cmake --install build`); tried: "

@@ -15,7 +15,7 @@ static void help(void)
     printf("usage: etprof gen etdump -o FILE [--executions R] [--instructions N]\n"
            "                         [--delegate-every K] [--seed S] [--backend xnnpack|vulkan]\n"
            "                         [--pte FILE] [--etrecord FILE] [--slowdown I:F]\n"
-           "       etprof gen demo -o DIR [--executions R] [--seed S]\n\n"
+           "       etprof gen demo -o DIR [--executions R] [--seed S] [--flaws]\n\n"
            "etdump: an ETDump as ExecuTorch's ETDumpGen writes it for a CNN-like method\n"
            "`forward` of N instructions (every K-th a DelegateCall), run R times; with\n"
            "--pte / --etrecord also the program and ETRecord it belongs to.\n"
@@ -28,7 +28,10 @@ static void help(void)
            "  --slowdown I:F     instruction I takes F times its usual time (same random\n"
            "                     draws otherwise: a known regression for `etprof diff`)\n\n"
            "demo: the small fixed triple DIR/model.pte, DIR/model.etrecord, DIR/run.etdp\n"
-           "(DIR is created if missing); R defaults to 5, S to 1.\n");
+           "(DIR is created if missing); R defaults to 5, S to 1. Its analysis is VALID;\n"
+           "--flaws writes the variant that shows the warnings (a delegate event and a\n"
+           "debug handle shared by two operators, a handle no node has, a view with no\n"
+           "instruction).\n");
 }
 
 static int parse_u32(const char *s, uint32_t *out)
@@ -151,10 +154,12 @@ static int gen_demo(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"executions", required_argument, NULL, 'r'},
         {"seed", required_argument, NULL, 's'},
+        {"flaws", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *dir = NULL;
+    unsigned flags = 0;
     uint32_t runs = 5;
     uint64_t seed = 1;
     int c;
@@ -162,6 +167,7 @@ static int gen_demo(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
         case 'o': dir = optarg; break;
+        case 'f': flags |= ETP_GEN_DEMO_FLAWS; break;
         case 'r':
             if (parse_u32(optarg, &runs))
                 return cli_usage("gen", "--executions needs a count, got '%s'", optarg);
@@ -183,7 +189,7 @@ static int gen_demo(int argc, char **argv)
     etp_error err;
     etp_error_clear(&err);
     etp_gen_result res;
-    etp_status st = etp_gen_demo(dir, runs, seed, &res, &err);
+    etp_status st = etp_gen_demo_ex(dir, runs, seed, flags, &res, &err);
     if (st)
         return cli_fail_status(st, &err);
     printf("wrote %s/model.pte (%" PRIu64 " bytes), %s/model.etrecord (%" PRIu64

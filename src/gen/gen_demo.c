@@ -18,13 +18,23 @@
  *   1 KernelCall   aten::relu.out                     2
  *   2 KernelCall   aten::max_pool2d_with_indices.out  3
  *   3 DelegateCall VulkanBackend                      [4, 5, 6]
- *   4 KernelCall   aten::addmm.out                    7 (permute_copy + addmm: one linear)
- *   5 KernelCall   aten::relu.out                     8
- *   6 KernelCall   aten::addmm.out                    9
- *   7 KernelCall   aten::_softmax.out                 12 (no node has it)
- * Vulkan's delegate map: id 0 -> [4] (conv2), id 1 -> [5, 6] (relu2 + pool2).
- * The flatten is a memory.view (no instruction; node handle 10); the softmax
- * node has handle 11, so instruction 7's handle 12 resolves to nothing.
+ *   4 KernelCall   executorch_prim::et_view.default   10 (torch.flatten)
+ *   5 KernelCall   aten::addmm.out                    7 (fc1)
+ *   6 KernelCall   aten::relu.out                     8
+ *   7 KernelCall   aten::addmm.out                    9
+ *   8 KernelCall   aten::_softmax.out                 11
+ * Vulkan's delegate map: id 0 -> [4] (conv2), 1 -> [5] (relu2), 2 -> [6]
+ * (pool2): every operator has its own event, so no timing is shared. The
+ * view aliases the delegate's output, so the delegate's output feeds the
+ * rest of the chain (one connected graph). fc1's weight is transposed at
+ * export (permute_copy, handle 12, folded into a constant: no instruction).
+ * Every handle resolves: the demo's analysis is VALID with its declared
+ * nanosecond ticks.
+ * With ETP_GEN_DEMO_FLAWS (`etprof gen demo --flaws`) it is the variant that
+ * shows the warnings instead: Vulkan's id 1 -> [5, 6] (relu2 + pool2 share
+ * one event), fc1 as permute_copy + addmm sharing handle 7, the view without
+ * an instruction (the graph drawn in two parts), and the softmax with
+ * handle 12, which no node has.
  * preprocess: 0 aten::sub.out (handle 1), 1 aten::div.out (handle 2).
  */
 #include <stdio.h>
@@ -40,6 +50,7 @@ typedef struct demo {
     gm_program *p;
     gm_method *m;
     gen_rng rng;
+    int flaws; /* ETP_GEN_DEMO_FLAWS: the variant with shared and unresolved timings */
 } demo;
 
 /* A node with the metadata torch.export records; @p line is the source
@@ -159,11 +170,25 @@ static void build_forward(demo *d)
     uint32_t a3[2] = {p1, p2};
     int32_t dh[3] = {4, 5, 6};
     gm_delegate_call(m, 0, a3, 2, dh, 3, 180000.0, 1);
-    gm_dev_event(m, 0, NULL, 0.72, &dh[0], 1);
-    gm_dev_event(m, 1, NULL, 0.28, &dh[1], 2);
-
     int32_t vs[2] = {1, 256};
-    uint32_t flat = gm_view(m, p2, 2, vs); /* torch.flatten: memory.view, no kernel */
+    uint32_t flat;
+    if (d->flaws) {
+        /* relu2 + pool2 share one event; the view has no instruction */
+        gm_dev_event(m, 0, NULL, 0.72, &dh[0], 1);
+        gm_dev_event(m, 1, NULL, 0.28, &dh[1], 2);
+        flat = gm_view(m, p2, 2, vs);
+    } else {
+        gm_dev_event(m, 0, NULL, 0.72, &dh[0], 1);
+        gm_dev_event(m, 1, NULL, 0.08, &dh[1], 1);
+        gm_dev_event(m, 2, NULL, 0.20, &dh[2], 1);
+        /* torch.flatten: a view of the delegate's output (et_view, as the
+         * ExecuTorch emitter writes a memory.view) */
+        flat = gm_view(m, p2, 2, vs);
+        static const int64_t flat_dims[2] = {1, 256};
+        uint32_t av[3] = {p2, gm_int_list(m, flat_dims, 2), flat};
+        h = 10;
+        gm_kernel(m, gm_op(p, m, "executorch_prim::et_view", "default"), av, 3, &h, 1, 300.0);
+    }
     int32_t fw1s[2] = {256, 32}, fb1s[1] = {32}, f1s[2] = {1, 32};
     uint32_t fb1 = gm_const_tensor(p, m, GM_ST_FLOAT, 1, fb1s, r);
     uint32_t fw1 = gm_const_tensor(p, m, GM_ST_FLOAT, 2, fw1s, r); /* permute folded */
@@ -187,7 +212,7 @@ static void build_forward(demo *d)
 
     uint32_t sm = gm_tensor(m, GM_ST_FLOAT, 2, f2s);
     uint32_t a7[5] = {f2, gm_int(m, 1), gm_bool(m, 0), sm, sm};
-    h = 12;
+    h = d->flaws ? 12 : 11; /* flaws: a handle no node has */
     gm_kernel(m, gm_op(p, m, "aten::_softmax", "out"), a7, 5, &h, 1, 2500.0);
     int32_t out_idx = (int32_t)sm;
     gen_vec_append(&m->outputs, &out_idx, 1);
@@ -283,8 +308,11 @@ static void build_forward(demo *d)
     gm_arg_ints(n, "size", flat_size, 2);
     meta(d, "aten_view_copy_default", GM_DT_FLOAT, 2, 1, 256, 0, 0);
 
-    /* fc1 = linear, decomposed into two edge nodes sharing one handle */
-    n = node(d, "aten_permute_copy_default", "aten.permute_copy.default", 7, 27, l27,
+    /* fc1 = linear, decomposed into permute_copy + addmm; the permute of a
+     * weight is folded into a constant when lowered, so its handle (12)
+     * names no instruction and only the addmm is timed */
+    n = node(d, "aten_permute_copy_default", "aten.permute_copy.default", d->flaws ? 7 : 12, 27,
+             l27,
              "L__self___fc1,fc1,torch.nn.modules.linear.Linear",
              "fc1,torch.nn.modules.linear.Linear", "linear,aten.linear.default");
     gm_arg_tensor(n, "self", "p_fc1_weight");
@@ -370,6 +398,12 @@ static void build_preprocess(demo *d)
 etp_status etp_gen_demo(const char *dir, uint32_t executions, uint64_t seed, etp_gen_result *res,
                         etp_error *err)
 {
+    return etp_gen_demo_ex(dir, executions, seed, 0, res, err);
+}
+
+etp_status etp_gen_demo_ex(const char *dir, uint32_t executions, uint64_t seed, unsigned flags,
+                           etp_gen_result *res, etp_error *err)
+{
     etp_gen_result local;
     if (!res)
         res = &local;
@@ -384,7 +418,7 @@ etp_status etp_gen_demo(const char *dir, uint32_t executions, uint64_t seed, etp
 
     gm_program p;
     gm_init(&p);
-    demo d = {&p, NULL, gen_rng_make(seed, 0x44454d4f)}; /* "DEMO" */
+    demo d = {&p, NULL, gen_rng_make(seed, 0x44454d4f), (flags & ETP_GEN_DEMO_FLAWS) != 0}; /* "DEMO" */
     p.export_graph_id = 140234567890128ll;
     p.load_ns = 61000.0;
     build_forward(&d);
@@ -394,7 +428,7 @@ etp_status etp_gen_demo(const char *dir, uint32_t executions, uint64_t seed, etp
         return etp_error_set(err, ETP_E_NOMEM, dir, ETP_NO_OFFSET, "out of memory building demo");
     }
     const gm_method *fwd = &p.methods[0];
-    res->kernel_calls = 7;
+    res->kernel_calls = d.flaws ? 7 : 8;
     res->delegate_calls = 1;
     gm_etdump_opts eo = {fwd, executions, seed};
     etp_status st = gm_write_pte(&p, pte, &res->pte_bytes, err);

@@ -114,3 +114,13 @@ def test_the_gil_is_released_while_c_works(tmp_path):
     inside = [x for x in ticks if t0 < x < t1]
     # With the GIL held for the whole call the ticker could not run inside it.
     assert len(inside) >= 5, (t1 - t0, len(inside))
+
+
+def test_struct_layouts_match_the_library():
+    """Every structure the package lays out itself has the size the loaded
+    library reports (a field added in C without the package fails import)."""
+    import ctypes
+    from etprof import _lib
+    for cname, py in _lib._MIRRORED.items():
+        assert _lib.lib.etp_abi_struct_size(cname.encode()) == ctypes.sizeof(py), cname
+    assert _lib.lib.etp_abi_struct_size(b"etp_no_such_struct") == 0

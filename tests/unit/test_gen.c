@@ -456,12 +456,12 @@ static void gen_demo_design(void **state)
     assert_int_equal(prog->plan_count, 2);
     const etp_plan *fwd = etp_program_find_plan(prog, "forward");
     assert_non_null(fwd);
-    static const char *const ops[8] = {"aten::convolution.out", "aten::relu.out",
+    static const char *const ops[9] = {"aten::convolution.out", "aten::relu.out",
                                        "aten::max_pool2d_with_indices.out", NULL,
-                                       "aten::addmm.out", "aten::relu.out", "aten::addmm.out",
-                                       "aten::_softmax.out"};
-    assert_int_equal(fwd->chains[0].instruction_count, 8);
-    for (int i = 0; i < 8; i++) {
+                                       "executorch_prim::et_view.default", "aten::addmm.out",
+                                       "aten::relu.out", "aten::addmm.out", "aten::_softmax.out"};
+    assert_int_equal(fwd->chains[0].instruction_count, 9);
+    for (int i = 0; i < 9; i++) {
         const etp_instruction *in = &fwd->chains[0].instructions[i];
         if (!ops[i]) {
             assert_int_equal(in->kind, ETP_INSTR_DELEGATE);
@@ -490,14 +490,16 @@ static void gen_demo_design(void **state)
     assert_int_equal(check_blocks(d, fwd, 5), res.events);
     etp_run r;
     etp_etdump_run(d, 1, &r);
-    assert_int_equal(r.event_count, 7 * 2 + 3 + 1);
+    /* 8 kernels (operator call + native call each), the delegate call with
+     * one event per delegated operator, Method::execute */
+    assert_int_equal(r.event_count, 8 * 2 + 1 + 3 + 1);
     etp_event e;
-    etp_etdump_event(d, &r, 6, &e); /* after 3 kernels: Vulkan's id 0, id 1 */
-    assert_int_equal(e.profile.delegate_id_int, 0);
-    assert_int_equal(e.profile.instruction_id, 3);
-    etp_etdump_event(d, &r, 7, &e);
-    assert_int_equal(e.profile.delegate_id_int, 1);
-    assert_null(e.profile.delegate_id_str);
+    for (int k = 0; k < 3; k++) { /* after 3 kernels: Vulkan's ids 0, 1, 2 */
+        etp_etdump_event(d, &r, (uint32_t)(6 + k), &e);
+        assert_int_equal(e.profile.delegate_id_int, k);
+        assert_int_equal(e.profile.instruction_id, 3);
+        assert_null(e.profile.delegate_id_str);
+    }
     etp_etdump_free(d);
     etp_program_free(prog);
     tu_rmrf(dir);

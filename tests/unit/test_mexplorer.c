@@ -256,7 +256,8 @@ static void overlay_colours(void **state)
     etp_me_color(bw, 2, 3, 3, 3, bg, text);
     assert_string_equal(bg, "#000000");
 
-    /* All values equal: still coloured (Model Explorer alone would not). */
+    /* All values equal: still coloured (Model Explorer alone would not),
+     * on a scale from 0, so they show as the most costly (red). */
     etp_me_value v[] = {{"a", 2}, {"b", 2}};
     etp_me_overlay ov;
     etp_me_overlay_init(&ov);
@@ -268,7 +269,7 @@ static void overlay_colours(void **state)
     char *t = overlay_text(&ov, &st);
     assert_int_equal(st, ETP_OK);
     assert_non_null(strstr(t, "\"name\": \"Count\""));
-    assert_non_null(strstr(t, "\"bgColor\": \"#1a9850\""));
+    assert_non_null(strstr(t, "\"bgColor\": \"#d73027\""));
     free(t);
 
     /* Shared scale and rounding. */
@@ -308,6 +309,7 @@ static void overlay_colours(void **state)
     ov.values = v;
     ov.value_count = 2;
     t = overlay_text(&ov, &st);
+    assert_non_null(strstr(t, "\"bgColor\": \"#d73027\""));
     assert_non_null(strstr(t, "\"textColor\": \"#ffffff\""));
     free(t);
 }

@@ -41,7 +41,8 @@ static void demo_open(demo *t, int with_program)
     assert_non_null(t->dir);
     etp_error err;
     etp_gen_result res;
-    if (etp_gen_demo(t->dir, 5, 1, &res, &err))
+    /* the variant with shared and unresolved timings: what the links show */
+    if (etp_gen_demo_ex(t->dir, 5, 1, ETP_GEN_DEMO_FLAWS, &res, &err))
         fail_msg("gen demo: %s", err.message);
     snprintf(t->pte, sizeof t->pte, "%s/model.pte", t->dir);
     snprintf(t->etr, sizeof t->etr, "%s/model.etrecord", t->dir);

@@ -252,6 +252,10 @@ static etp_status write_graph_data(etp_jw *w, const etp_me_overlay *ov, etp_erro
      * overlay's own min..max exactly as etp_me_color does, except when that
      * range is empty (it paints nothing) or a shared one is wanted. */
     int derived = ov->colors_when_needed && !ov->use_range && hi > lo;
+    /* One value (or all equal): a scale from 0, as the report page draws
+     * it, so the only node shows as the costly one it is, not the cheapest. */
+    if (!ov->use_range && lo == hi && hi > 0)
+        lo = 0;
     ETP_JW_KEY_LIT(w, "results");
     etp_jw_obj_begin(w);
     for (size_t i = 0; i < ov->value_count; i++) {

@@ -216,7 +216,9 @@ etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_erro
     fputs("</section>\n</main>\n<pre id=\"etp-selftest\" hidden></pre>\n", fp);
     int bad = data_block(fp, &r, "etp-data", rp_write_data);
     bad |= data_block(fp, &r, "etp-ents", rp_write_entities);
-    fprintf(fp, "<script>\n%s</script>\n</body>\n</html>\n", etp_report_js);
+    fprintf(fp, "<script>\n%s</script>\n", etp_report_js);
+    bad |= rp_write_vgf(fp, &r) != 0;
+    fputs("</body>\n</html>\n", fp);
     rp_views_free(&r);
     if (bad)
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory writing the report");
