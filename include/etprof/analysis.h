@@ -52,6 +52,8 @@ extern "C" {
 
 struct etp_etrecord;
 struct etp_runner_log;
+struct etp_device_log;
+struct etp_device_report;
 
 /**
  * A wall time per iteration that a source other than the ETDump reported for
@@ -91,6 +93,10 @@ typedef struct etp_analysis_options {
     etp_rank_key rank_by;         /**< order of etp_analysis_top() (default avg) */
     const etp_wall_evidence *wall_evidence; /**< extra wall times (borrowed), may be NULL */
     uint32_t wall_evidence_count;
+    /** optional: device logs (etprof/device_log.h), borrowed like runner_log;
+     *  their figures go to etp_analysis.device, apart from the ETDump's */
+    const struct etp_device_log *const *device_logs;
+    uint32_t device_log_count;
 } etp_analysis_options;
 
 void etp_analysis_options_init(etp_analysis_options *o);
@@ -269,6 +275,8 @@ typedef struct etp_analysis {
     etp_cold_start cold_start;
     uint32_t instructions_never_ran;  /**< of the selected method (0 without instruction events) */
     uint32_t instructions_some_executions; /**< ran in some executions but not all */
+    struct etp_device_report *device; /**< device figures, memory, Ethos-U split
+                                           (etprof/device_report.h; owned) */
 } etp_analysis;
 
 /**

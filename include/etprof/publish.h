@@ -42,6 +42,11 @@ typedef struct etp_publish_options {
      *  the views use that digest. */
     const char *etdump_path, *pte_path, *etrecord_path, *log_path;
     const char *run_id, *timestamp; /**< fixed identity (tests); NULL: fresh */
+    /** More device logs read (role "device_log" in the manifest), and a log to
+     *  carry inside the bundle as logs/runner.log (`etprof run`'s capture). */
+    const char *const *device_log_paths;
+    uint32_t device_log_count;
+    const char *embed_log_path;
 } etp_publish_options;
 
 /**

@@ -22,7 +22,8 @@ class AnalysisOptions(ctypes.Structure):
                 ("method", ctypes.c_char_p), ("runner_log", ctypes.c_void_p),
                 ("hash_program", ctypes.c_int), ("skip_executions", ctypes.c_uint32),
                 ("rank_by", ctypes.c_int), ("wall_evidence", ctypes.c_void_p),
-                ("wall_evidence_count", ctypes.c_uint32)]
+                ("wall_evidence_count", ctypes.c_uint32), ("device_logs", ctypes.c_void_p),
+                ("device_log_count", ctypes.c_uint32)]
 
 
 class InspectOptions(ctypes.Structure):
@@ -48,7 +49,8 @@ class PublishOptions(ctypes.Structure):
                 ("options_json", ctypes.c_char_p), ("etdump_path", ctypes.c_char_p),
                 ("pte_path", ctypes.c_char_p), ("etrecord_path", ctypes.c_char_p),
                 ("log_path", ctypes.c_char_p), ("run_id", ctypes.c_char_p),
-                ("timestamp", ctypes.c_char_p)]
+                ("timestamp", ctypes.c_char_p), ("device_log_paths", ctypes.c_void_p),
+                ("device_log_count", ctypes.c_uint32), ("embed_log_path", ctypes.c_char_p)]
 
 
 class _Ints(ctypes.Structure):

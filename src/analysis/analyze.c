@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/analysis_internal.h"
+#include "analysis/device_report.h"
 #include "analysis/entities.h"
 #include "analysis/inspect_internal.h"
 #include "analysis/method_match.h"
@@ -176,6 +177,8 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
         s = etp_crosscheck_inputs(&b);
     if (!s)
         s = etp_check_tick_unit(&b);
+    if (!s)
+        s = etp_build_device_report(&b);
     /* Hand the entities over. */
     a->entities = b.ents.v;
     a->entity_count = (uint32_t)b.ents.n;
@@ -210,6 +213,7 @@ void etp_analysis_free(etp_analysis *a)
     free(a->unresolved_handles);
     etp_issue_list_free(&a->issues);
     etp_inspect_free(a->inspect);
+    etp_device_report_free(a->device);
     free(a);
 }
 

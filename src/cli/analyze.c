@@ -11,6 +11,7 @@
 #include "etprof/bundle.h"
 
 #include "cli/cli.h"
+#include "cli/cli_logs.h"
 #include "etprof/analysis.h"
 #include "etprof/detect.h"
 #include "etprof/inputs.h"
@@ -41,7 +42,12 @@ static void help(void)
            "  --log FILE         the runner's output (executor_runner / example_runner): its\n"
            "                     method, iteration times and planned memory, kept apart;\n"
            "                     checked against the ETDump and the program, and its wall\n"
-           "                     times test the tick unit. `-` reads it from standard input\n"
+           "                     times test the tick unit. `-` reads it from standard input.\n"
+           "                     Repeatable: also GNU time -v output, Arm runner consoles\n"
+           "                     (perf report, PMU counters), RTT Inference lines, VGF\n"
+           "                     device time. A log carrying a base64 ETDump stands in for\n"
+           "                     --etdump (or is checked against it); an Arm runner's dump\n"
+           "                     is read in CPU cycles unless --source-unit says otherwise\n"
            "  --skip-executions N leave the first N executions (warm-up) out of the statistics\n"
            "                     (the cold start, first execution against the rest, is always\n"
            "                     reported)\n"
@@ -224,6 +230,7 @@ typedef struct publish_request {
     char **argv;                 /* the command line, recorded in run_metadata.json */
     const char *outdir;
     const char *etdump, *pte, *etrecord, *log; /* input paths (NULL: not given) */
+    const cli_logs *logs;        /* every --log (the runner's is also .log) */
     const char *format;          /* "csv" or "json" */
     int detailed;
     const char *me_mode;         /* "files", "open" or "none" */
@@ -251,6 +258,15 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     po.pte_path = rq->pte;
     po.etrecord_path = rq->etrecord;
     po.log_path = rq->log;
+    /* Device logs other than the runner log: recorded as inputs too. */
+    const char *more[CLI_MAX_LOGS];
+    uint32_t nmore = 0;
+    for (uint32_t i = 0; rq->logs && i < rq->logs->n; i++)
+        if ((!rq->log || strcmp(rq->logs->paths[i], rq->log)) && strcmp(rq->logs->paths[i], "-"))
+            more[nmore++] = rq->logs->paths[i];
+    po.device_log_paths = more;
+    po.device_log_count = nmore;
+    po.embed_log_path = cli_run_embed_log; /* set by `etprof run` */
     char *summary = NULL;
     int rc = EXIT_OK;
     if (!cmd || !oj) {
@@ -302,16 +318,22 @@ int cmd_analyze(int argc, char **argv)
     const char *outdir = NULL, *format = "csv", *me_mode = "files";
     int detailed = 0, fail_on = -1; /* -1: never; else the etp_validity that fails */
     unsigned bundle_flags = 0;
+    cli_logs logs;
+    memset(&logs, 0, sizeof logs);
+    int unit_given = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
         switch (c) {
         case 'e': etdump = optarg; break;
         case 'p': pte = optarg; break;
-        case 'l': logpath = optarg; break;
+        case 'l':
+            if (cli_logs_add(&logs, optarg))
+                return EXIT_USAGE;
+            break;
         case 'r': etrecord_opt = optarg; break;
         case 'm': opt.method = optarg; break;
+        case 'u': unit_given = 1; /* fall through */
         case 's':
-        case 'u':
         case 'c':
             if (cli_units_option("analyze", &units, c == 's' ? "source-unit" : c == 'u' ? "unit" : "cpu-hz",
                                  optarg))
@@ -379,8 +401,10 @@ int cmd_analyze(int argc, char **argv)
         bad_in = cli_inputs_set("analyze", &ins, CLI_IN_ETDUMP, etdump);
     if (!bad_in && pte)
         bad_in = cli_inputs_set("analyze", &ins, CLI_IN_PTE, pte);
-    if (!bad_in && logpath)
-        bad_in = cli_inputs_set("analyze", &ins, CLI_IN_LOG, logpath);
+    /* Every --log is read as a device log (cli_logs.h); the first also
+     * stands in the inputs' log slot (a positional LOG joins the list). */
+    if (!bad_in && logs.n)
+        bad_in = cli_inputs_set("analyze", &ins, CLI_IN_LOG, logs.paths[0]);
     if (!bad_in && etrecord_opt)
         bad_in = cli_inputs_set("analyze", &ins, CLI_IN_ETRECORD, etrecord_opt);
     if (!bad_in)
@@ -393,9 +417,13 @@ int cmd_analyze(int argc, char **argv)
         return bad_in;
     etdump = ins.path[CLI_IN_ETDUMP];
     pte = ins.path[CLI_IN_PTE];
-    logpath = ins.path[CLI_IN_LOG];
+    if (ins.path[CLI_IN_LOG] && (!logs.n || strcmp(ins.path[CLI_IN_LOG], logs.paths[0])) &&
+        cli_logs_add(&logs, ins.path[CLI_IN_LOG]))
+        return EXIT_USAGE;
     const char *etrecord = ins.path[CLI_IN_ETRECORD];
-    int missing = cli_inputs_require("analyze", &ins, CLI_IN_ETDUMP, "RUN.etdp, or --etdump RUN.etdp");
+    /* (a log may carry the ETDump: checked once the logs are read) */
+    int missing = logs.n ? EXIT_OK
+                         : cli_inputs_require("analyze", &ins, CLI_IN_ETDUMP, "RUN.etdp, or --etdump RUN.etdp");
     if (missing)
         return missing;
     if (outdir && !strcmp(outdir, "-"))
@@ -406,8 +434,23 @@ int cmd_analyze(int argc, char **argv)
                          "--format, --detailed, --model-explorer, --force and --parents need -o DIR");
     if (!etrecord && !pte)
         return cli_usage("analyze", "give an ETRECORD, a --pte PROGRAM, or both");
-    if (cli_units_check("analyze", &units))
+    /* The logs: device figures, a carried ETDump, tick-unit evidence. */
+    if (logs.n) {
+        int lrc = cli_logs_load(&logs, &etdump, &units, unit_given);
+        if (!lrc && !etdump)
+            lrc = cli_usage("analyze", "--etdump RUN.etdp is required (no --log carries an ETDump)");
+        if (lrc) {
+            cli_logs_free(&logs);
+            return lrc;
+        }
+        logpath = logs.runner;
+        opt.device_logs = (const etp_device_log *const *)logs.logs;
+        opt.device_log_count = logs.nloaded;
+    }
+    if (cli_units_check("analyze", &units)) {
+        cli_logs_free(&logs);
         return EXIT_USAGE;
+    }
     opt.source_unit = (etp_time_unit)units.source;
     opt.target_unit = (etp_time_unit)units.target;
     opt.cpu_hz = units.cpu_hz;
@@ -418,8 +461,10 @@ int cmd_analyze(int argc, char **argv)
     /* DIR is only checked here; it changes when the new bundle is complete. */
     if (outdir) {
         int bad = check_outdir(outdir, bundle_flags);
-        if (bad)
+        if (bad) {
+            cli_logs_free(&logs);
             return bad;
+        }
         catch_termination();
     }
     /* The inputs load on three threads; their failures come in input
@@ -432,8 +477,10 @@ int cmd_analyze(int argc, char **argv)
     cli_progress_init(quiet);
     cli_progress_start("reading inputs");
     etp_status s = etp_inputs_open(&spec, &in, &err);
-    if (s)
+    if (s) {
+        cli_logs_free(&logs);
         return cli_fail_status(s, &err);
+    }
     cli_progress_start("analysing");
     opt.runner_log = etp_inputs_runner_log(in);
     opt.hash_program = outdir != NULL;
@@ -449,7 +496,7 @@ int cmd_analyze(int argc, char **argv)
                               .pte = pte, .etrecord = etrecord,
                               /* a log read from stdin cannot be hashed again: not an input
                                * of the bundle (its figures are in it all the same) */
-                              .log = logpath && strcmp(logpath, "-") ? logpath : NULL,
+                              .log = logpath && strcmp(logpath, "-") ? logpath : NULL, .logs = &logs,
                               .format = format,
                               .detailed = detailed, .me_mode = me_mode,
                               .bundle_flags = bundle_flags, .json = json,
@@ -473,9 +520,12 @@ int cmd_analyze(int argc, char **argv)
     }
 done:
     cli_progress_done();
-    if (!cli_free_before_exit())
-        return rc; /* exit reclaims it all at once */
+    if (!cli_free_before_exit()) {
+        cli_logs_free(&logs); /* also removes a temporary ETDump: always */
+        return rc;            /* exit reclaims the rest at once */
+    }
     etp_analysis_free(a);
     etp_inputs_free(in);
+    cli_logs_free(&logs);
     return rc;
 }

@@ -22,6 +22,8 @@ static const struct {
     {"trace", cmd_trace, "write a Chrome/Perfetto trace of an ETDump", 1},
     {"diff", cmd_diff, "compare two runs (bundles or ETDumps); gate CI on a regression", 1},
     {"gen", cmd_gen, "generate synthetic inputs (large ETDumps, a demo triple)", 0},
+    {"run", cmd_run, "run an ExecuTorch runner, measure it, then analyse and publish", 1},
+    {"extract", cmd_extract, "decode the ETDump a device console log carries as base64", 0},
 };
 
 static void usage(FILE *fp)

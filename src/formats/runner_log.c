@@ -55,6 +55,32 @@ static etp_status bad(etp_error *err, const char *name, uint32_t line, const cha
     return etp_error_set(err, ETP_E_FORMAT, name, ETP_NO_OFFSET, "line %u: %s", line, what);
 }
 
+/* Planned-buffer forms other than the portable runner's "planned buffer I,
+ * size N": the Arm runner's "planned buffer with mem_id=I, size N." (the
+ * same arena, by memory id) is rewritten to that form in @p tmp; device
+ * buffers (1.4+ "device planned buffer ...") are not CPU arena and are left
+ * to the device-log reader (*skip = 1). Returns the text to parse. */
+static const char *other_planned_form(const char *m, const char *pb, char *tmp, size_t cap, int *skip)
+{
+    *skip = pb - m >= 7 && !strncmp(pb - 7, "device ", 7);
+    if (!strncmp(pb + 15, "with mem_id=", 12)) {
+        snprintf(tmp, cap, "planned buffer %s", pb + 27);
+        return tmp;
+    }
+    return pb;
+}
+
+/* A base64 line of a carried file (`echo "..." | base64 -d >F`) can be far
+ * longer than any runner line: it is not the runner's, so it is skipped. */
+static int carried_payload(const char *text, size_t n)
+{
+    while (n && (*text == ' ' || *text == '\t')) {
+        text++;
+        n--;
+    }
+    return n > 6 && !memcmp(text, "echo \"", 6);
+}
+
 /* ---- identity and recognition (cross-checks against the other inputs) ---- */
 
 /* Messages of the runners that say nothing etprof keeps, but show the file
@@ -156,7 +182,11 @@ static etp_status parse_line(etp_runner_log *l, const char *line, uint32_t no, e
         return ETP_OK;
     }
     const char *pb = strstr(m, "planned buffer ");
-    if (pb && !strncmp(m, "Setting up ", 11)) {
+    char form[128];
+    int skip = 0;
+    if (pb)
+        pb = other_planned_form(m, pb, form, sizeof form, &skip);
+    if (pb && !skip && !strncmp(m, "Setting up ", 11)) {
         if (parse_u64(pb + 15, &a, &p) || strncmp(p, ", size ", 7) || parse_u64(p + 7, &b, &p))
             return bad(err, l->path, no, "unreadable planned buffer");
         if (a >= MAX_BUFFERS)
@@ -202,6 +232,10 @@ etp_status etp_runner_log_parse(const char *text, size_t size, const char *name,
         const char *nl = memchr(text + i, '\n', size - i);
         size_t n = nl ? (size_t)(nl - (text + i)) : size - i;
         l->lines++;
+        if (n > MAX_LINE && carried_payload(text + i, n)) {
+            i += n + 1;
+            continue;
+        }
         if (n > MAX_LINE) {
             st = bad(err, name, l->lines, "line longer than 64 KiB");
             break;

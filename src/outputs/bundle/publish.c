@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etprof/blob.h"
 #include "etprof/bundle.h"
 #include "outputs/bundle/publish_internal.h"
 
@@ -23,6 +24,19 @@ static etp_status write_text(etp_bundle *b, const char *rel, char *text, size_t 
     etp_status s = etp_bundle_write(b, rel, text, len ? len : strlen(text), media, role, schema,
                                     schema ? 1 : 0, err);
     free(text);
+    return s;
+}
+
+/* The runner's captured output, carried in the bundle as logs/runner.log. */
+static etp_status embed_log(etp_bundle *b, const char *path, etp_error *err)
+{
+    etp_blob *blob;
+    etp_status s = etp_blob_open(path, (size_t)256 << 20, &blob, err);
+    if (s)
+        return s;
+    s = etp_bundle_write(b, "logs/runner.log", blob->data, blob->size, "text/plain", "diagnostic", NULL,
+                         0, err);
+    etp_blob_free(blob);
     return s;
 }
 
@@ -82,6 +96,13 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
             slots[i]->sha256 = etp_bundle_input_sha256(b, roles[i], &slots[i]->size);
         }
     }
+    /* Device logs after the others (role "device_log"), then etprof run's capture. */
+    for (uint32_t i = 0; !s && i < po->device_log_count; i++)
+        s = etp_bundle_add_input(b, "device_log", po->device_log_paths[i], err);
+    if (!s && po->embed_log_path)
+        s = embed_log(b, po->embed_log_path, err);
+    if (!s && po->detailed)
+        s = etp_publish_memory(b, a, err);
     if (!s)
         s = write_text(b, "run_metadata.json",
                        etp_run_metadata_json(a, po, &in, etp_bundle_run_id(b), etp_bundle_timestamp(b)),

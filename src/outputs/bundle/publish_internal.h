@@ -34,6 +34,9 @@ char *etp_comparability_json(const etp_analysis *a, const etp_publish_inputs *in
 
 /* detailed/: per-execution samples, per-delegate breakdown, unresolved handles. */
 etp_status etp_publish_detailed(etp_bundle *b, const etp_analysis *a, etp_error *err);
+/* detailed/memory.json (publish_memory.c). */
+#define ETP_MEMORY_SCHEMA "etprof.memory"
+etp_status etp_publish_memory(etp_bundle *b, const etp_analysis *a, etp_error *err);
 /* model_explorer/: graphs, overlays, the standalone page. */
 etp_status etp_publish_model_explorer(etp_bundle *b, const etp_analysis *a,
                                       const etp_publish_options *po, const etp_publish_inputs *in,

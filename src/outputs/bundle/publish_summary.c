@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outputs/report/device_output.h"
 #include "outputs/bundle/publish_internal.h"
 #include "outputs/report/analysis_report.h"
 #include "util/jsonw.h"
@@ -196,6 +197,12 @@ char *etp_summary_json(const etp_analysis *a)
     for (uint32_t i = 0; i < a->unresolved_count; i++)
         etp_jw_int(&w, a->unresolved_handles[i]);
     etp_jw_arr_end(&w);
+    etp_jw_key(&w, "memory");
+    etp_json_memory(&w, a);
+    etp_jw_key(&w, "npu");
+    etp_json_npu(&w, a);
+    etp_jw_key(&w, "device");
+    etp_json_device(&w, a);
     etp_jw_key(&w, "issues");
     etp_json_issues(&w, &a->issues);
     etp_jw_key(&w, "notes");

@@ -8,6 +8,7 @@
 #include "etprof/columns.h"
 #include "etprof/etrecord.h"
 #include "etprof/runner_log.h"
+#include "outputs/report/device_output.h"
 
 static void stats_members(etp_jw *w, const etp_stats *s)
 {
@@ -295,6 +296,12 @@ void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, int entities)
         etp_json_entity(w, a, &a->entities[i]);
     etp_jw_arr_end(w);
     handles_array(w, "runtime_unresolved_debug_handles", a->unresolved_handles, a->unresolved_count);
+    etp_jw_key(w, "device");
+    etp_json_device(w, a);
+    etp_jw_key(w, "memory");
+    etp_json_memory(w, a);
+    etp_jw_key(w, "npu");
+    etp_json_npu(w, a);
     etp_jw_key(w, "issues");
     etp_json_issues(w, &a->issues);
     etp_jw_obj_end(w);
@@ -439,6 +446,7 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
                     etp_format_thousands(pm->stats.avg, b, sizeof b), a->runner_log->buffer_count,
                     a->runner_log->buffer_count == 1 ? "" : "s");
     }
+    etp_device_write_text(a, fp);
 
     uint32_t n;
     const etp_entity **top = etp_analysis_top(a, &n);
@@ -481,6 +489,9 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
             fprintf(fp, "  %3u %11s %7s %9s %s%-*.*s %s\n", i + 1, etp_colfmt_value(&tf, avg, vb, sizeof vb),
                     share, execs,
                     e->additive ? " " : "*", namew, namew, c_id->get(a, e).s, type ? type : "");
+            char note[160];
+            if (etp_npu_row_note(a, e->id, note, sizeof note))
+                fprintf(fp, "  %3s %11s %7s %9s  -> %s\n", "", "", "", "", note);
             any_shared |= !e->additive;
         }
         if (any_shared)

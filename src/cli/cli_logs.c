@@ -1,0 +1,128 @@
+/* cli_logs.c - see cli_logs.h. */
+#include "cli/cli_logs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "etprof/blob.h"
+#include "etprof/units.h"
+
+const char *cli_run_embed_log = NULL;
+
+int cli_logs_add(cli_logs *c, const char *path)
+{
+    if (c->n == CLI_MAX_LOGS)
+        return cli_usage("analyze", "at most %d --log files", CLI_MAX_LOGS);
+    c->paths[c->n++] = path;
+    return EXIT_OK;
+}
+
+static int write_tmp(cli_logs *c, const etp_dl_blob *b)
+{
+    const char *base = getenv("TMPDIR");
+    c->tmpdir = malloc(strlen(base && *base ? base : "/tmp") + 32);
+    if (!c->tmpdir)
+        return cli_error("out of memory");
+    sprintf(c->tmpdir, "%s/etprof-log-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(c->tmpdir)) {
+        free(c->tmpdir);
+        c->tmpdir = NULL;
+        return cli_error("cannot create a temporary directory for the log's ETDump: %s", strerror(errno));
+    }
+    /* The manifest records the input by its base name: keep the log's. */
+    c->tmp_etdump = malloc(strlen(c->tmpdir) + 16);
+    if (!c->tmp_etdump)
+        return cli_error("out of memory");
+    sprintf(c->tmp_etdump, "%s/etdump.bin", c->tmpdir);
+    FILE *fp = fopen(c->tmp_etdump, "wb");
+    int bad = !fp || fwrite(b->data, 1, b->size, fp) != b->size;
+    if (fp && fclose(fp))
+        bad = 1;
+    if (bad)
+        return cli_error("%s: cannot write the log's ETDump: %s", c->tmp_etdump, strerror(errno));
+    return EXIT_OK;
+}
+
+/* Are the bytes of @p path those of @p b? -1 when it cannot be read. */
+static int same_bytes(const char *path, const etp_dl_blob *b)
+{
+    etp_blob *f;
+    etp_error err;
+    if (etp_blob_open(path, (size_t)1 << 34, &f, &err))
+        return -1;
+    int same = f->size == b->size && !memcmp(f->data, b->data, b->size);
+    etp_blob_free(f);
+    return same;
+}
+
+int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given)
+{
+    etp_error err;
+    etp_error_clear(&err);
+    const etp_device_log *carrier = NULL;
+    for (uint32_t i = 0; i < c->n; i++) {
+        if (!strcmp(c->paths[i], "-")) { /* standard input: read once, by the runner log */
+            if (!c->runner)
+                c->runner = c->paths[i];
+            continue;
+        }
+        if (etp_device_log_open(c->paths[i], &c->logs[c->nloaded], &err))
+            return cli_fail(&err);
+        const etp_device_log *l = c->logs[c->nloaded++];
+        /* The runner log: the first with runner lines, or with nothing of
+         * another format (a time -v file, an RTT capture or etprof run's
+         * measurements are not a runner's output). */
+        unsigned other = ETP_DL_GNU_TIME | ETP_DL_RTT | ETP_DL_VGF | ETP_DL_ETPROF_RUN | ETP_DL_PROC_STATUS;
+        if (!c->runner && ((l->formats & (ETP_DL_PORTABLE_RUNNER | ETP_DL_ARM_RUNNER)) || !(l->formats & other)))
+            c->runner = c->paths[i];
+        if (l->etdump.data) {
+            if (carrier && (carrier->etdump.size != l->etdump.size ||
+                            memcmp(carrier->etdump.data, l->etdump.data, l->etdump.size)))
+                return cli_error("%s and %s carry different ETDumps: which run is it?", carrier->path,
+                                 l->path);
+            if (!carrier)
+                carrier = l;
+        }
+    }
+    int from_log = 0;
+    if (carrier && *etdump) {
+        int same = same_bytes(*etdump, &carrier->etdump);
+        if (same == 0)
+            return cli_error("%s carries an ETDump (line %u) that differs from --etdump %s", carrier->path,
+                             carrier->etdump.line, *etdump);
+        from_log = same == 1;
+    } else if (carrier) {
+        int rc = write_tmp(c, &carrier->etdump);
+        if (rc)
+            return rc;
+        *etdump = c->tmp_etdump;
+        from_log = 1;
+    }
+    if (from_log)
+        c->etdump_log = carrier->path;
+    /* Tick-unit evidence (the Arm runner's cycle clock) counts for the dump it came with. */
+    if (from_log && carrier->etdump_tick_unit && !u->source_given &&
+        !strcmp(carrier->etdump_tick_unit, "cycles")) {
+        u->source = ETP_UNIT_CYCLES;
+        u->source_given = 1;
+        if (!unit_given && !(u->cpu_hz > 0))
+            u->target = ETP_UNIT_CYCLES;
+    }
+    return EXIT_OK;
+}
+
+void cli_logs_free(cli_logs *c)
+{
+    for (uint32_t i = 0; i < c->nloaded; i++)
+        etp_device_log_free(c->logs[i]);
+    if (c->tmp_etdump)
+        unlink(c->tmp_etdump);
+    if (c->tmpdir)
+        rmdir(c->tmpdir);
+    free(c->tmp_etdump);
+    free(c->tmpdir);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,38 @@
+/* cli_logs.h - the `--log` files of analyze (and run): every log is read as
+ * a device log (etprof/device_log.h); the first one with runner lines is
+ * also the runner log; a log-carried ETDump stands in for a missing
+ * --etdump (cli_logs.c). */
+#ifndef ETP_CLI_LOGS_H
+#define ETP_CLI_LOGS_H
+
+#include "cli/cli.h"
+#include "etprof/device_log.h"
+
+#define CLI_MAX_LOGS 16
+
+typedef struct cli_logs {
+    const char *paths[CLI_MAX_LOGS];  /* argv's */
+    uint32_t n;
+    etp_device_log *logs[CLI_MAX_LOGS]; /* the logs read (not "-": stdin is the runner log's alone) */
+    uint32_t nloaded;
+    const char *runner;               /* the log also read as the runner log, or NULL */
+    const char *etdump_log;           /* the log whose carried ETDump is analysed, or NULL */
+    char *tmpdir, *tmp_etdump;        /* where that ETDump was written (removed by cli_logs_free) */
+} cli_logs;
+
+/* The runner output `etprof run` captured, carried in the bundle it
+ * publishes through cmd_analyze (NULL otherwise). */
+extern const char *cli_run_embed_log;
+
+/* One more --log; EXIT_USAGE past CLI_MAX_LOGS. */
+int cli_logs_add(cli_logs *c, const char *path);
+/* Read the logs; when *@p etdump is NULL, point it at a carried ETDump
+ * written to a private temporary file; when both exist, check they are the
+ * same bytes. With tick-unit evidence and no --source-unit, read ticks as
+ * cycles (and report cycles unless --unit or --cpu-hz says otherwise).
+ * Returns EXIT_OK or the exit status after printing why. */
+int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given);
+/* Release the logs and remove the temporary ETDump. Safe on a zeroed struct. */
+void cli_logs_free(cli_logs *c);
+
+#endif

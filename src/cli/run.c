@@ -1,0 +1,511 @@
+/* run.c - `etprof run [analysis options] -o DIR -- RUNNER ARGS...`: run the
+ * runner (fork/exec, no shell), show its output live and keep it, measure
+ * the child with wait4 (wall, user/system CPU, peak RSS), find the program
+ * and the ETDump from what it ran, then analyse and publish as `analyze`
+ * does with the captured output as a --log, the measurements as a second
+ * --log (`etprof-run:` lines) and the capture inside the bundle. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cli_logs.h"
+#include "etprof/runner_log.h"
+#include "util/str.h"
+
+#define TAIL_LINES 15
+#define MAX_REPEAT 1000
+
+static void help(void)
+{
+    printf("usage: etprof run [analyze options] -o DIR [--repeat K] [--timeout S]\n"
+           "                  -- RUNNER [ARGS...]\n\n"
+           "Run an ExecuTorch runner (no shell), show and keep its output, measure it with\n"
+           "wait4 (wall time, user/system CPU, peak RSS), then analyse and publish as\n"
+           "`etprof analyze -o DIR` does: the program is --pte or the runner's --model_path,\n"
+           "the ETDump its --etdump_path or the \"ETDump written to file\" line. The\n"
+           "runner's output is a --log of the analysis and is kept in the bundle as\n"
+           "logs/runner.log; the measurements are reported as process.* device figures.\n\n"
+           "  --repeat K     run K times (process wall/CPU/RSS over the K runs; the last\n"
+           "                 run's output and ETDump are analysed)\n"
+           "  --timeout S    kill the runner's process group after S seconds (exit 1)\n"
+           "  (any other option before `--` is passed to analyze: see `etprof analyze --help`)\n\n"
+           "Over adb (RUNNER is adb) the host's peak RSS is adb's, not the model's: it is\n"
+           "reported unavailable unless the device ran the runner under `time -v`; the\n"
+           "ETDump is fetched with `adb pull`, and --pte must name the program on the host.\n"
+           "A runner that fails (non-zero exit, signal, timeout, no ETDump) -> exit 1 with\n"
+           "its last lines, no bundle.\n"
+           "Exit status: 0 published, 1 failed runner or bad input, 2 usage.\n");
+}
+
+/* The last lines of the runner's output, for the failure message. */
+typedef struct tail {
+    char *buf;
+    size_t len, cap;
+} tail;
+
+static void tail_add(tail *t, const char *s, size_t n)
+{
+    if (t->len + n > t->cap) {
+        size_t cap = (t->len + n) * 2 + 4096;
+        char *nb = realloc(t->buf, cap);
+        if (!nb)
+            return;
+        t->buf = nb;
+        t->cap = cap;
+    }
+    memcpy(t->buf + t->len, s, n);
+    t->len += n;
+    if (t->len > ((size_t)1 << 20)) { /* keep the last 512 KiB */
+        size_t drop = t->len - ((size_t)1 << 19);
+        memmove(t->buf, t->buf + drop, t->len - drop);
+        t->len -= drop;
+    }
+}
+
+static void tail_print(const tail *t)
+{
+    size_t start = t->len, lines = 0;
+    while (start > 0) {
+        if (t->buf[start - 1] == '\n' && start != t->len && ++lines == TAIL_LINES)
+            break;
+        start--;
+    }
+    fprintf(stderr, "etprof: the runner's last lines:\n");
+    fwrite(t->buf + start, 1, t->len - start, stderr);
+    if (t->len && t->buf[t->len - 1] != '\n')
+        fputc('\n', stderr);
+}
+
+static int write_all(int fd, const char *s, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        s += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+typedef struct run_result {
+    int status;          /* wait status */
+    int timed_out;
+    double wall_s, user_s, sys_s;
+    long max_rss_kb;
+} run_result;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Run @p argv once: output live to our stdout/stderr and into @p log_fd (and @p t). */
+static int run_once(char **argv, double timeout_s, int log_fd, tail *t, run_result *r)
+{
+    int po[2], pe[2];
+    if (pipe(po) || pipe(pe))
+        return cli_error("cannot create pipes: %s", strerror(errno));
+    fflush(stdout);
+    fflush(stderr);
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid < 0)
+        return cli_error("cannot fork: %s", strerror(errno));
+    if (pid == 0) {
+        setpgid(0, 0); /* its own process group: --timeout kills all of it */
+        dup2(po[1], STDOUT_FILENO);
+        dup2(pe[1], STDERR_FILENO);
+        close(po[0]);
+        close(pe[0]);
+        close(po[1]);
+        close(pe[1]);
+        execvp(argv[0], argv);
+        fprintf(stderr, "etprof run: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid); /* also here: whichever runs first */
+    close(po[1]);
+    close(pe[1]);
+    struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+    int open_fds = 2;
+    char buf[65536];
+    memset(r, 0, sizeof *r);
+    int killed = 0;
+    while (open_fds) {
+        int wait_ms = -1;
+        if (timeout_s > 0) {
+            double left = t0 + timeout_s - now_s();
+            if (left <= 0) {
+                if (!killed) {
+                    kill(-pid, SIGKILL);
+                    killed = 1;
+                    r->timed_out = 1;
+                }
+                wait_ms = 200; /* drain what is left, then give up on the pipes */
+            } else {
+                wait_ms = (int)(left * 1000) + 1;
+            }
+        }
+        int n = poll(fds, 2, wait_ms);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0 && killed)
+            break;
+        for (int i = 0; i < 2; i++) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t k = read(fds[i].fd, buf, sizeof buf);
+            if (k <= 0) {
+                close(fds[i].fd);
+                fds[i].fd = -1;
+                open_fds--;
+                continue;
+            }
+            write_all(i ? STDERR_FILENO : STDOUT_FILENO, buf, (size_t)k);
+            write_all(log_fd, buf, (size_t)k);
+            tail_add(t, buf, (size_t)k);
+        }
+    }
+    for (int i = 0; i < 2; i++)
+        if (fds[i].fd >= 0)
+            close(fds[i].fd);
+    struct rusage ru;
+    pid_t w;
+    while ((w = wait4(pid, &r->status, 0, &ru)) < 0 && errno == EINTR)
+        ;
+    if (w < 0)
+        return cli_error("wait4: %s", strerror(errno));
+    kill(-pid, SIGKILL); /* leftovers of its group (a runner's own children) */
+    r->wall_s = now_s() - t0;
+    r->user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+    r->sys_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+    r->max_rss_kb = ru.ru_maxrss; /* KiB on Linux */
+    return EXIT_OK;
+}
+
+/* The value of runner flag @p name ("--model_path"): "--name V" or "--name=V". */
+static const char *runner_flag(char **argv, int argc, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], name) && i + 1 < argc)
+            return argv[i + 1];
+        if (!strncmp(argv[i], name, n) && argv[i][n] == '=')
+            return argv[i] + n + 1;
+    }
+    return NULL;
+}
+
+/* In an adb command, the flag may sit inside one "shell" string: find it there. */
+static char *flag_in_strings(char **argv, int argc, const char *name)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *p = strstr(argv[i], name);
+        if (!p)
+            continue;
+        p += strlen(name);
+        if (*p == '=' || *p == ' ')
+            p++;
+        else
+            continue;
+        size_t k = strcspn(p, " ;&|'\"");
+        if (k)
+            return strndup(p, k);
+    }
+    return NULL;
+}
+
+static int is_adb(const char *argv0)
+{
+    const char *b = strrchr(argv0, '/');
+    return !strcmp(b ? b + 1 : argv0, "adb");
+}
+
+/* Analysis options before `--` that take a value (to tell values from flags). */
+static int takes_value(const char *a)
+{
+    static const char *const with[] = {"--pte", "--method", "--source-unit", "--unit", "--cpu-hz",
+                                       "--top", "-o", "--output", "--format", "--model-explorer",
+                                       "--log", "--etdump", NULL};
+    for (int i = 0; with[i]; i++)
+        if (!strcmp(a, with[i]))
+            return 1;
+    return 0;
+}
+
+typedef struct run_plan {
+    int repeat;
+    double timeout_s;
+    int nargs;            /* analyze options kept */
+    char **args;
+    const char *pte, *etdump, *outdir;
+    char **runner;
+    int runner_argc;
+} run_plan;
+
+static int parse(int argc, char **argv, run_plan *p)
+{
+    int dd = -1;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--")) {
+            dd = i;
+            break;
+        }
+    for (int i = 1; i < (dd < 0 ? argc : dd); i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            help();
+            return -1;
+        }
+    if (dd < 0 || dd + 1 >= argc)
+        return cli_usage("run", "give the runner after `--`: etprof run -o DIR -- RUNNER ARGS...");
+    p->repeat = 1;
+    p->args = calloc((size_t)argc + 16, sizeof *p->args);
+    if (!p->args)
+        return cli_error("out of memory");
+    for (int i = 1; i < dd; i++) {
+        const char *a = argv[i];
+        if ((!strcmp(a, "--repeat") || !strcmp(a, "--timeout")) && i + 1 < dd) {
+            const char *v = argv[++i];
+            char *end;
+            double x = strtod(v, &end);
+            if (*end || !(x > 0))
+                return cli_usage("run", "%s needs a positive number, got '%s'", a, v);
+            if (a[2] == 'r') {
+                if (x != (int)x || x > MAX_REPEAT)
+                    return cli_usage("run", "--repeat needs a count from 1 to %d, got '%s'", MAX_REPEAT, v);
+                p->repeat = (int)x;
+            } else {
+                p->timeout_s = x;
+            }
+            continue;
+        }
+        if (!strcmp(a, "--etdump"))
+            return cli_usage("run", "--etdump comes from the runner (its --etdump_path)");
+        if (takes_value(a) && i + 1 < dd) {
+            if (!strcmp(a, "--pte"))
+                p->pte = argv[i + 1];
+            if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+                p->outdir = argv[i + 1];
+            p->args[p->nargs++] = argv[i++];
+        }
+        p->args[p->nargs++] = argv[i];
+    }
+    if (!p->outdir)
+        return cli_usage("run", "-o DIR is required");
+    p->runner = argv + dd + 1;
+    p->runner_argc = argc - dd - 1;
+    return EXIT_OK;
+}
+
+/* Fetch @p remote from the device with the same adb (and its -s SERIAL). */
+static int adb_pull(char **runner, int rargc, const char *remote, const char *local)
+{
+    char *av[8];
+    int k = 0;
+    av[k++] = runner[0];
+    for (int i = 1; i + 1 < rargc && k < 3; i++)
+        if (!strcmp(runner[i], "-s")) {
+            av[k++] = runner[i];
+            av[k++] = runner[i + 1];
+            break;
+        }
+    av[k++] = "pull";
+    av[k++] = (char *)remote;
+    av[k++] = (char *)local;
+    av[k] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0)
+            dup2(devnull, STDOUT_FILENO);
+        execvp(av[0], av);
+        _exit(127);
+    }
+    int st;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+        return cli_error("adb pull %s failed: the runner wrote no ETDump there", remote);
+    return EXIT_OK;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    run_plan p;
+    memset(&p, 0, sizeof p);
+    int rc = parse(argc, argv, &p);
+    if (rc) {
+        free(p.args);
+        return rc < 0 ? EXIT_OK : rc;
+    }
+    int remote = is_adb(p.runner[0]);
+    /* The program: --pte, else the runner's --model_path (checked before running it). */
+    const char *model = p.pte ? NULL : runner_flag(p.runner, p.runner_argc, "--model_path");
+    if (!p.pte && (!model || remote)) {
+        free(p.args);
+        return cli_usage("run", remote ? "over adb, give --pte PROGRAM (the program on this host)"
+                                       : "give --pte PROGRAM: the runner has no --model_path");
+    }
+    const char *tmpbase = getenv("TMPDIR");
+    char dirbuf[4096];
+    snprintf(dirbuf, sizeof dirbuf, "%s/etprof-run-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");
+    char *tmpdir = mkdtemp(dirbuf);
+    if (!tmpdir) {
+        free(p.args);
+        return cli_error("cannot create a temporary directory: %s", strerror(errno));
+    }
+    char log_path[4200], run_path[4200], pulled[4200];
+    snprintf(log_path, sizeof log_path, "%s/runner.log", tmpdir);
+    snprintf(run_path, sizeof run_path, "%s/run.log", tmpdir);
+    snprintf(pulled, sizeof pulled, "%s/etdump.bin", tmpdir);
+    char *remote_etdump = NULL, *written_copy = NULL;
+    const char *etdump = NULL;
+    tail t = {0};
+    FILE *runs = fopen(run_path, "w");
+    if (!runs) {
+        rc = cli_error("%s: cannot create: %s", run_path, strerror(errno));
+        goto out;
+    }
+    if (remote)
+        fprintf(runs, "etprof-run: remote adb: the host's wait4 measures adb, not the model\n");
+    const char *etdump_flag = runner_flag(p.runner, p.runner_argc, "--etdump_path");
+    if (!etdump_flag && remote)
+        etdump_flag = remote_etdump = flag_in_strings(p.runner, p.runner_argc, "--etdump_path");
+    struct timespec started;
+    clock_gettime(CLOCK_REALTIME, &started);
+    for (int k = 0; k < p.repeat; k++) {
+        /* Only the last run's output is the runner log analysed (the
+         * runner's lines of one run); every run is measured. */
+        int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            rc = cli_error("%s: cannot create: %s", log_path, strerror(errno));
+            goto out;
+        }
+        run_result r;
+        /* A dump left by an earlier run must not pass for this run's. */
+        if (etdump_flag && !remote)
+            unlink(etdump_flag);
+        clock_gettime(CLOCK_REALTIME, &started);
+        rc = run_once(p.runner, p.timeout_s, fd, &t, &r);
+        close(fd);
+        if (rc)
+            goto out;
+        if (r.timed_out) {
+            tail_print(&t);
+            rc = cli_error("%s: timed out after %g s (its process group was killed); no bundle",
+                           p.runner[0], p.timeout_s);
+            goto out;
+        }
+        if (WIFSIGNALED(r.status)) {
+            tail_print(&t);
+            rc = cli_error("%s: killed by signal %d (run %d of %d); no bundle", p.runner[0],
+                           WTERMSIG(r.status), k + 1, p.repeat);
+            goto out;
+        }
+        if (WEXITSTATUS(r.status)) {
+            tail_print(&t);
+            rc = cli_error("%s: exited with status %d (run %d of %d); no bundle", p.runner[0],
+                           WEXITSTATUS(r.status), k + 1, p.repeat);
+            goto out;
+        }
+        if (remote)
+            fprintf(runs, "etprof-run: exit=0 wall_s=%.6f user_s=%.6f sys_s=%.6f max_rss_kb=unavailable\n",
+                    r.wall_s, r.user_s, r.sys_s);
+        else
+            fprintf(runs, "etprof-run: exit=0 wall_s=%.6f user_s=%.6f sys_s=%.6f max_rss_kb=%ld\n", r.wall_s,
+                    r.user_s, r.sys_s, r.max_rss_kb);
+    }
+    if (fclose(runs)) {
+        runs = NULL;
+        rc = cli_error("%s: write error", run_path);
+        goto out;
+    }
+    runs = NULL;
+    /* The ETDump: --etdump_path, else the "ETDump written to file" line. */
+    etp_runner_log *rl = NULL;
+    etp_error err;
+    etp_error_clear(&err);
+    const char *written = NULL;
+    if (etp_runner_log_open(log_path, &rl, &err) == ETP_OK && rl->etdump_name)
+        written = written_copy = etp_strdup(rl->etdump_name);
+    const char *src = etdump_flag ? etdump_flag : written;
+    if (!src) {
+        tail_print(&t);
+        rc = cli_error("%s: no ETDump: the runner has no --etdump_path and printed no \"ETDump written "
+                       "to file\" line; no bundle",
+                       p.runner[0]);
+        etp_runner_log_free(rl);
+        goto out;
+    }
+    if (remote) {
+        /* Keep the device file's name: the runner log names it. */
+        const char *base = strrchr(src, '/');
+        base = base ? base + 1 : src;
+        if (*base && base[0] != '.' && strlen(base) < 200 && strcmp(base, "runner.log") &&
+            strcmp(base, "run.log"))
+            snprintf(pulled, sizeof pulled, "%s/%s", tmpdir, base);
+        rc = adb_pull(p.runner, p.runner_argc, src, pulled);
+        etdump = pulled;
+    } else {
+        struct stat st;
+        etdump = src;
+        /* A file older than the last run is an earlier run's: not this one's. */
+        double mt = stat(etdump, &st) ? 0 : (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+        double t0 = (double)started.tv_sec + started.tv_nsec / 1e9;
+        if (mt < t0 - 0.05) { /* (file times are coarse: a few ms of slack) */
+            tail_print(&t);
+            rc = cli_error("%s: the runner did not write its ETDump %s; no bundle", p.runner[0], etdump);
+        }
+    }
+    if (rc) {
+        etp_runner_log_free(rl);
+        goto out;
+    }
+    etp_runner_log_free(rl);
+    /* analyze [options] --etdump E [--pte P] --log runner.log --log run.log */
+    char **av = p.args;
+    memmove(av + 1, av, (size_t)p.nargs * sizeof *av);
+    av[0] = "analyze";
+    int n = p.nargs + 1;
+    av[n++] = "--etdump";
+    av[n++] = (char *)etdump;
+    if (model) {
+        av[n++] = "--pte";
+        av[n++] = (char *)model;
+    }
+    av[n++] = "--log";
+    av[n++] = log_path;
+    av[n++] = "--log";
+    av[n++] = run_path;
+    av[n] = NULL;
+    cli_run_embed_log = log_path;
+    rc = cmd_analyze(n, av);
+    cli_run_embed_log = NULL;
+out:
+    if (runs)
+        fclose(runs);
+    free(t.buf);
+    free(remote_etdump);
+    free(written_copy);
+    unlink(log_path);
+    unlink(run_path);
+    unlink(pulled);
+    rmdir(tmpdir);
+    free(p.args);
+    return rc;
+}

@@ -1,0 +1,273 @@
+/* device_output.c - the device figures, memory summary and Ethos-U split of
+ * an analysis, written as JSON members (summary.json, analysis JSON,
+ * detailed/memory.json) and as the terminal summary's lines. */
+#include "outputs/report/device_output.h"
+
+#include <string.h>
+
+#include "etprof/device_report.h"
+
+const char *etp_thousands(uint64_t v, char *buf, size_t cap)
+{
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
+    size_t k = 0;
+    for (int i = 0; i < n && k + 1 < cap; i++) {
+        if (i && (n - i) % 3 == 0 && k + 2 < cap)
+            buf[k++] = ',';
+        buf[k++] = tmp[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* Logs are named as the manifest names inputs: by file name (a path given
+ * on the command line, or etprof run's temporary one, says nothing more). */
+static const char *base_name(const char *path)
+{
+    const char *s = path ? strrchr(path, '/') : NULL;
+    return s ? s + 1 : path;
+}
+
+void etp_json_device(etp_jw *w, const etp_analysis *a)
+{
+    const etp_device_report *r = a->device;
+    if (!r) {
+        etp_jw_null(w);
+        return;
+    }
+    etp_jw_obj_begin(w);
+    etp_jw_key(w, "etdump_tick_unit_evidence");
+    if (r->tick_unit_evidence) {
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "unit", r->tick_unit_evidence);
+        etp_jw_kstr(w, "log", base_name(r->tick_unit_log));
+        etp_jw_kuint(w, "line", r->tick_unit_line);
+        etp_jw_obj_end(w);
+    } else {
+        etp_jw_null(w);
+    }
+    etp_jw_key(w, "figures");
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < r->figure_count; i++) {
+        const etp_device_figure *f = &r->figures[i];
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "name", f->name);
+        etp_jw_kstr(w, "unit", f->unit);
+        etp_jw_kstr(w, "source", f->source);
+        etp_jw_kstr(w, "log", base_name(f->log));
+        if (f->line)
+            etp_jw_kuint(w, "line", f->line);
+        etp_jw_kbool(w, "summable", f->summable);
+        etp_jw_kuint(w, "n", f->n);
+        etp_jw_kbool(w, "per_inference", f->per_inference);
+        etp_jw_kdouble(w, "total", f->total);
+        etp_jw_kdouble(w, "avg", f->avg);
+        etp_jw_kdouble(w, "p50", f->p50);
+        etp_jw_kdouble(w, "min", f->min);
+        etp_jw_kdouble(w, "max", f->max);
+        etp_jw_obj_end(w);
+    }
+    etp_jw_arr_end(w);
+    etp_jw_obj_end(w);
+}
+
+void etp_json_memory(etp_jw *w, const etp_analysis *a)
+{
+    const etp_device_report *r = a->device;
+    if (!r) {
+        etp_jw_null(w);
+        return;
+    }
+    const etp_memory_summary *m = &r->memory;
+    etp_jw_obj_begin(w);
+    etp_jw_key(w, "planned_arena");
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "unit", "bytes");
+    etp_jw_kstr(w, "source", m->planned_source);
+    etp_jw_key(w, "buffers");
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < m->planned_count; i++)
+        etp_jw_uint(w, m->planned_bytes[i]);
+    etp_jw_arr_end(w);
+    etp_jw_key(w, "total");
+    if (m->planned_source)
+        etp_jw_uint(w, m->planned_total);
+    else
+        etp_jw_null(w);
+    if (m->device_planned_count) {
+        etp_jw_kuint(w, "device_buffers", m->device_planned_count);
+        etp_jw_kuint(w, "device_total", m->device_planned_total);
+    }
+    etp_jw_obj_end(w);
+    etp_jw_key(w, "method_allocator");
+    if (m->has_allocator) {
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "unit", "bytes");
+        etp_jw_kstr(w, "source", "Arm runner log");
+        etp_jw_kuint(w, "used", m->allocator_used);
+        etp_jw_kuint(w, "size", m->allocator_size);
+        etp_jw_kuint(w, "planned", m->allocator_planned);
+        etp_jw_kuint(w, "pool", m->allocator_pool);
+        etp_jw_obj_end(w);
+    } else {
+        etp_jw_null(w);
+    }
+    etp_jw_key(w, "peak_rss");
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "unit", "KiB");
+    etp_jw_key(w, "value");
+    if (m->has_peak_rss)
+        etp_jw_uint(w, m->peak_rss_kib);
+    else
+        etp_jw_null(w);
+    etp_jw_kstr(w, "source", m->peak_rss_source);
+    if (!m->has_peak_rss)
+        etp_jw_kstr(w, "reason", m->peak_rss_reason);
+    etp_jw_obj_end(w);
+    etp_jw_key(w, "program");
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "unit", "bytes");
+    etp_jw_key(w, "size");
+    if (m->has_program_size)
+        etp_jw_uint(w, m->program_bytes);
+    else
+        etp_jw_null(w);
+    etp_jw_kstr(w, "source", m->program_source);
+    etp_jw_obj_end(w);
+    etp_jw_obj_end(w);
+}
+
+void etp_json_npu(etp_jw *w, const etp_analysis *a)
+{
+    const etp_device_report *r = a->device;
+    if (!r || !r->npu.present) {
+        etp_jw_null(w);
+        return;
+    }
+    const etp_npu_split *p = &r->npu;
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "backend", "EthosUBackend");
+    etp_jw_kstr(w, "unit", etp_unit_name(a->target_unit));
+    etp_jw_kstr(w, "basis", "per execution: sum over the delegate calls of one execution, averaged");
+    etp_jw_kuint(w, "executions", p->executions);
+    etp_jw_kuint(w, "calls", p->calls);
+    etp_jw_kdouble(w, "execute_avg", p->execute_avg);
+    etp_jw_key(w, "npu_avg");
+    p->has_npu ? etp_jw_double(w, p->npu_avg) : etp_jw_null(w);
+    etp_jw_key(w, "input_copy_avg");
+    p->has_input_copy ? etp_jw_double(w, p->input_copy_avg) : etp_jw_null(w);
+    if (p->has_output_copy)
+        etp_jw_kdouble(w, "output_copy_avg", p->output_copy_avg);
+    etp_jw_kdouble(w, "rest_avg", p->rest_avg);
+    etp_jw_key(w, "cpu_outside_delegate_avg");
+    p->has_cpu_outside ? etp_jw_double(w, p->cpu_outside_avg) : etp_jw_null(w);
+    etp_jw_key(w, "by_instruction");
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < p->site_count; i++) {
+        const etp_npu_call_site *c = &p->sites[i];
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "instruction", c->instruction);
+        etp_jw_kdouble(w, "execute_avg", c->execute_avg);
+        etp_jw_kdouble(w, "npu_avg", c->npu_avg);
+        etp_jw_kdouble(w, "input_copy_avg", c->input_copy_avg);
+        if (p->has_output_copy)
+            etp_jw_kdouble(w, "output_copy_avg", c->output_copy_avg);
+        etp_jw_kdouble(w, "rest_avg", c->rest_avg);
+        etp_jw_obj_end(w);
+    }
+    etp_jw_arr_end(w);
+    etp_jw_obj_end(w);
+}
+
+const char *etp_npu_row_note(const etp_analysis *a, const char *entity_id, char *buf, size_t cap)
+{
+    const etp_device_report *r = a->device;
+    if (!r || !r->npu.present)
+        return NULL;
+    for (uint32_t i = 0; i < r->npu.site_count; i++) {
+        const etp_npu_call_site *c = &r->npu.sites[i];
+        if (strcmp(c->instruction, entity_id) || !(c->execute_avg > 0))
+            continue;
+        snprintf(buf, cap, "NPU %.0f%%, input copy %.0f%%, rest %.0f%% of EthosUBackend::execute()",
+                 100 * c->npu_avg / c->execute_avg, 100 * (c->input_copy_avg + c->output_copy_avg) / c->execute_avg,
+                 100 * c->rest_avg / c->execute_avg);
+        return buf;
+    }
+    return NULL;
+}
+
+/* "43.6 MB" style, decimal megabytes of @p bytes. */
+static void mb(double bytes, char *buf, size_t cap)
+{
+    if (bytes >= 1e6)
+        snprintf(buf, cap, "%.1f MB", bytes / 1e6);
+    else if (bytes >= 1e3)
+        snprintf(buf, cap, "%.1f kB", bytes / 1e3);
+    else
+        snprintf(buf, cap, "%.0f B", bytes);
+}
+
+void etp_device_write_text(const etp_analysis *a, FILE *fp)
+{
+    const etp_device_report *r = a->device;
+    if (!r)
+        return;
+    const etp_memory_summary *m = &r->memory;
+    char t[40], s[40];
+    fprintf(fp, "Memory: ");
+    if (m->planned_source)
+        fprintf(fp, "%s B planned arena (%u buffer%s, %s)", etp_thousands(m->planned_total, t, sizeof t),
+                m->planned_count, m->planned_count == 1 ? "" : "s", m->planned_source);
+    else
+        fprintf(fp, "planned arena unknown");
+    if (m->has_allocator)
+        fprintf(fp, "; method allocator %s / %s B used", etp_thousands(m->allocator_used, t, sizeof t),
+                etp_thousands(m->allocator_size, s, sizeof s));
+    if (m->has_peak_rss) {
+        mb((double)m->peak_rss_kib * 1024, s, sizeof s);
+        fprintf(fp, "; peak RSS %s (%s KiB, %s)", s, etp_thousands(m->peak_rss_kib, t, sizeof t),
+                m->peak_rss_source);
+    } else {
+        fprintf(fp, "; peak RSS unavailable");
+    }
+    if (m->has_program_size) {
+        mb((double)m->program_bytes, s, sizeof s);
+        fprintf(fp, "; program %s", s);
+    }
+    fputc('\n', fp);
+    const char *u = etp_unit_name(a->target_unit);
+    if (r->npu.present) {
+        const etp_npu_split *p = &r->npu;
+        double base = p->has_cpu_outside && p->method_execute_avg > 0 ? p->method_execute_avg : p->execute_avg;
+        fprintf(fp, "Ethos-U delegate calls (%s per execution, %llu call%s in %u executions)\n", u,
+                (unsigned long long)p->calls, p->calls == 1 ? "" : "s", p->executions);
+#define PART(label, v, has)                                                                         \
+    if (has)                                                                                        \
+        fprintf(fp, "  %-30s %11.6f %6.1f%%\n", label, v, base > 0 ? 100.0 * (v) / base : 0.0)
+        PART("NPU", p->npu_avg, p->has_npu);
+        PART("input copy (CPU)", p->input_copy_avg, p->has_input_copy);
+        PART("output copy (CPU)", p->output_copy_avg, p->has_output_copy);
+        PART("rest of the call (CPU)", p->rest_avg, 1);
+        PART("outside the NPU calls (CPU)", p->cpu_outside_avg, p->has_cpu_outside);
+#undef PART
+        fprintf(fp, "  (shares of Method::execute; the largest cost is %s)\n",
+                p->has_npu && p->npu_avg >= p->execute_avg - p->npu_avg + (p->has_cpu_outside ? p->cpu_outside_avg : 0)
+                    ? "the NPU"
+                    : "on the CPU");
+    }
+    if (r->figure_count) {
+        fprintf(fp, "Reported by the device logs (kept apart from the ETDump's figures)\n");
+        for (uint32_t i = 0; i < r->figure_count; i++) {
+            const etp_device_figure *f = &r->figures[i];
+            if (f->per_inference)
+                fprintf(fp, "  %-30s %14.2f %s per inference (total %.0f over %u; %s)\n", f->name, f->avg,
+                        f->unit, f->total, f->n, f->source);
+            else if (f->n > 1)
+                fprintf(fp, "  %-30s avg %.6g p50 %.6g min %.6g max %.6g %s (n=%u; %s)\n", f->name, f->avg,
+                        f->p50, f->min, f->max, f->unit, f->n, f->source);
+            else
+                fprintf(fp, "  %-30s %14.6g %s (%s)\n", f->name, f->avg, f->unit, f->source);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/* device_output.h - the device report (etprof/device_report.h) as JSON
+ * members and as terminal text (device_output.c). */
+#ifndef ETP_DEVICE_OUTPUT_H
+#define ETP_DEVICE_OUTPUT_H
+
+#include <stdio.h>
+
+#include "etprof/analysis.h"
+#include "util/jsonw.h"
+
+/* The values of "device", "memory" and "npu" (objects; null without a report). */
+void etp_json_device(etp_jw *w, const etp_analysis *a);
+void etp_json_memory(etp_jw *w, const etp_analysis *a);
+void etp_json_npu(etp_jw *w, const etp_analysis *a);
+/* Terminal lines: "Memory: ...", the Ethos-U split, the device figures. */
+void etp_device_write_text(const etp_analysis *a, FILE *fp);
+/* For the operators table: "NPU 90%, input copy 7%, rest 3% ..." of the
+ * Ethos-U delegate instruction @p entity_id, into @p buf; NULL for others. */
+const char *etp_npu_row_note(const etp_analysis *a, const char *entity_id, char *buf, size_t cap);
+/* "1,234,567" into @p buf. */
+const char *etp_thousands(uint64_t v, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,10 @@
+# Device logs (specs/runner-logs.md): every format and version, the fixture
+# console log with its carried ETDump, hostile logs, the Ethos-U split, and
+# `etprof run` with a fake runner.
+add_test(NAME device_logs.formats
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/device_logs.py $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES}
+                 ${PROJECT_SOURCE_DIR}/schema)
+add_test(NAME device_logs.run
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/run_cmd.py $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES})
+set_tests_properties(device_logs.formats device_logs.run PROPERTIES SKIP_RETURN_CODE 77
+                     ENVIRONMENT "${ETP_TEST_ENV}")
