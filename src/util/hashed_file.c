@@ -4,10 +4,14 @@
 #include "util/hashed_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #define BUFFER (1u << 18) /* stdio buffer: few write(2) calls for big files */
+/* Every this many bytes, start writing them to disk in the background, so
+ * that the fsync at the end waits for the tail only, not the whole file. */
+#define WRITEBACK_EVERY (4u << 20)
 
 struct etp_hashed_file {
     FILE *fp;
@@ -15,6 +19,7 @@ struct etp_hashed_file {
     int err;  /* first errno of a failed write, or 0 */
     int hash_failed;
     uint64_t size;
+    uint64_t handed;  /* bytes already handed to the kernel's writeback */
     etp_sha256_ctx *sha;
 };
 
@@ -42,6 +47,12 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t len)
     if (done && etp_sha256_update(h->sha, buf, done) != 0)
         h->hash_failed = 1;
     h->size += done;
+    if (h->size - h->handed >= WRITEBACK_EVERY) {
+        /* A hint, not durability (the final fsync is): errors are ignored. */
+        (void)sync_file_range(h->fd, (off64_t)h->handed, (off64_t)(h->size - h->handed),
+                              SYNC_FILE_RANGE_WRITE);
+        h->handed = h->size;
+    }
     if (h->err) {
         errno = h->err;
         return done ? (ssize_t)done : -1;
