@@ -59,3 +59,9 @@ trace_e2e "(refused: estimate only)" --pte "$out/model.pte" --etrecord "$out/mod
 # Publication next to the analysis (`analyze -o` vs `analyze`, alternating),
 # its peak RSS against the ETDump and the bundle's size.
 "$build/bench_publish" "$build/etprof" "$out/publish" 5
+
+# VGF decode (issue 15): the ~4 MB VGFs of the shared fixtures, when present.
+for f in ../shared/fixtures/vgf-adapter/mobilenet_v2/input.vgf \
+         ../shared/fixtures/pte-adapter/mobilenet_v2_vgf/input.pte; do
+  if [ -f "$f" ]; then "$build/bench_vgf" "$f" 50; fi
+done

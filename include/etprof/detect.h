@@ -19,7 +19,8 @@ typedef enum etp_file_kind {
     ETP_KIND_ETDUMP,   /**< size-prefixed FlatBuffer, identifier ED00 */
     ETP_KIND_PTE,      /**< program FlatBuffer, identifier ET12 (or another ET??) */
     ETP_KIND_BPTE,     /**< bundled program, identifier BP08 */
-    ETP_KIND_ZIP       /**< a zip archive (ETRecord candidate) */
+    ETP_KIND_ZIP,      /**< a zip archive (ETRecord candidate) */
+    ETP_KIND_VGF       /**< a VGF file (magic VGF1 or the old C3 D2 E1 F0), format 0.x */
 } etp_file_kind;
 
 /** Classify the first @p n bytes of a file (n >= 12 recommended). */

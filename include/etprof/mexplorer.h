@@ -83,6 +83,9 @@ typedef struct etp_me_graph {
     uint32_t node_count;
     const etp_delegate *delegate; /**< delegate placeholder graphs only, else NULL */
     int32_t delegate_index;   /**< delegate placeholder graphs only, else -1 */
+    /** VGF delegates: the decoded TOSA graph the adapter draws here (owned by
+     *  the collection; its nodes replace the empty placeholder), else NULL. */
+    struct etp_me_vgf_graph *vgf;
 } etp_me_graph;
 
 /** A graph collection: the method graphs, then the delegate placeholders. */

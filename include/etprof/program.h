@@ -87,6 +87,8 @@ typedef struct etp_delegate {
     uint32_t index;            /**< index into inline data or segments */
     int size_known;            /**< the blob reference resolves */
     uint64_t processed_size;   /**< bytes of the compiled blob */
+    const uint8_t *processed;  /**< the blob's bytes (in the file), NULL unless size_known */
+    uint64_t processed_offset; /**< file offset of the blob when size_known */
     uint32_t compile_spec_count;
     etp_compile_spec *compile_specs;
 } etp_delegate;

@@ -10,19 +10,43 @@
 #include "etprof/etdump.h"
 #include "etprof/etrecord.h"
 #include "etprof/program.h"
+#include "etprof/vgf.h"
 #include "outputs/dump/outline.h"
 
 static void help(void)
 {
     printf("usage: etprof dump FILE [--json] [--compact]\n\n"
-           "Decode an ETDump (.etdp), program (.pte), bundled program (.bpte) or ETRecord\n"
-           "(zip); the kind comes from the file's bytes, not its name.\n\n"
+           "Decode an ETDump (.etdp), program (.pte), bundled program (.bpte), ETRecord\n"
+           "(zip) or VGF (.vgf); the kind comes from the file's bytes, not its name.\n"
+           "A program's VGF delegates are decoded and outlined too.\n\n"
            "  --json      the whole file as JSON: FlatBuffers inputs shaped like\n"
            "              `flatc --json --strict-json --defaults-json` (numbers exact);\n"
            "              an ETRecord as one normalized document (entries, layout,\n"
-           "              programs with their nodes, the debug-handle/delegate maps)\n"
+           "              programs with their nodes, the debug-handle/delegate maps);\n"
+           "              a VGF as its sections (flatc's decode with schema/vgf.fbs), the\n"
+           "              constants' records and the SPIR-V graphs (ops with result ids)\n"
            "  --compact   with --json: no indentation\n"
            "Without --json: a readable outline (blocks, counts, names).\n");
+}
+
+/* Each VGF delegate of @p p, decoded and outlined under its method. */
+static int outline_vgf_delegates(const etp_program *p)
+{
+    for (uint32_t m = 0; m < p->plan_count; m++)
+        for (uint32_t k = 0; k < p->plans[m].delegate_count; k++) {
+            const etp_delegate *d = &p->plans[m].delegates[k];
+            if (!etp_vgf_is_delegate(d))
+                continue;
+            etp_error err;
+            etp_error_clear(&err);
+            etp_vgf *v;
+            if (etp_vgf_from_delegate(p, d, &v, &err))
+                return cli_fail(&err);
+            printf("method %s, delegate %u (VgfBackend):\n", p->plans[m].name ? p->plans[m].name : "", k);
+            etp_outline_vgf(v, stdout, "  ");
+            etp_vgf_free(v);
+        }
+    return EXIT_OK;
 }
 
 int cmd_dump(int argc, char **argv)
@@ -73,9 +97,25 @@ int cmd_dump(int argc, char **argv)
             return cli_fail(&err);
         if (json)
             rc = etp_program_write_json(p, stdout, pretty, &err) ? cli_error("write error") : EXIT_OK;
-        else
+        else {
             etp_outline_program(p, stdout);
+            rc = outline_vgf_delegates(p);
+        }
         etp_program_free(p);
+        break;
+    }
+    case ETP_KIND_VGF: {
+        etp_vgf *v;
+        if (etp_vgf_from_memory(blob->data, blob->size, path, 0, &v, &err)) {
+            etp_blob_free(blob);
+            return cli_fail(&err);
+        }
+        if (json)
+            rc = etp_vgf_write_json(v, stdout, pretty, &err) ? cli_error("write error") : EXIT_OK;
+        else
+            etp_outline_vgf(v, stdout, "");
+        etp_vgf_free(v);
+        etp_blob_free(blob);
         break;
     }
     case ETP_KIND_ZIP: {
@@ -96,7 +136,7 @@ int cmd_dump(int argc, char **argv)
         etp_blob_free(blob);
         etp_error_set(&err, ETP_E_FORMAT, path, ETP_NO_OFFSET,
                       "unrecognised file: no ETDump (ED00), program (ET12) or bundled program "
-                      "(BP08) identifier, and not a zip archive (ETRecord)");
+                      "(BP08) identifier, not a VGF and not a zip archive (ETRecord)");
         return cli_fail(&err);
     }
     return rc;

@@ -1,22 +1,28 @@
 /* graph.c - `etprof graph PROGRAM -o FILE`: the program's Model Explorer graph. */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "etprof/mexplorer.h"
 #include "etprof/program.h"
+#include "etprof/detect.h"
+#include "etprof/vgf.h"
+#include "outputs/mexplorer/me_vgf.h"
 
 static void help(void)
 {
-    printf("usage: etprof graph PROGRAM.pte -o GRAPH.json [--method NAME] [options]\n\n"
+    printf("usage: etprof graph PROGRAM.pte|MODEL.vgf -o GRAPH.json [--method NAME] [options]\n\n"
            "Write the instruction graph of a program (.pte or .bpte) for Google's Model\n"
            "Explorer, as Arm's PTE adapter draws it: one graph per method, node ids\n"
            "<method>_<chain>_<instruction> (the ids ETDump events carry), so overlays\n"
-           "written by etprof apply to it.\n\n"
+           "written by etprof apply to it. A VGF delegate's graph is its TOSA graph,\n"
+           "drawn as Arm's VGF adapter draws it, under the delegate-call node's id.\n"
+           "A .vgf file gives that graph alone (one graph \"Main\", as the VGF adapter).\n\n"
            "  -o, --output FILE       where to write (default: standard output)\n"
            "  -m, --method NAME       only this method's graph\n"
            "  -l, --label TEXT        collection label (default: the file name)\n"
-           "      --no-delegate-graphs  leave out the empty graphs that delegate calls\n"
+           "      --no-delegate-graphs  leave out the graphs that delegate calls\n"
            "                          (VGF, Ethos-U) link to\n"
            "      --compact           no indentation\n");
 }
@@ -26,6 +32,53 @@ typedef struct graph_job {
     const etp_me_collection *col;
     int flags;
 } graph_job;
+
+/* `etprof graph MODEL.vgf`: the VGF adapter's document. */
+typedef struct vgf_job {
+    const etp_me_vgf_graph *g;
+    const char *label;
+    int pretty;
+} vgf_job;
+
+static etp_status fill_vgf(FILE *fp, void *ctx, etp_error *err)
+{
+    const vgf_job *j = ctx;
+    return etp_me_vgf_write(j->g, j->label, fp, j->pretty, err);
+}
+
+static int graph_vgf(const char *path, const char *label, const char *out_path, int pretty)
+{
+    etp_error err;
+    etp_error_clear(&err);
+    etp_vgf *v;
+    etp_me_vgf_graph *g;
+    if (etp_vgf_open(path, &v, &err) || etp_me_vgf_build_owned(v, &g, &err))
+        return cli_fail(&err);
+    /* The adapter labels the collection with the file's base name without its extension. */
+    char base[256];
+    const char *slash = strrchr(path, '/');
+    snprintf(base, sizeof base, "%s", slash ? slash + 1 : path);
+    char *dot = strrchr(base, '.');
+    if (dot && dot != base)
+        *dot = '\0';
+    vgf_job job = {g, label ? label : base, pretty};
+    int rc = cli_write_atomic(out_path ? out_path : "-", fill_vgf, &job);
+    etp_me_vgf_free(g);
+    return rc;
+}
+
+/* Whether the file at @p path starts like a VGF (0 when it cannot be read:
+ * the program reader then reports the problem). */
+static int is_vgf_file(const char *path)
+{
+    uint8_t head[16];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return etp_detect_kind(head, n) == ETP_KIND_VGF;
+}
 
 static etp_status fill_graph(FILE *fp, void *ctx, etp_error *err)
 {
@@ -61,6 +114,11 @@ int cmd_graph(int argc, char **argv)
     if (optind + 1 != argc)
         return cli_usage("graph", "graph takes exactly one PROGRAM file");
     const char *path = argv[optind];
+    if (is_vgf_file(path)) {
+        if (method)
+            return cli_usage("graph", "--method applies to programs, not to a VGF file");
+        return graph_vgf(path, label, out_path, (flags & ETP_ME_PRETTY) != 0);
+    }
 
     etp_error err;
     etp_error_clear(&err);

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "etprof/vgf.h"
+
 etp_file_kind etp_detect_kind(const uint8_t *h, size_t n)
 {
     if (n >= 4 && memcmp(h, "PK\x03\x04", 4) == 0)
@@ -13,6 +15,8 @@ etp_file_kind etp_detect_kind(const uint8_t *h, size_t n)
         return ETP_KIND_BPTE;
     if (n >= 8 && h[4] == 'E' && h[5] == 'T')
         return ETP_KIND_PTE;
+    if (etp_vgf_detect(h, n))
+        return ETP_KIND_VGF;
     return ETP_KIND_UNKNOWN;
 }
 
@@ -23,6 +27,7 @@ const char *etp_file_kind_name(etp_file_kind k)
     case ETP_KIND_PTE: return "program (.pte)";
     case ETP_KIND_BPTE: return "bundled program (.bpte)";
     case ETP_KIND_ZIP: return "zip archive";
+    case ETP_KIND_VGF: return "VGF (.vgf)";
     case ETP_KIND_UNKNOWN: break;
     }
     return "unknown";

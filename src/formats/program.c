@@ -303,11 +303,19 @@ static etp_status decode_plan(const etp_program *pr, const fb_buf *b, uint32_t t
             de->index = fb_get_u32(b, pr_ref, PTE_DREF_INDEX, 0);
             if (de->location == 0 && de->index < fb_vec_len(b, delegate_data)) {
                 uint32_t id = fb_vec_ref(b, delegate_data, de->index);
-                de->processed_size = fb_vec_len(b, fb_ref(b, id, PTE_INLINE_DATA));
+                uint32_t data = fb_ref(b, id, PTE_INLINE_DATA);
+                de->processed_size = fb_vec_len(b, data);
                 de->size_known = 1;
+                de->processed = data ? fb_vec_data(b, data) : b->p;
+                de->processed_offset = pr->program_offset + (data ? data + 4 : 0);
             } else if (de->location == 1 && de->index < pr->segment_count) {
                 de->processed_size = pr->segments[de->index].size;
                 de->size_known = 1;
+                /* decode_pte() checked the segment lies inside the file. */
+                de->processed_offset = pr->program_offset + pr->segment_base_offset +
+                                       pr->segments[de->index].offset;
+                if (de->processed_size)
+                    de->processed = b->p - pr->program_offset + de->processed_offset;
             }
         }
         (void)segs;

@@ -7,9 +7,12 @@
 #include "etprof/etdump.h"
 #include "etprof/etrecord.h"
 #include "etprof/program.h"
+#include "etprof/vgf.h"
 
 void etp_outline_etdump(const etp_etdump *d, FILE *fp);
 void etp_outline_program(const etp_program *p, FILE *fp);
 void etp_outline_etrecord(const etp_etrecord *r, FILE *fp);
+/* A VGF, each line starting with @p indent (outline_vgf.c). */
+void etp_outline_vgf(const etp_vgf *v, FILE *fp, const char *indent);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outputs/mexplorer/me_vgf.h"
 #include "outputs/mexplorer/pystr.h"
 
 #define NO_PRODUCER UINT32_MAX
@@ -422,6 +423,10 @@ etp_status etp_me_build(const etp_program *p, const char *method, const char *la
         goto no_method;
     if (build_delegate_graphs(c))
         goto fail;
+    if ((s = etp_me_vgf_attach(c, p, err))) { /* VGF delegates: their TOSA graphs */
+        etp_me_free(c);
+        return s;
+    }
     *out = c;
     return ETP_OK;
 
@@ -459,6 +464,7 @@ static void free_graph(etp_me_graph *g)
     }
     free(g->nodes);
     free(g->id);
+    etp_me_vgf_free(g->vgf);
 }
 
 void etp_me_free(etp_me_collection *c)

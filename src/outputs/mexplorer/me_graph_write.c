@@ -14,6 +14,7 @@
 #include "etprof/mexplorer.h"
 #include "util/jsonw.h"
 #include "util/str.h"
+#include "outputs/mexplorer/me_vgf.h"
 #include "outputs/mexplorer/me_write.h"
 #include "outputs/mexplorer/pystr.h"
 
@@ -381,6 +382,10 @@ static void delegate_summary(etp_jw *w, const etp_me_graph *g)
 
 static void write_graph(etp_jw *w, const etp_me_graph *g, sbuf *b)
 {
+    if (g->vgf) { /* a VGF delegate: the adapter's TOSA graph */
+        etp_me_vgf_write_graph(w, g->id, g->vgf);
+        return;
+    }
     etp_jw_obj_begin(w);
     ETP_JW_KSTR_LIT(w, "id", g->id);
     ETP_JW_KEY_LIT(w, "nodes");
