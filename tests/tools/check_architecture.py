@@ -27,6 +27,7 @@ PUBLIC = {
     "bundle.h": "outputs", "mexplorer.h": "outputs", "views.h": "outputs",
     "trace.h": "outputs", "publish.h": "outputs",
     "gen.h": "gen",
+    "vgf_stats.h": "formats",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
