@@ -62,6 +62,7 @@ typedef struct etp_analysis_options {
     const struct etp_runner_log *runner_log; /**< optional: the runner's own report */
     int hash_program;             /**< record the program's SHA-256 (for publishing: the
                                        companion-program gate compares it later) */
+    const struct etp_nx_options *nx_options; /**< VGF statistics decoder choices; NULL: defaults */
 } etp_analysis_options;
 
 void etp_analysis_options_init(etp_analysis_options *o);
@@ -197,6 +198,8 @@ typedef struct etp_analysis {
     etp_issue_list issues;
     etp_validity validity;
     etp_inspect *inspect;             /**< the grouping it was built from (owned) */
+    struct etp_nx_result *nx;         /**< VGF NX cycles (etprof/nx_stats.h), NULL when the
+                                           ETDump has no VGF_NEURAL_STATISTICS (owned) */
 } etp_analysis;
 
 /**

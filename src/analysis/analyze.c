@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/nx_attach.h"
 #include "analysis/analysis_internal.h"
 #include "analysis/entities.h"
 #include "analysis/inspect_internal.h"
@@ -186,6 +187,8 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
         s = etp_compute_figures(&b);
     if (!s)
         s = note_inputs(&b);
+    if (!s)
+        s = etp_nx_attach(a, d, opt->nx_options, err);
     /* Hand the entities over. */
     a->entities = b.ents.v;
     a->entity_count = (uint32_t)b.ents.n;
@@ -219,6 +222,7 @@ void etp_analysis_free(etp_analysis *a)
     free(a->unresolved_handles);
     etp_issue_list_free(&a->issues);
     etp_inspect_free(a->inspect);
+    etp_nx_result_free(a->nx);
     free(a);
 }
 

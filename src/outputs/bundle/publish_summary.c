@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "outputs/bundle/publish_internal.h"
+#include "outputs/nx_report.h"
 #include "outputs/report/analysis_report.h"
 #include "util/jsonw.h"
 
@@ -192,6 +193,10 @@ char *etp_summary_json(const etp_analysis *a)
     for (uint32_t i = 0; i < a->unresolved_count; i++)
         etp_jw_int(&w, a->unresolved_handles[i]);
     etp_jw_arr_end(&w);
+    if (a->nx) { /* VGF NX cycles: kept apart from the runtime timings */
+        etp_jw_key(&w, "vgf_cycles");
+        etp_nx_summary_write(&w, a->nx);
+    }
     etp_jw_key(&w, "issues");
     etp_json_issues(&w, &a->issues);
     etp_jw_key(&w, "notes");
