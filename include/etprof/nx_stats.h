@@ -62,7 +62,9 @@ typedef struct etp_nx_entity {
     int64_t segment_id;      /**< -1 for the model */
     int filled;              /**< a fill-in chain/cascade (the debug database had none) */
     uint32_t *stripe_ids;    /**< stripes seen in it (first-seen order) */
-    uint32_t stripe_count;
+    uint32_t stripe_count, stripe_cap;
+    uint32_t stripe_id;      /**< stripes: the stripe index */
+    int cascade;             /**< stripes: index of the cascade entity */
     etp_nx_op *ops;          /**< chains: the TOSA ops; cascades: their union */
     uint32_t op_count;
     etp_nx_summary s;
@@ -75,8 +77,7 @@ typedef struct etp_nx_entity {
     uint64_t sum_op, sum_total;
     uint64_t *sum_counters;
     uint32_t last_exec;      /**< execution index +1 of the pending per-execution sums */
-    uint64_t cur_total, cur_op;
-    uint64_t *cur_counters;
+    uint64_t cur_total;      /**< the pending execution's total cycles */
 } etp_nx_entity;
 
 /** One analysed VGF record (event). */

@@ -6,10 +6,12 @@
 
 #include "etprof/nx_stats.h"
 #include "util/hashmap.h"
+#include "util/sort.h"
 #include "util/str.h"
 
 struct etp_nx_index {
     etp_hm by_key;   /* hash of "<instr>|<id>" -> entity */
+    etp_hm by_stripe; /* hash of (instr, segment, stripe index) -> stripe entity */
     char **keys;     /* per entity */
     uint32_t cap;
 };
@@ -50,12 +52,12 @@ void etp_nx_result_free(etp_nx_result *r)
         free(e->totals);
         free(e->execs);
         free(e->sum_counters);
-        free(e->cur_counters);
         if (r->index)
             free(r->index->keys[i]);
     }
     if (r->index) {
         etp_hm_free(&r->index->by_key);
+        etp_hm_free(&r->index->by_stripe);
         free(r->index->keys);
         free(r->index);
     }
@@ -77,6 +79,7 @@ etp_status etp_nx_result_new(etp_nx_result **out)
         return ETP_E_NOMEM;
     }
     etp_hm_init(&r->index->by_key);
+    etp_hm_init(&r->index->by_stripe);
     *out = r;
     return ETP_OK;
 }
@@ -128,10 +131,9 @@ static int entity(etp_nx_result *r, int32_t instr, etp_nx_kind kind, const char 
     e->name = etp_strdup(name);
     e->local_id = etp_strdup(local);
     e->sum_counters = calloc(nc ? nc : 1, sizeof *e->sum_counters);
-    e->cur_counters = calloc(nc ? nc : 1, sizeof *e->cur_counters);
     r->index->keys[i] = key;
     r->entity_count++;
-    if (!e->id || !e->name || !e->local_id || !e->sum_counters || !e->cur_counters ||
+    if (!e->id || !e->name || !e->local_id || !e->sum_counters ||
         etp_hm_put(&r->index->by_key, h, i))
         return -1;
     *created = 1;
@@ -158,13 +160,7 @@ static int flush(etp_nx_result *r, etp_nx_entity *e)
     e->totals[e->s.count] = e->cur_total;
     e->execs[e->s.count++] = e->last_exec - 1;
     e->sum_total += e->cur_total;
-    e->sum_op += e->cur_op;
-    uint32_t nc = counter_count(r);
-    for (uint32_t k = 0; k < nc; k++) {
-        e->sum_counters[k] += e->cur_counters[k];
-        e->cur_counters[k] = 0;
-    }
-    e->cur_total = e->cur_op = 0;
+    e->cur_total = 0;
     e->last_exec = 0;
     return 0;
 }
@@ -181,26 +177,53 @@ static int touch(etp_nx_result *r, int idx, uint32_t exec)
     return 0;
 }
 
+static int push_stripe(etp_nx_entity *e, uint32_t id)
+{
+    if (e->stripe_count == e->stripe_cap) {
+        uint32_t cap = e->stripe_cap ? e->stripe_cap * 2 : 4;
+        uint32_t *v = realloc(e->stripe_ids, cap * sizeof *v);
+        if (!v)
+            return -1;
+        e->stripe_ids = v;
+        e->stripe_cap = cap;
+    }
+    e->stripe_ids[e->stripe_count++] = id;
+    return 0;
+}
+
+static uint64_t stripe_hash(int32_t instr, int64_t seg, uint32_t id)
+{
+    return etp_hash_u64(etp_hash_u64(etp_hash_u64(17, (uint64_t)(uint32_t)instr), (uint64_t)seg), id);
+}
+
+static int find_stripe(const etp_nx_result *r, int32_t instr, int64_t seg, uint32_t id)
+{
+    size_t cur = 0;
+    uint32_t v;
+    while (etp_hm_next(&r->index->by_stripe, stripe_hash(instr, seg, id), &cur, &v)) {
+        const etp_nx_entity *e = &r->entities[v];
+        if (e->instruction_id == instr && e->segment_id == seg && e->stripe_id == id)
+            return (int)v;
+    }
+    return -1;
+}
+
+/* Add stripe @p s of execution @p exec to entity @p idx: its total cycles
+ * per execution (for min/max/median) at every level; op cycles and
+ * counters only as sums, and only on the stripe itself (the groups' sums
+ * are the sums of their stripes', formed in etp_nx_finish). */
 static int add_to(etp_nx_result *r, int idx, uint32_t exec, const etp_nx_stripe *s)
 {
     if (touch(r, idx, exec))
         return -1;
     etp_nx_entity *e = &r->entities[idx];
     e->cur_total += s->total_cycles;
-    e->cur_op += s->op_cycles;
-    uint32_t nc = counter_count(r);
-    for (uint32_t k = 0; k < nc; k++)
-        e->cur_counters[k] += s->counters[k];
-    for (uint32_t k = 0; k < e->stripe_count; k++)
-        if (e->stripe_ids[k] == s->id)
-            return 0;
-    if (e->kind == ETP_NX_MODEL)
-        return 0;
-    uint32_t *v = realloc(e->stripe_ids, (e->stripe_count + 1) * sizeof *v);
-    if (!v)
-        return -1;
-    e->stripe_ids = v;
-    v[e->stripe_count++] = s->id;
+    if (e->kind == ETP_NX_STRIPE) {
+        e->sum_op += s->op_cycles;
+        uint32_t nc = counter_count(r);
+        for (uint32_t k = 0; k < nc; k++)
+            e->sum_counters[k] += s->counters[k];
+    }
     return 0;
 }
 
@@ -337,31 +360,52 @@ etp_status etp_nx_add_segment(etp_nx_result *r, uint32_t exec, int32_t instr, in
         return nomem(err);
     for (uint32_t i = 0; i < dec->stripe_count; i++) {
         const etp_nx_stripe *s = &dec->stripes[i];
-        snprintf(id, sizeof id, "cascade/segment_%lld/%.120s", (long long)seg, s->cascade);
-        snprintf(name, sizeof name, "Segment %lld/Cascade %.120s", (long long)seg, s->cascade);
-        int ca = entity(r, instr, ETP_NX_CASCADE, id, name, s->cascade, sg, seg, &c);
-        if (ca >= 0 && c)
-            r->entities[ca].filled = s->cascade_filled;
-        snprintf(id, sizeof id, "chain/segment_%lld/%.120s", (long long)seg, s->chain);
-        snprintf(name, sizeof name, "Segment %lld/Chain %.120s", (long long)seg, s->chain);
-        int ch = ca < 0 ? -1 : entity(r, instr, ETP_NX_CHAIN, id, name, s->chain, ca, seg, &c);
-        if (ch < 0)
-            return nomem(err);
-        if (c) {
-            r->entities[ch].filled = s->chain_filled;
-            etp_status st = chain_ops(&r->entities[ch], s, ddb, where, err);
+        int sp = find_stripe(r, instr, seg, s->id), ch, ca;
+        if (sp >= 0) {
+            /* Seen in an earlier execution: the same chain and cascade, or the capture contradicts itself. */
+            ch = r->entities[sp].parent;
+            ca = r->entities[sp].cascade;
+            if (strcmp(r->entities[ch].local_id, s->chain) || strcmp(r->entities[ca].local_id, s->cascade))
+                return etp_error_set(err, ETP_E_FORMAT, NULL, ETP_NO_OFFSET,
+                                     "%s: stripe %u is in chain %s / cascade %s in execution %u, in chain %s / "
+                                     "cascade %s before",
+                                     where, s->id, s->chain, s->cascade, exec, r->entities[ch].local_id,
+                                     r->entities[ca].local_id);
+        } else {
+            snprintf(id, sizeof id, "cascade/segment_%lld/%.120s", (long long)seg, s->cascade);
+            snprintf(name, sizeof name, "Segment %lld/Cascade %.120s", (long long)seg, s->cascade);
+            ca = entity(r, instr, ETP_NX_CASCADE, id, name, s->cascade, sg, seg, &c);
+            if (ca >= 0 && c)
+                r->entities[ca].filled = s->cascade_filled;
+            snprintf(id, sizeof id, "chain/segment_%lld/%.120s", (long long)seg, s->chain);
+            snprintf(name, sizeof name, "Segment %lld/Chain %.120s", (long long)seg, s->chain);
+            /* A chain whose stripes sit in different cascades keeps its first one as parent. */
+            ch = ca < 0 ? -1 : entity(r, instr, ETP_NX_CHAIN, id, name, s->chain, ca, seg, &c);
+            if (ch < 0)
+                return nomem(err);
+            if (c) {
+                r->entities[ch].filled = s->chain_filled;
+                etp_status st = chain_ops(&r->entities[ch], s, ddb, where, err);
+                if (st)
+                    return st;
+            }
+            etp_status st = merge_ops(&r->entities[ca], &r->entities[ch], err);
             if (st)
                 return st;
+            snprintf(id, sizeof id, "stripe/segment_%lld/%u", (long long)seg, s->id);
+            snprintf(name, sizeof name, "Segment %lld/Stripe %u", (long long)seg, s->id);
+            snprintf(local, sizeof local, "%u", s->id);
+            sp = entity(r, instr, ETP_NX_STRIPE, id, name, local, ch, seg, &c);
+            if (sp < 0)
+                return nomem(err);
+            r->entities[sp].stripe_id = s->id;
+            r->entities[sp].cascade = ca;
+            if (etp_hm_put(&r->index->by_stripe, stripe_hash(instr, seg, s->id), (uint32_t)sp) ||
+                push_stripe(&r->entities[sp], s->id) || push_stripe(&r->entities[ch], s->id) ||
+                push_stripe(&r->entities[ca], s->id) || push_stripe(&r->entities[sg], s->id))
+                return nomem(err);
         }
-        /* A chain whose stripes sit in different cascades keeps its first one as parent. */
-        etp_status st = merge_ops(&r->entities[ca], &r->entities[ch], err);
-        if (st)
-            return st;
-        snprintf(id, sizeof id, "stripe/segment_%lld/%u", (long long)seg, s->id);
-        snprintf(name, sizeof name, "Segment %lld/Stripe %u", (long long)seg, s->id);
-        snprintf(local, sizeof local, "%u", s->id);
-        int sp = entity(r, instr, ETP_NX_STRIPE, id, name, local, ch, seg, &c);
-        if (sp < 0 || add_to(r, sp, exec, s) || add_to(r, ch, exec, s) || add_to(r, ca, exec, s) ||
+        if (add_to(r, sp, exec, s) || add_to(r, ch, exec, s) || add_to(r, ca, exec, s) ||
             add_to(r, sg, exec, s) || add_to(r, model, exec, s))
             return nomem(err);
     }
@@ -388,11 +432,6 @@ etp_status etp_nx_add_segment(etp_nx_result *r, uint32_t exec, int32_t instr, in
     return ETP_OK;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
 
 etp_status etp_nx_finish(etp_nx_result *r, etp_error *err)
 {
@@ -406,6 +445,20 @@ etp_status etp_nx_finish(etp_nx_result *r, etp_error *err)
             execs = r->entities[i].s.count;
     }
     r->executions = execs;
+    /* Op cycles and counters of the groups: the sums of their stripes'. */
+    for (uint32_t i = 0; i < r->entity_count; i++) {
+        const etp_nx_entity *st = &r->entities[i];
+        if (st->kind != ETP_NX_STRIPE)
+            continue;
+        etp_nx_entity *ch = &r->entities[st->parent], *ca = &r->entities[st->cascade];
+        etp_nx_entity *sg = &r->entities[ca->parent], *mo = &r->entities[sg->parent];
+        etp_nx_entity *up[4] = {ch, ca, sg, mo};
+        for (int k = 0; k < 4; k++) {
+            up[k]->sum_op += st->sum_op;
+            for (uint32_t c = 0; c < nc; c++)
+                up[k]->sum_counters[c] += st->sum_counters[c];
+        }
+    }
     /* Coverage: every segment of every VGF instruction in the same executions. */
     r->model_available = 1;
     const etp_nx_entity *first = NULL;
@@ -448,10 +501,21 @@ etp_status etp_nx_finish(etp_nx_result *r, etp_error *err)
         for (uint32_t k = 0; k < nc; k++)
             e->mean_counters[k] = (double)e->sum_counters[k] / n;
         memcpy(tmp, e->totals, n * sizeof *tmp);
-        qsort(tmp, n, sizeof *tmp, cmp_u64);
-        e->s.min_total = tmp[0];
-        e->s.max_total = tmp[n - 1];
-        e->s.median_total = n % 2 ? (double)tmp[n / 2] : ((double)tmp[n / 2 - 1] + (double)tmp[n / 2]) / 2.0;
+        uint64_t lo = tmp[0], hi = tmp[0];
+        for (uint32_t k = 1; k < n; k++) {
+            lo = tmp[k] < lo ? tmp[k] : lo;
+            hi = tmp[k] > hi ? tmp[k] : hi;
+        }
+        e->s.min_total = lo;
+        e->s.max_total = hi;
+        /* median: the middle value, or the mean of the two middle ones */
+        uint64_t upper = etp_select_u64(tmp, n, n / 2), lower = upper;
+        if (n % 2 == 0) {
+            lower = tmp[0];
+            for (uint32_t k = 1; k < n / 2; k++)
+                lower = tmp[k] > lower ? tmp[k] : lower;
+        }
+        e->s.median_total = n % 2 ? (double)upper : ((double)lower + (double)upper) / 2.0;
     }
     free(tmp);
     /* With several VGF instructions, ids name the instruction too. */

@@ -1,10 +1,11 @@
 /* vgf_stats.c - the VGF_NEURAL_STATISTICS wrapper JSON (schema versions 1
  * and 2), parsed strictly into an etp_nx_record with decoded blobs. */
-#include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "etprof/vgf_stats.h"
+#include "formats/vgf_stats_json.h"
 #include "util/str.h"
 
 #define MAX_SEGMENTS 4096u
@@ -26,6 +27,7 @@ int etp_nx_claims_schema(const uint8_t *text, size_t n)
 typedef struct ctx {
     const char *where;
     etp_error *err;
+    nxj_doc d;
 } ctx;
 
 static etp_status bad(ctx *c, const char *path, const char *what)
@@ -34,51 +36,79 @@ static etp_status bad(ctx *c, const char *path, const char *what)
                          "%s: VGF neural statistics: %s%s%s", c->where, path, *path ? ": " : "", what);
 }
 
-static etp_status get_bool(ctx *c, json_t *o, const char *path, const char *key, int *out)
+/* Member @p key of @p o (0: absent); a key given twice is an error. */
+static etp_status member(ctx *c, uint32_t o, const char *path, const char *key, uint32_t *out)
 {
-    json_t *v = json_object_get(o, key);
-    if (!v || !json_is_boolean(v)) {
+    int dups;
+    *out = nxj_get(&c->d, o, key, &dups);
+    if (dups > 1) {
+        char p[160];
+        snprintf(p, sizeof p, "%s%s%s", path, *path ? "." : "", key);
+        return bad(c, p, "is given twice");
+    }
+    return ETP_OK;
+}
+
+#define NODE(c, i) (&(c)->d.n[i])
+
+static etp_status get_bool(ctx *c, uint32_t o, const char *path, const char *key, int *out)
+{
+    uint32_t v;
+    if (member(c, o, path, key, &v))
+        return ETP_E_FORMAT;
+    if (!v || (NODE(c, v)->type != NXJ_TRUE && NODE(c, v)->type != NXJ_FALSE)) {
         char p[160];
         snprintf(p, sizeof p, "%s%s%s", path, *path ? "." : "", key);
         return bad(c, p, v ? "is not a boolean" : "is missing");
     }
-    *out = json_is_true(v);
+    *out = NODE(c, v)->type == NXJ_TRUE;
     return ETP_OK;
 }
 
-static etp_status get_int(ctx *c, json_t *o, const char *path, const char *key, int64_t lo, int64_t hi,
+static etp_status get_int(ctx *c, uint32_t o, const char *path, const char *key, int64_t lo, int64_t hi,
                           int64_t *out)
 {
-    json_t *v = json_object_get(o, key);
+    uint32_t v;
+    if (member(c, o, path, key, &v))
+        return ETP_E_FORMAT;
     char p[160];
     snprintf(p, sizeof p, "%s%s%s", path, *path ? "." : "", key);
-    if (!v || !json_is_integer(v))
+    if (!v || NODE(c, v)->type != NXJ_NUMBER || !NODE(c, v)->is_int)
         return bad(c, p, v ? "is not an integer" : "is missing");
-    json_int_t x = json_integer_value(v);
+    int64_t x = NODE(c, v)->ival;
     if (x < lo || x > hi)
         return bad(c, p, "is out of range");
     *out = (int64_t)x;
     return ETP_OK;
 }
 
-static etp_status get_str(ctx *c, json_t *o, const char *path, const char *key, char **out)
+static etp_status get_str(ctx *c, uint32_t o, const char *path, const char *key, char **out)
 {
-    json_t *v = json_object_get(o, key);
-    if (!v || !json_is_string(v)) {
+    uint32_t v;
+    if (member(c, o, path, key, &v))
+        return ETP_E_FORMAT;
+    if (!v || NODE(c, v)->type != NXJ_STRING) {
         char p[160];
         snprintf(p, sizeof p, "%s%s%s", path, *path ? "." : "", key);
         return bad(c, p, v ? "is not a string" : "is missing");
     }
-    *out = etp_strndup(json_string_value(v), json_string_length(v));
+    if (memchr(NODE(c, v)->str, 0, NODE(c, v)->len)) {
+        char p[160];
+        snprintf(p, sizeof p, "%s%s%s", path, *path ? "." : "", key);
+        return bad(c, p, "holds a NUL character");
+    }
+    *out = etp_strndup(NODE(c, v)->str, NODE(c, v)->len);
     if (!*out)
         return etp_error_set(c->err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "%s: out of memory", c->where);
     return ETP_OK;
 }
 
-static etp_status get_obj(ctx *c, json_t *o, const char *key, json_t **out)
+static etp_status get_obj(ctx *c, uint32_t o, const char *key, uint32_t *out)
 {
-    json_t *v = json_object_get(o, key);
-    if (!v || !json_is_object(v))
+    uint32_t v;
+    if (member(c, o, "", key, &v))
+        return ETP_E_FORMAT;
+    if (!v || NODE(c, v)->type != NXJ_OBJECT)
         return bad(c, key, v ? "is not an object" : "is missing (schema_version 2 requires it)");
     *out = v;
     return ETP_OK;
@@ -91,13 +121,14 @@ static etp_status get_obj(ctx *c, json_t *o, const char *key, json_t **out)
             return st_;                                                                          \
     } while (0)
 
-static etp_status parse_blob(ctx *c, json_t *seg, const char *segpath, int which, etp_nx_blob *b)
+static etp_status parse_blob(ctx *c, uint32_t seg, const char *segpath, int which, etp_nx_blob *b)
 {
     const char *name = etp_nx_blob_name(which);
     char path[160];
     snprintf(path, sizeof path, "%s.%s", segpath, name);
-    json_t *o = json_object_get(seg, name);
-    if (!o || !json_is_object(o))
+    uint32_t o;
+    TRY(member(c, seg, segpath, name, &o));
+    if (!o || NODE(c, o)->type != NXJ_OBJECT)
         return bad(c, path, o ? "is not an object" : "is missing");
     int64_t vr, size;
     char *enc = NULL;
@@ -108,8 +139,9 @@ static etp_status parse_blob(ctx *c, json_t *seg, const char *segpath, int which
     TRY(get_str(c, o, path, "reason", &b->reason));
     b->vulkan_result = (int32_t)vr;
     b->size = (uint64_t)size;
-    json_t *data = json_object_get(o, "data");
-    if (!data || !json_is_string(data)) {
+    uint32_t data;
+    TRY(member(c, o, path, "data", &data));
+    if (!data || NODE(c, data)->type != NXJ_STRING) {
         snprintf(path + strlen(path), sizeof path - strlen(path), ".data");
         return bad(c, path, data ? "is not a string" : "is missing");
     }
@@ -121,7 +153,7 @@ static etp_status parse_blob(ctx *c, json_t *seg, const char *segpath, int which
     if (!base64)
         return bad(c, path, "encoding is not \"base64\"");
     size_t at = 0;
-    int rc = etp_nx_base64_decode(json_string_value(data), json_string_length(data), &b->data, &b->len, &at);
+    int rc = etp_nx_base64_decode(NODE(c, data)->str, NODE(c, data)->len, &b->data, &b->len, &at);
     if (rc == -2)
         return etp_error_set(c->err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "%s: out of memory", c->where);
     if (rc < 0)
@@ -135,11 +167,11 @@ static etp_status parse_blob(ctx *c, json_t *seg, const char *segpath, int which
     return ETP_OK;
 }
 
-static etp_status parse_segment(ctx *c, json_t *o, uint32_t i, etp_nx_segment *s)
+static etp_status parse_segment(ctx *c, uint32_t o, uint32_t i, etp_nx_segment *s)
 {
     char path[64];
     snprintf(path, sizeof path, "segments[%u]", i);
-    if (!json_is_object(o))
+    if (NODE(c, o)->type != NXJ_OBJECT)
         return bad(c, path, "is not an object");
     TRY(get_int(c, o, path, "segment_id", -1, INT32_MAX, &s->segment_id));
     TRY(get_bool(c, o, path, "is_data_graph_pipeline", &s->is_data_graph_pipeline));
@@ -152,9 +184,9 @@ static etp_status parse_segment(ctx *c, json_t *o, uint32_t i, etp_nx_segment *s
     return ETP_OK;
 }
 
-static etp_status parse_v2(ctx *c, json_t *root, etp_nx_record *r)
+static etp_status parse_v2(ctx *c, uint32_t root, etp_nx_record *r)
 {
-    json_t *m = NULL, *t = NULL, *l = NULL;
+    uint32_t m = 0, t = 0, l = 0;
     TRY(get_obj(c, root, "statistics_mode", &m));
     TRY(get_obj(c, root, "target", &t));
     TRY(get_obj(c, root, "counter_layout", &l));
@@ -182,12 +214,14 @@ static etp_status parse_v2(ctx *c, json_t *root, etp_nx_record *r)
     return ETP_OK;
 }
 
-static etp_status parse_root(ctx *c, json_t *root, etp_nx_record *r)
+static etp_status parse_root(ctx *c, uint32_t root, etp_nx_record *r)
 {
-    if (!json_is_object(root))
+    if (NODE(c, root)->type != NXJ_OBJECT)
         return bad(c, "", "the metadata is not a JSON object");
-    json_t *schema = json_object_get(root, "schema");
-    if (!schema || !json_is_string(schema) || strcmp(json_string_value(schema), ETP_NX_SCHEMA))
+    uint32_t schema;
+    TRY(member(c, root, "", "schema", &schema));
+    if (!schema || NODE(c, schema)->type != NXJ_STRING || NODE(c, schema)->len != sizeof ETP_NX_SCHEMA - 1 ||
+        memcmp(NODE(c, schema)->str, ETP_NX_SCHEMA, sizeof ETP_NX_SCHEMA - 1))
         return bad(c, "schema", "is not \"" ETP_NX_SCHEMA "\"");
     int64_t ver;
     TRY(get_int(c, root, "", "schema_version", INT32_MIN, INT32_MAX, &ver));
@@ -208,19 +242,21 @@ static etp_status parse_root(ctx *c, json_t *root, etp_nx_record *r)
         return bad(c, "available", "differs from data_available (the writer sets both from one value)");
     if (ver == 2)
         TRY(parse_v2(c, root, r));
-    json_t *segs = json_object_get(root, "segments");
-    if (!segs || !json_is_array(segs))
+    uint32_t segs;
+    TRY(member(c, root, "", "segments", &segs));
+    if (!segs || NODE(c, segs)->type != NXJ_ARRAY)
         return bad(c, "segments", segs ? "is not an array" : "is missing");
-    size_t n = json_array_size(segs);
+    size_t n = NODE(c, segs)->count;
     if (n > MAX_SEGMENTS)
         return etp_error_set(c->err, ETP_E_LIMIT, NULL, ETP_NO_OFFSET,
                              "%s: VGF neural statistics: %zu segments (at most %u)", c->where, n, MAX_SEGMENTS);
     r->segments = calloc(n ? n : 1, sizeof *r->segments);
     if (!r->segments)
         return etp_error_set(c->err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "%s: out of memory", c->where);
-    for (size_t i = 0; i < n; i++) {
+    uint32_t item = NODE(c, segs)->first;
+    for (size_t i = 0; i < n; i++, item = nxj_item_next(&c->d, item)) {
         r->segment_count = (uint32_t)i + 1;
-        TRY(parse_segment(c, json_array_get(segs, i), (uint32_t)i, &r->segments[i]));
+        TRY(parse_segment(c, item, (uint32_t)i, &r->segments[i]));
     }
     r->segment_count = (uint32_t)n;
     /* Segment ids name results: two segments with one id would merge. */
@@ -238,25 +274,31 @@ etp_status etp_nx_record_parse(const uint8_t *text, size_t n, const char *where,
                                etp_error *err)
 {
     *out = NULL;
-    ctx c = {where ? where : "VGF_NEURAL_STATISTICS", err};
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.where = where ? where : "VGF_NEURAL_STATISTICS";
+    c.err = err;
     if (n > MAX_TEXT)
         return etp_error_set(err, ETP_E_LIMIT, NULL, ETP_NO_OFFSET,
                              "%s: VGF neural statistics metadata of %zu bytes (at most 1 GiB)", c.where, n);
     if (n == 0)
         return bad(&c, "", "the metadata is empty");
-    json_error_t je;
-    json_t *root = json_loadb((const char *)text, n, JSON_REJECT_DUPLICATES, &je);
-    if (!root)
-        return etp_error_set(err, ETP_E_FORMAT, NULL, ETP_NO_OFFSET,
-                             "%s: malformed VGF neural statistics metadata: %s (at byte %d)", c.where,
-                             je.text, je.position);
+    size_t pos = 0;
+    const char *msg = NULL;
+    int rc = nxj_parse((const char *)text, n, &c.d, &pos, &msg);
+    if (rc) {
+        nxj_free(&c.d);
+        return etp_error_set(err, rc == -2 ? ETP_E_NOMEM : rc == -3 ? ETP_E_LIMIT : ETP_E_FORMAT, NULL,
+                             ETP_NO_OFFSET, "%s: malformed VGF neural statistics metadata: %s (at byte %zu)",
+                             c.where, msg, pos);
+    }
     etp_nx_record *r = calloc(1, sizeof *r);
     if (!r) {
-        json_decref(root);
+        nxj_free(&c.d);
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "%s: out of memory", c.where);
     }
-    etp_status st = parse_root(&c, root, r);
-    json_decref(root);
+    etp_status st = parse_root(&c, 1, r);
+    nxj_free(&c.d);
     if (st != ETP_OK) {
         etp_nx_record_free(r);
         return st;

@@ -25,6 +25,24 @@ static etp_status check_duplicates(const uint32_t *ids, uint32_t n, const char *
 {
     if (n < 2)
         return ETP_OK;
+    uint32_t hi = 0;
+    for (uint32_t i = 0; i < n; i++)
+        hi = ids[i] > hi ? ids[i] : hi;
+    if (hi / 8 < 4u * n + 4096u) { /* dense ids (the usual 0..n-1): a bitmap */
+        uint8_t *seen = calloc((size_t)hi / 8 + 1, 1);
+        if (!seen)
+            return nomem(err, where);
+        for (uint32_t i = 0; i < n; i++) {
+            if (seen[ids[i] >> 3] & (1u << (ids[i] & 7))) {
+                free(seen);
+                return etp_error_set(err, ETP_E_FORMAT, NULL, ETP_NO_OFFSET,
+                                     "%s: statistics_info lists stripe %u twice", where, ids[i]);
+            }
+            seen[ids[i] >> 3] |= (uint8_t)(1u << (ids[i] & 7));
+        }
+        free(seen);
+        return ETP_OK;
+    }
     uint32_t *s = malloc(n * sizeof *s);
     if (!s)
         return nomem(err, where);
