@@ -270,17 +270,26 @@ def main():
         st = {e["id"]: e for e in nx["entities"]}["stripe/segment_0/1"]
         if st["executions"] != 2 or [p[0] for p in st["per_execution_total_cycles"]] != [0, 2]:
             fail("lost_stripe: stripe 1 should be recorded in executions 0 and 2 only: %s" % st)
-        # Coverage gap: model summaries unavailable with a warning; entities keep their figures.
-        analyze(gen, "coverage_gap", [], out)
+        # Coverage gap: its second segment is not in the program's VGF, so the companion
+        # check (--pte) refuses it, naming the segment (the coverage rule itself is a unit test).
+        p = analyze(gen, "coverage_gap", [], out, 1)
+        if "segment 1" not in p.stderr or "VGF" not in p.stderr:
+            fail("coverage_gap: companion mismatch does not name segment 1: " + p.stderr.strip())
+        if os.path.exists(out):
+            fail("coverage_gap: a bundle was published")
+        # The companion result: digest of the program bytes, associations by SPIR-V result id.
+        analyze(gen, "g2_mode1_v2", [], out)
         nx = load(out, "detailed/nx_hierarchy.json")
-        summary = load(out, "summary.json")
-        if nx["model_available"] or any("value" in x for x in summary["vgf_cycles"]["metrics"]):
-            fail("coverage_gap: model summary should be unavailable")
-        if "vgf.coverage_differs" not in {i["code"] for i in summary["issues"]}:
-            fail("coverage_gap: no vgf.coverage_differs warning")
-        seg1 = {e["id"]: e for e in nx["entities"]}["segment/1"]
-        if seg1["executions"] != 1 or seg1["full_coverage"]:
-            fail("coverage_gap: segment 1 should cover one execution, not additive: %s" % seg1["executions"])
+        import hashlib
+        digest = hashlib.sha256(open(PTE, "rb").read()).hexdigest()
+        cm = nx["companion_model"]
+        if not cm["checked"] or cm["program_sha256"] != digest or cm["method"] != "forward":
+            fail("companion_model: %s" % cm)
+        ops = [o for e in nx["entities"] if e["kind"] == "chain" for o in e["operators"]]
+        if cm["operator_associations"] != sum(1 for o in ops if o.get("spirv_result_id") is not None):
+            fail("companion_model: operator_associations %d" % cm["operator_associations"])
+        if any(o.get("spirv_result_id") is not None and o.get("companion_vgf_op") != o["operator_types"] for o in ops):
+            fail("companion_model: a linked op's VGF operation differs from its debug-database type")
         # Unavailable data: an issue record, not a failure.
         analyze(gen, "unavailable", [], out)
         summary = load(out, "summary.json")

@@ -24,6 +24,7 @@
 
 #include "etprof/etdump.h"
 #include "etprof/issues.h"
+#include "etprof/program.h"
 #include "etprof/vgf_stats.h"
 
 #ifdef __cplusplus
@@ -41,6 +42,8 @@ typedef struct etp_nx_op {
     char *labels;            /**< API labels, ';'-joined */
     int64_t spirv_id;        /**< SPIR-V result id named by a "_spirv_id_<N>" label, -1 when none */
     const char *link_reason; /**< why spirv_id is -1 (static), NULL when linked */
+    char *vgf_op;            /**< companion program: the VGF graph op with that result id ("Conv2D"),
+                                  NULL when not checked or not linked */
 } etp_nx_op;
 
 /** Summary over executions of one measured quantity. */
@@ -100,6 +103,12 @@ typedef struct etp_nx_result {
     etp_nx_entity *entities;         /**< [0] is the model; parents come before children */
     uint32_t entity_count;
     etp_issue_list issues;           /**< vgf.* findings */
+    /* companion program (--pte): structural associations checked */
+    int companion_checked;
+    char companion_sha256[65];       /**< SHA-256 of the program bytes */
+    char companion_method[128];
+    uint32_t companion_associations; /**< linked TOSA ops found in their segment's SPIR-V */
+    uint32_t companion_segments;     /**< (instruction, segment) pairs matched */
     struct etp_nx_index *index;      /**< lookup state */
 } etp_nx_result;
 
@@ -121,6 +130,17 @@ etp_status etp_nx_add_segment(etp_nx_result *r, uint32_t exec, int32_t instr, in
                               const etp_nx_decoded *dec, const etp_nx_ddb *ddb, etp_error *err);
 /** and finish: summaries, coverage, model availability. */
 etp_status etp_nx_finish(etp_nx_result *r, etp_error *err);
+
+/**
+ * Check @p r against the deployed program @p p, method @p method (its
+ * plan @p plan): every VGF instruction must be a VgfBackend DelegateCall of
+ * that method, every segment a graph segment of its VGF, every linked SPIR-V
+ * result id an operation of that segment's SPIR-V. A mismatch is
+ * ETP_E_MISMATCH naming what did not match. Records the program's SHA-256
+ * (@p sha256, or computed when NULL/empty) and the associations.
+ */
+etp_status etp_nx_companion_check(etp_nx_result *r, const struct etp_program *p, const struct etp_plan *plan,
+                                  const char *method, const char *sha256, etp_error *err);
 
 void etp_nx_result_free(etp_nx_result *r);
 

@@ -33,6 +33,7 @@ static void free_ops(etp_nx_op *ops, uint32_t n)
         free(ops[i].tosa_id);
         free(ops[i].types);
         free(ops[i].labels);
+        free(ops[i].vgf_op);
     }
     free(ops);
 }
@@ -286,6 +287,7 @@ static int push_op(etp_nx_entity *e, const char *tosa, char *types, char *labels
     x->labels = labels;
     x->spirv_id = spirv;
     x->link_reason = why;
+    x->vgf_op = NULL;
     e->op_count++;
     return x->tosa_id && types && labels ? 0 : -1;
 }

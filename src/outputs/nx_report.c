@@ -139,6 +139,26 @@ void etp_nx_summary_write(etp_jw *w, const etp_nx_result *r)
     etp_jw_obj_end(w);
 }
 
+static void companion_json(etp_jw *w, const etp_nx_result *r)
+{
+    etp_jw_obj_begin(w);
+    etp_jw_kbool(w, "checked", r->companion_checked);
+    if (r->companion_checked) {
+        etp_jw_kstr(w, "program_sha256", r->companion_sha256);
+        etp_jw_kstr(w, "method", r->companion_method);
+        etp_jw_key(w, "instructions");
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; i < r->vgf_instruction_count; i++)
+            etp_jw_uint(w, r->vgf_instructions[i]);
+        etp_jw_arr_end(w);
+        etp_jw_kuint(w, "segments_matched", r->companion_segments);
+        etp_jw_kuint(w, "operator_associations", r->companion_associations);
+        etp_jw_kstr(w, "meaning", "structural: method, DELEGATE_CALL instruction, VGF segment and SPIR-V result "
+                                  "ids agree; this does not prove the program produced the capture");
+    }
+    etp_jw_obj_end(w);
+}
+
 static void ops_json(etp_jw *w, const etp_nx_entity *e)
 {
     etp_jw_arr_begin(w);
@@ -154,6 +174,8 @@ static void ops_json(etp_jw *w, const etp_nx_entity *e)
                      (long long)o->spirv_id);
             etp_jw_kint(w, "spirv_result_id", o->spirv_id);
             etp_jw_kstr(w, "source_operator_id", link);
+            if (o->vgf_op)
+                etp_jw_kstr(w, "companion_vgf_op", o->vgf_op);
         } else {
             etp_jw_knull(w, "spirv_result_id");
             etp_jw_kstr(w, "link_reason", o->link_reason);
@@ -177,6 +199,8 @@ char *etp_nx_hierarchy_json(const etp_nx_result *r, size_t *len)
     etp_jw_kuint(&w, "events_unavailable", r->events_unavailable);
     etp_jw_kuint(&w, "executions", r->executions);
     etp_jw_kbool(&w, "model_available", r->model_available);
+    etp_jw_key(&w, "companion_model");
+    companion_json(&w, r);
     etp_jw_key(&w, "entities");
     etp_jw_arr_begin(&w);
     for (uint32_t i = 0; i < r->entity_count; i++) {

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "etprof/nx_stats.h"
 #include "etprof/vgf_stats.h"
 
 static etp_nx_settings settings(etp_nx_device dev, int mode, uint32_t lead, etp_nx_core_key key)
@@ -592,6 +593,133 @@ static void segment_decode(void **state)
     etp_nx_record_free(r);
 }
 
+/* A decoded segment of stripes with (id, chain, cascade, op, total). */
+typedef struct row { uint32_t id; const char *chain, *cascade; uint64_t op, total; } row;
+
+static void decoded_of(etp_nx_decoded *d, etp_nx_stripe *st, uint64_t *ctr, const row *rows, uint32_t n)
+{
+    memset(d, 0, sizeof *d);
+    d->layout = etp_nx_layout_get(ETP_NX_MALI_G2, 1);
+    d->stripes = st;
+    d->stripe_count = n;
+    for (uint32_t i = 0; i < n; i++) {
+        memset(&st[i], 0, sizeof st[i]);
+        st[i].id = rows[i].id;
+        st[i].chain = rows[i].chain;
+        st[i].cascade = rows[i].cascade;
+        st[i].op_cycles = rows[i].op;
+        st[i].total_cycles = rows[i].total;
+        st[i].counters = ctr + (size_t)i * d->layout->counter_count;
+        memset(st[i].counters, 0, d->layout->counter_count * sizeof *ctr);
+        st[i].counters[0] = rows[i].op;
+    }
+}
+
+static etp_nx_result *new_result(void)
+{
+    etp_nx_result *r;
+    assert_int_equal(etp_nx_result_new(&r), ETP_OK);
+    r->settings = settings(ETP_NX_MALI_G2, 1, 1, ETP_NX_CORE_SINGLE);
+    r->have_settings = 1;
+    return r;
+}
+
+static const etp_nx_entity *find(const etp_nx_result *r, const char *id)
+{
+    for (uint32_t i = 0; i < r->entity_count; i++)
+        if (!strcmp(r->entities[i].id, id))
+            return &r->entities[i];
+    fail_msg("no entity %s", id);
+    return NULL;
+}
+
+/* Vector 7: stripes 0/1/2 in chains 100/200/100 and cascades 300/300/400. */
+static void vector7_memberships(void **state)
+{
+    (void)state;
+    const row rows[3] = {{0, "100", "300", 10, 100}, {1, "200", "300", 20, 200}, {2, "100", "400", 30, 300}};
+    etp_nx_stripe st[3];
+    uint64_t ctr[3 * 31];
+    etp_nx_decoded d;
+    decoded_of(&d, st, ctr, rows, 3);
+    etp_nx_result *r = new_result();
+    etp_error err;
+    assert_int_equal(etp_nx_add_segment(r, 0, 1, 0, &d, NULL, &err), ETP_OK);
+    assert_int_equal(etp_nx_finish(r, &err), ETP_OK);
+    const etp_nx_entity *c100 = find(r, "chain/segment_0/100"), *k300 = find(r, "cascade/segment_0/300");
+    assert_int_equal(c100->stripe_count, 2);
+    assert_int_equal(c100->stripe_ids[0], 0);
+    assert_int_equal(c100->stripe_ids[1], 2);
+    assert_true(c100->s.mean_op == 40 && c100->s.mean_total == 400);
+    assert_int_equal(k300->stripe_count, 2);
+    assert_true(k300->s.mean_op == 30 && k300->s.mean_total == 300);
+    assert_true(k300->mean_counters[0] == 30); /* nx_active sums as op does */
+    assert_true(r->entities[0].s.mean_total == 600 && r->model_available);
+    etp_nx_result_free(r);
+}
+
+/* The seed's example: executions of 400 and 100 observed cycles average 250
+ * (the second lost a stripe); min/max/median follow; nothing is estimated. */
+static void lost_stripe_average(void **state)
+{
+    (void)state;
+    const row two[2] = {{0, "1", "9", 300, 300}, {1, "1", "9", 100, 100}};
+    const row one[1] = {{1, "1", "9", 100, 100}};
+    etp_nx_stripe st[2];
+    uint64_t ctr[2 * 31];
+    etp_nx_decoded d;
+    etp_nx_result *r = new_result();
+    etp_error err;
+    decoded_of(&d, st, ctr, two, 2);
+    assert_int_equal(etp_nx_add_segment(r, 0, 1, 0, &d, NULL, &err), ETP_OK);
+    decoded_of(&d, st, ctr, one, 1);
+    assert_int_equal(etp_nx_add_segment(r, 1, 1, 0, &d, NULL, &err), ETP_OK);
+    assert_int_equal(etp_nx_finish(r, &err), ETP_OK);
+    const etp_nx_entity *m = &r->entities[0];
+    assert_true(m->s.mean_total == 250);
+    assert_int_equal(m->s.count, 2);
+    assert_int_equal(m->s.min_total, 100);
+    assert_int_equal(m->s.max_total, 400);
+    assert_true(m->s.median_total == 250);
+    assert_true(r->model_available);
+    const etp_nx_entity *s0 = find(r, "stripe/segment_0/0");
+    assert_int_equal(s0->s.count, 1);
+    assert_false(s0->full_coverage);
+    assert_true(find(r, "chain/segment_0/1")->full_coverage);
+    etp_nx_result_free(r);
+}
+
+/* Segments measured in different executions: the model summary is withheld. */
+static void coverage_differs(void **state)
+{
+    (void)state;
+    const row a[1] = {{0, "1", "9", 50, 60}};
+    etp_nx_stripe st[1];
+    uint64_t ctr[31];
+    etp_nx_decoded d;
+    decoded_of(&d, st, ctr, a, 1);
+    etp_nx_result *r = new_result();
+    etp_error err;
+    assert_int_equal(etp_nx_add_segment(r, 0, 1, 0, &d, NULL, &err), ETP_OK);
+    assert_int_equal(etp_nx_add_segment(r, 0, 1, 1, &d, NULL, &err), ETP_OK);
+    assert_int_equal(etp_nx_add_segment(r, 1, 1, 0, &d, NULL, &err), ETP_OK);
+    assert_int_equal(etp_nx_finish(r, &err), ETP_OK);
+    assert_false(r->model_available);
+    assert_int_equal(r->issues.count, 1);
+    assert_string_equal(r->issues.items[0].code->code, "vgf.coverage_differs");
+    assert_int_equal(find(r, "segment/1")->s.count, 1);
+    assert_int_equal(find(r, "segment/0")->s.count, 2);
+    etp_nx_result_free(r);
+    /* A stripe whose chain changes between executions contradicts the capture. */
+    r = new_result();
+    assert_int_equal(etp_nx_add_segment(r, 0, 1, 0, &d, NULL, &err), ETP_OK);
+    const row b[1] = {{0, "2", "9", 50, 60}};
+    decoded_of(&d, st, ctr, b, 1);
+    assert_int_equal(etp_nx_add_segment(r, 1, 1, 0, &d, NULL, &err), ETP_E_FORMAT);
+    assert_non_null(strstr(err.message, "stripe 0 is in chain 2"));
+    etp_nx_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -600,7 +728,8 @@ int main(void)
         cmocka_unit_test(per_core_max),     cmocka_unit_test(info_forms),       cmocka_unit_test(vector6_ddb),
         cmocka_unit_test(ddb_index_lists),  cmocka_unit_test(label_split),      cmocka_unit_test(base64),
         cmocka_unit_test(wrapper_v2),       cmocka_unit_test(wrapper_v1_and_errors),
-        cmocka_unit_test(segment_decode),
+        cmocka_unit_test(segment_decode),   cmocka_unit_test(vector7_memberships),
+        cmocka_unit_test(lost_stripe_average), cmocka_unit_test(coverage_differs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
