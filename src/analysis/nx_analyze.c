@@ -112,6 +112,15 @@ static etp_status one_record(etp_nx_result *r, const etp_etdump *d, uint32_t exe
             st = etp_nx_add_segment(r, exec, p->instruction_id, seg->segment_id, dec, ddb, err);
         etp_nx_decoded_free(dec);
         etp_nx_ddb_free(ddb);
+        if (st == ETP_E_FORMAT && (r->settings.fallback_fields & (ETP_NX_FB_MODE | ETP_NX_FB_DEVICE))) {
+            /* The layout was assumed: say so where the user reads the failure. */
+            size_t l = strlen(err->message);
+            snprintf(err->message + l, sizeof err->message - l,
+                     " [decoded as %s mode %d, assumed: the record states no %s; check the capture's settings, "
+                     "see --nx-statistics-mode / --nx-profiling-device]",
+                     etp_nx_device_name(r->settings.device), r->settings.mode,
+                     r->settings.fallback_fields & ETP_NX_FB_MODE ? "statistics mode" : "device");
+        }
     }
     etp_nx_record_free(rec);
     return st;
