@@ -290,6 +290,18 @@ def main():
             fail("companion_model: operator_associations %d" % cm["operator_associations"])
         if any(o.get("spirv_result_id") is not None and o.get("companion_vgf_op") != o["operator_types"] for o in ops):
             fail("companion_model: a linked op's VGF operation differs from its debug-database type")
+        # Model Explorer: every linked TOSA node of the VGF graph carries its chain's figure.
+        ov = load(out, "model_explorer/vgf-chain-total-cycles-avg.json")["forward_0_1"]
+        labels = load(out, "model_explorer/vgf-chain.json")["forward_0_1"]["results"]
+        means = {e["id"]: {m["name"]: m["value"] for m in e["metrics"]}["total_cycles.avg"]
+                 for e in nx["entities"] if e["kind"] == "chain"}
+        if len(ov["results"]) != cm["operator_associations"] or "sum" not in [x.lower() for x in ov.get("hideAggregatedStats", [])]:
+            fail("overlay: %d nodes for %d associations, hidden %s" % (len(ov["results"]), cm["operator_associations"],
+                                                                   ov.get("hideAggregatedStats")))
+        for node, r in ov["results"].items():
+            chain = labels[node]["value"].split(" ")[0]
+            if means.get(chain) != r["value"]:
+                fail("overlay node %s: %s, chain %s has %s" % (node, r["value"], chain, means.get(chain)))
         # Unavailable data: an issue record, not a failure.
         analyze(gen, "unavailable", [], out)
         summary = load(out, "summary.json")
