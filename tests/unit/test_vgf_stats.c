@@ -12,6 +12,7 @@
 
 #include "etprof/nx_stats.h"
 #include "etprof/vgf_stats.h"
+#include "testutil.h"
 
 static etp_nx_settings settings(etp_nx_device dev, int mode, uint32_t lead, etp_nx_core_key key)
 {
@@ -720,6 +721,107 @@ static void coverage_differs(void **state)
     etp_nx_result_free(r);
 }
 
+/* The estimator's XML-wrapped CSV tables as the device's TAB sections. */
+static char *estimator_to_device(const char *xml, size_t *len)
+{
+    size_t cap = strlen(xml) * 2 + 64, w = 0;
+    char *out = malloc(cap);
+    int sections = 0;
+    for (const char *p = strstr(xml, "<![CDATA["); p; p = strstr(p, "<![CDATA[")) {
+        p += 9;
+        const char *end = strstr(p, "]]>");
+        if (!end)
+            break;
+        if (sections++)
+            w += (size_t)sprintf(out + w, "----\n");
+        for (const char *q = p; q < end; q++) {
+            if (*q == '"')
+                continue; /* header names are quoted */
+            if (*q == ',' && q[1] == ' ') {
+                out[w++] = '\t';
+                q++;
+                continue;
+            }
+            out[w++] = *q;
+        }
+        p = end;
+    }
+    out[w] = 0;
+    *len = w;
+    return out;
+}
+
+/* Vector 8: the estimator fixture (ds_cnn): the relations in the device
+ * format, the estimator's per-stripe cycles as the rows (MLIA's expected
+ * chain figures, spec 3.8). */
+static void vector8_estimator(void **state)
+{
+    (void)state;
+    const char *dp = tu_fixture("mlia-nx/nt_ds_cnn_large_fully_quantized_int8_debug_database.dat");
+    if (!dp)
+        skip();
+    size_t n;
+    char *xml = (char *)tu_read_file(dp, &n);
+    assert_non_null(xml);
+    char *perf = (char *)tu_read_file(tu_fixture("mlia-nx/nt_ds_cnn_large_fully_quantized_int8_performance_database.dat"), &n);
+    assert_non_null(perf);
+    size_t len;
+    char *text = estimator_to_device(xml, &len);
+    etp_nx_ddb *ddb;
+    etp_error err;
+    assert_int_equal(etp_nx_ddb_parse((const uint8_t *)text, len, NULL, 0, "estimator", &ddb, &err), ETP_OK);
+    assert_string_equal(etp_nx_ddb_stripe_chains(ddb, 26).v[0], "962");
+    assert_string_equal(etp_nx_ddb_stripe_chains(ddb, 12).v[0], "668");
+    assert_string_equal(etp_nx_ddb_stripe_chains(ddb, 13).v[0], "668");
+    /* the performance rows: id, opCycles, totalCycles */
+    row rows[64];
+    uint32_t nr = 0;
+    const char *p = strstr(perf, "<![CDATA[");
+    assert_non_null(p);
+    p = strchr(p, '\n') + 1;
+    p = strchr(p, '\n') + 1; /* past the header */
+    while (*p >= '0' && *p <= '9' && nr < 64) {
+        unsigned id;
+        unsigned long long op, total;
+        assert_int_equal(sscanf(p, "%u, %llu, %llu", &id, &op, &total), 3);
+        rows[nr].id = id;
+        rows[nr].op = op;
+        rows[nr].total = total;
+        rows[nr].chain = etp_nx_ddb_stripe_chains(ddb, id).v[0];
+        rows[nr].cascade = etp_nx_ddb_stripe_cascades(ddb, id).v[0];
+        nr++;
+        p = strchr(p, '\n') + 1;
+    }
+    assert_int_equal(nr, 38);
+    etp_nx_stripe st[64];
+    uint64_t ctr[64 * 31];
+    etp_nx_decoded d;
+    decoded_of(&d, st, ctr, rows, nr);
+    etp_nx_result *r = new_result();
+    assert_int_equal(etp_nx_add_segment(r, 0, 1, 0, &d, ddb, &err), ETP_OK);
+    assert_int_equal(etp_nx_finish(r, &err), ETP_OK);
+    uint32_t chains = 0, cascades = 0;
+    for (uint32_t i = 0; i < r->entity_count; i++) {
+        chains += r->entities[i].kind == ETP_NX_CHAIN;
+        cascades += r->entities[i].kind == ETP_NX_CASCADE;
+        for (uint32_t k = 0; k < r->entities[i].op_count; k++)
+            assert_int_equal(r->entities[i].ops[k].spirv_id, -1); /* TFLite names link nothing */
+    }
+    assert_int_equal(chains, 27);
+    assert_int_equal(cascades, 27);
+    const etp_nx_entity *c962 = find(r, "chain/segment_0/962"), *c668 = find(r, "chain/segment_0/668"),
+                        *c656 = find(r, "chain/segment_0/656");
+    assert_true(c962->s.mean_op == 6 && c962->s.mean_total == 224);
+    assert_true(c668->s.mean_op == 2080 && c668->s.mean_total == 9678);
+    assert_true(c656->s.mean_op == 8862 && c656->s.mean_total == 9569);
+    assert_true(r->entities[0].s.mean_op == 22961 && r->entities[0].s.mean_total == 77277);
+    etp_nx_result_free(r);
+    etp_nx_ddb_free(ddb);
+    free(text);
+    free(xml);
+    free(perf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -730,6 +832,7 @@ int main(void)
         cmocka_unit_test(wrapper_v2),       cmocka_unit_test(wrapper_v1_and_errors),
         cmocka_unit_test(segment_decode),   cmocka_unit_test(vector7_memberships),
         cmocka_unit_test(lost_stripe_average), cmocka_unit_test(coverage_differs),
+        cmocka_unit_test(vector8_estimator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
