@@ -23,3 +23,10 @@ add_test(NAME vgf.synthetic
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vgf_synth.py check
                  $<TARGET_FILE:etprof_cli> ${PROJECT_SOURCE_DIR}/schema)
 set_tests_properties(vgf.synthetic PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}")
+
+# The VGF delegate in a bundle and on its page, in headless Chromium (the
+# screenshot stays in build/tests/vgf/page/ for people to look at).
+add_test(NAME vgf.page.chromium
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vgf_page_check.py
+                 ${CMAKE_CURRENT_BINARY_DIR}/vgf/page)
+set_tests_properties(vgf.page.chromium PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")

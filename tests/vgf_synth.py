@@ -3,7 +3,8 @@
 with schema/vgf.fbs; the SPIR-V words and the header are written by this
 script), covering what the real fixtures do not: format 0.4.3 with 8-aligned
 sections, two segments (a graph and a compute one with a GLSL module), an
-unknown TOSA opcode, a graph constant, an intermediate resource. Then broken
+unknown TOSA opcode, a graph constant, an intermediate resource; the same
+VGF as a program's delegate stored in a segment (extended header). Then broken
 variants of it, each of which etprof must refuse with a one-line error and
 exit status 1 (never a crash).
 
@@ -178,6 +179,38 @@ def expected_nodes():
     ]
 
 
+def pte_with_segment(schema_dir, vgf, tmp):
+    """A program whose VgfBackend delegate is in a segment: flatc builds the
+    FlatBuffer, then the extended header "eh00" goes in at byte 8 (every
+    offset after it moves with it, so only the root offset changes), and the
+    VGF follows at the segment base (16-aligned)."""
+    prog = {"execution_plan": [{
+        "name": "forward",
+        "chains": [{"instructions": [{"instr_args_type": "DelegateCall",
+                                      "instr_args": {"delegate_index": 0, "args": [0, 1]}}]}],
+        "delegates": [{"id": "VgfBackend", "processed": {"location": "SEGMENT", "index": 0},
+                       "compile_specs": [{"key": "output_format", "value": list(b"vgf")}]}]}],
+        "segments": [{"offset": 0, "size": len(vgf)}]}
+    src = os.path.join(tmp, "prog.json")
+    with open(src, "w") as f:
+        json.dump(prog, f)
+    subprocess.run(["flatc", "-b", "-o", tmp, os.path.join(schema_dir, "program.fbs"), src],
+                   check=True)
+    out = os.path.join(tmp, "prog.pte")  # program.fbs names the extension
+    if not os.path.exists(out):
+        out = os.path.join(tmp, "prog.bin")
+    with open(out, "rb") as f:
+        fb = bytearray(f.read())
+    hlen = 32
+    root = struct.unpack_from("<I", fb, 0)[0] + hlen
+    body = bytes(fb[8:])
+    size = 8 + hlen + len(body)
+    base = (size + 15) // 16 * 16
+    head = struct.pack("<I", root) + bytes(fb[4:8]) + b"eh00" + struct.pack("<IQQQ", hlen, size,
+                                                                          base, len(vgf))
+    return head + body + b"\0" * (base - size) + vgf
+
+
 def run(etprof, *args):
     return subprocess.run([etprof] + list(args), capture_output=True, text=True)
 
@@ -286,6 +319,35 @@ def check(etprof, schema_dir):
         if r.returncode or "GLSL (14 bytes of source, not drawn)" not in r.stdout \
                 or "Unknown 1" not in r.stdout:
             problems.append("outline: %r" % r.stdout)
+        # The same VGF as a program's delegate, in a segment.
+        pte = os.path.join(tmp, "seg.pte")
+        with open(pte, "wb") as f:
+            f.write(pte_with_segment(schema_dir, build(schema, tmp), tmp))
+        r = run(etprof, "graph", pte, "-o", os.path.join(tmp, "p.json"))
+        if r.returncode:
+            problems.append("graph of the segment program failed: " + r.stderr.strip())
+        else:
+            with open(os.path.join(tmp, "p.json")) as f:
+                pg = {g["id"]: g for g in json.load(f)["graphs"]}
+            sub = pg.get("forward_0_0")
+            got = sub and [(n["id"], n["label"], n["namespace"],
+                            [(a["key"], a["value"]) for a in n["attrs"]],
+                            [e["sourceNodeId"] for e in n["incomingEdges"]]) for n in sub["nodes"]]
+            if got != exp:
+                problems.append("segment delegate graph differs: %r" % (got and got[:2]))
+        r = run(etprof, "dump", pte)
+        if r.returncode or "delegate 0 (VgfBackend)" not in r.stdout or "VGF 0.4.3" not in r.stdout:
+            problems.append("dump of the segment program: %r %r" % (r.stdout[-400:], r.stderr))
+        # A broken VGF inside a program: the program's name and the file offset.
+        bad_vgf = build(schema, tmp, mutate=lambda body, ids: body[:-1])
+        with open(pte, "wb") as f:
+            f.write(pte_with_segment(schema_dir, bad_vgf, tmp))
+        for cmd in (["graph", pte], ["dump", pte]):
+            r = run(etprof, *cmd)
+            if r.returncode != 1 or pte not in r.stderr or "no OpGraphEndARM" not in r.stderr \
+                    or len(r.stderr.strip().splitlines()) != 1:
+                problems.append("broken VGF in a segment, %s: exit %d, %r"
+                                % (cmd[0], r.returncode, r.stderr))
         for name, kw, post, words in broken_variants():
             data = build(schema, tmp, **kw)
             if post:

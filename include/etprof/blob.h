@@ -40,6 +40,23 @@ typedef struct etp_blob {
 etp_status etp_blob_open(const char *path, size_t max_size, etp_blob **out, etp_error *err);
 
 /**
+ * As etp_blob_open(), for a file read mostly once front to back (an ETDump):
+ * a mapping's pages are brought in as they are first read instead of all at
+ * once, so that with etp_blob_release() only a window of the file need be
+ * resident. Same ownership and thread safety.
+ */
+etp_status etp_blob_open_streamed(const char *path, size_t max_size, etp_blob **out,
+                                  etp_error *err);
+/**
+ * Hint that bytes [@p offset, @p offset + @p len) of @p blob will not be read
+ * again soon. For a mapped file the whole pages inside the range leave the
+ * process's resident set; the bytes stay readable and the same (a later read
+ * faults them back in from the page cache; inputs must not change while
+ * they are analysed, as for any reader). No-op for heap copies and empty or
+ * out-of-range spans. Thread safety: may run beside readers of the blob.
+ */
+void etp_blob_release(const etp_blob *blob, size_t offset, size_t len);
+/**
  * Copy @p size bytes at @p data into a new aligned blob named @p name (used by
  * tests and fuzzers). @p data is only read during the call. Release with
  * etp_blob_free().

@@ -157,6 +157,31 @@ int etp_column_header(const etp_column *c, etp_time_unit unit, char *out, size_t
  *  @p unit, else the label itself. As etp_column_header(). */
 int etp_column_label(const etp_column *c, etp_time_unit unit, char *out, size_t size);
 
+/** The number of entities of @p a (the rows etp_column_read() reads); 0 for
+ *  NULL. A pure read. */
+uint32_t etp_analysis_entity_count(const etp_analysis *a);
+
+/** etp_column_read() presence bits. */
+#define ETP_COLREAD_VALUE 0x1u       /**< the column's present() holds for the entity */
+#define ETP_COLREAD_GROUP 0x2u       /**< the entity has the column's group at all */
+
+/**
+ * Read column @p id of the entities [@p first, @p first + @p n) of @p a in
+ * one call, for callers to whom a call per cell is dear (language bindings
+ * over ctypes): cells[k] receives entity first + k's value when it has
+ * one or, for a column of a group (timing, kernel, dispatch), when it has
+ * the group (the JSON files write a shown group whole); else it is zeroed.
+ * present[k] receives its ETP_COLREAD_VALUE and ETP_COLREAD_GROUP bits. A table cell is filled when ETP_COLREAD_VALUE is set; the JSON files
+ * write a group's column when ETP_COLREAD_GROUP is set (and an entity
+ * member when ETP_COLREAD_VALUE is).
+ * @return ETP_OK; ETP_E_USAGE for an unknown @p id, a range past
+ *         a->entity_count or NULL arrays (with @p n > 0); nothing is
+ *         written then. Pointers in cells point into @p a (valid while it
+ *         lives). A pure read: safe from any thread while @p a is not freed.
+ */
+etp_status etp_column_read(const etp_analysis *a, etp_column_id id, uint32_t first, uint32_t n,
+                           etp_cell *cells, uint8_t *present);
+
 #ifdef __cplusplus
 }
 #endif

@@ -41,6 +41,12 @@ typedef struct etp_gen_etdump_opts {
     uint32_t delegate_every;    /**< every K-th instruction is a DelegateCall; 0 = none */
     uint64_t seed;              /**< PRNG seed: durations, jitter, blobs */
     etp_gen_backend backend;    /**< delegate flavour */
+    /** Injected slowdown (tests of `etprof diff`): instruction
+     *  @p slow_instruction runs @p slow_factor times its usual time in every
+     *  execution; the random draws are unchanged, so two runs with the same
+     *  seed differ only there. 0: none. */
+    double slow_factor;
+    uint32_t slow_instruction;
 } etp_gen_etdump_opts;
 
 /** What was written. Sizes are 0 for files not requested. */

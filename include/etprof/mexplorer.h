@@ -6,9 +6,10 @@
  * the same .pte (node ids "<method>_<chain>_<instruction>", labels,
  * namespaces, attributes, edges and input/output metadata, down to Python's
  * string forms), so overlays keyed by ETDump chain/instruction ids fit both
- * etprof's graph and the adapter's. Delegate payloads are not decoded: a
- * delegate call the adapter would expand (VgfBackend, EthosUBackend) links to
- * an empty placeholder graph with the same id as the adapter's.
+ * etprof's graph and the adapter's. A VgfBackend delegate call links to the
+ * TOSA graph of its VGF (etprof/vgf.h), drawn as Arm's VGF adapter draws it,
+ * under the call's node id (etp_me_graph.vgf); an EthosUBackend call links
+ * to an empty placeholder graph with the same id as the adapter's.
  *
  * Typical use:
  *   etp_me_collection *c;
@@ -104,7 +105,9 @@ typedef struct etp_me_collection {
  *                without plans gives one empty graph "ExecutionPlan_0", as the adapter)
  * @param label   collection label, or NULL for the file name of p->path
  * @param out     receives the collection; release with etp_me_free()
- * @return ETP_OK; ETP_E_USAGE (no such method), ETP_E_NOMEM
+ * @return ETP_OK; ETP_E_USAGE (no such method), ETP_E_NOMEM; a VGF
+ *         delegate whose payload does not decode: its error (ETP_E_FORMAT,
+ *         ETP_E_TRUNCATED, ETP_E_LIMIT), naming the program and the offset
  */
 etp_status etp_me_build(const etp_program *p, const char *method, const char *label,
                         etp_me_collection **out, etp_error *err);

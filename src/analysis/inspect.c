@@ -419,6 +419,8 @@ static void *decode_half(void *arg)
         run_tally t = {0};
         if (run.has_events && (h->status = decode_run(&h->dc, ri, &run, &t, &h->err)))
             break;
+        if (run.has_events)
+            etp_etdump_release_run(h->dc.d, &run);
         size_t m = run.has_events ? h->dc.seq.n : 0;
         if (VEC_RESERVE(h->ids, h->ids.n + m) || VEC_RESERVE(h->ticks, h->ticks.n + m) ||
             VEC_PUSH(h->tally, t)) {
@@ -530,6 +532,8 @@ static etp_status build_groups(builder *b, etp_inspect *res, etp_error *err)
         }
         run_tally t;
         st = decode_run(&b->dc, ri, &run, &t, err);
+        if (!st)
+            etp_etdump_release_run(d, &run);
         if (!st)
             st = place_run(b, ri, &run, b->dc.seq.v, b->dc.dur.v, b->dc.seq.n, &t, left, err);
     }

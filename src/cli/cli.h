@@ -20,6 +20,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* Print "etprof: FILE: message (offset N)" to stderr; return EXIT_INPUT. */
 int cli_fail(const etp_error *err);

@@ -15,7 +15,7 @@ static void help(void)
 {
     printf("usage: etprof gen etdump -o FILE [--executions R] [--instructions N]\n"
            "                         [--delegate-every K] [--seed S] [--backend xnnpack|vulkan]\n"
-           "                         [--pte FILE] [--etrecord FILE]\n"
+           "                         [--pte FILE] [--etrecord FILE] [--slowdown I:F]\n"
            "       etprof gen demo -o DIR [--executions R] [--seed S]\n"
            "       etprof gen vgf-stats --pte PROGRAM -o DIR [--executions R] [--seed S]\n\n"
            "etdump: an ETDump as ExecuTorch's ETDumpGen writes it for a CNN-like method\n"
@@ -26,7 +26,9 @@ static void help(void)
            "  --delegate-every K every K-th instruction is a DelegateCall (default 10, 0: none)\n"
            "  --seed S           PRNG seed (default 1); same arguments, same bytes\n"
            "  --backend B        xnnpack: string delegate ids, us durations (default);\n"
-           "                     vulkan: int delegate ids mapped in the ETRecord\n\n"
+           "                     vulkan: int delegate ids mapped in the ETRecord\n"
+           "  --slowdown I:F     instruction I takes F times its usual time (same random\n"
+           "                     draws otherwise: a known regression for `etprof diff`)\n\n"
            "demo: the small fixed triple DIR/model.pte, DIR/model.etrecord, DIR/run.etdp\n"
            "(DIR is created if missing); R defaults to 5, S to 1.\n");
 }
@@ -69,6 +71,7 @@ static int gen_etdump(int argc, char **argv)
         {"backend", required_argument, NULL, 'b'},
         {"pte", required_argument, NULL, 'p'},
         {"etrecord", required_argument, NULL, 'e'},
+        {"slowdown", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -107,6 +110,15 @@ static int gen_etdump(int argc, char **argv)
             else
                 return cli_usage("gen", "--backend is xnnpack or vulkan, got '%s'", optarg);
             break;
+        case 'S': {
+            char *end;
+            unsigned long i = strtoul(optarg, &end, 10);
+            o.slow_instruction = (uint32_t)i;
+            o.slow_factor = *end == ':' ? strtod(end + 1, &end) : 0;
+            if (*end || !(o.slow_factor > 0) || o.slow_factor > 1e6 || i > UINT32_MAX)
+                return cli_usage("gen", "--slowdown needs INSTRUCTION:FACTOR, got '%s'", optarg);
+            break;
+        }
         case 'h': help(); return EXIT_OK;
         default: return cli_usage("gen", "bad option");
         }

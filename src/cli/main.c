@@ -19,6 +19,7 @@ static const struct {
     {"verify", cmd_verify, "check a result bundle's manifest, sizes and SHA-256 digests", 0},
     {"graph", cmd_graph, "write a program's Model Explorer graph", 1},
     {"trace", cmd_trace, "write a Chrome/Perfetto trace of an ETDump", 1},
+    {"diff", cmd_diff, "compare two runs (bundles or ETDumps); gate CI on a regression", 1},
     {"gen", cmd_gen, "generate synthetic inputs (large ETDumps, a demo triple)", 0},
 };
 
@@ -28,7 +29,8 @@ static void usage(FILE *fp)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(fp, "\n`etprof <command> --help` describes a command's options.\n"
-                "Exit status: 0 success, 1 bad or inconsistent input, 2 usage error.\n");
+                "Exit status: 0 success, 1 bad or inconsistent input, 2 usage error,\n"
+                "3 `etprof diff --fail-if-slower` found the new run slower.\n");
 }
 
 int cli_fail(const etp_error *err)

@@ -151,7 +151,7 @@ static etp_status open_path(const char *path, int defer, etp_etdump **out, etp_e
     etp_blob *blob;
     *out = NULL;
     /* The size prefix is a u32: an ETDump can never exceed 4 GiB + 4. */
-    etp_status st = etp_blob_open(path, (size_t)UINT32_MAX + 4, &blob, err);
+    etp_status st = etp_blob_open_streamed(path, (size_t)UINT32_MAX + 4, &blob, err);
     if (st)
         return st;
     return from_blob(blob, defer, out, err);
@@ -336,6 +336,24 @@ void etp_etdump_run(const etp_etdump *d, uint32_t i, etp_run *out)
 uint32_t etp_etdump_events_at(const etp_etdump *d, const etp_run *run)
 {
     return d->vec[run->index].events;
+}
+
+void etp_etdump_release_run(const etp_etdump *d, const etp_run *run)
+{
+    const fb_buf *b = &d->b;
+    uint32_t ev = d->vec[run->index].events, n = run->event_count;
+    if (!ev || !n)
+        return;
+    /* The span from the vector to its farthest table: a writer lays a
+     * run's events out together, and anything else inside the span is only
+     * faulted back in if it is read again. */
+    uint64_t lo = ev, hi = (uint64_t)ev + 4 + 4 * (uint64_t)n;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t t = fb_vec_ref(b, ev, j);
+        lo = t < lo ? t : lo;
+        hi = t > hi ? t : hi;
+    }
+    etp_blob_release(d->blob, (size_t)lo, (size_t)(hi - lo));
 }
 
 const char *etp_etdump_allocator_name(const etp_etdump *d, const etp_run *run, uint32_t i)

@@ -19,4 +19,9 @@ uint32_t etp_etdump_events_at(const etp_etdump *d, const etp_run *run);
 void etp_etdump_event_at(const etp_etdump *d, uint32_t events, uint32_t count, uint32_t j,
                          etp_event *out);
 
+/* Done with run @p run's events: let the pages holding its events vector
+ * and event tables leave the resident set (etp_blob_release). Their bytes
+ * stay readable; strings other code still points at fault back in. */
+void etp_etdump_release_run(const etp_etdump *d, const etp_run *run);
+
 #endif

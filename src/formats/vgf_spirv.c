@@ -220,9 +220,11 @@ static etp_status scan(dctx *c, entry_vec *entries, span_vec *spans)
             break;
         case SPV_OP_GRAPH_ENTRY_POINT_ARM: {
             m->entry_point_count++;
-            const char *s = wc >= 3 ? literal_string(c->w, pos + 2, pos + wc) : NULL;
+            if (wc < 2)
+                break;
+            const char *s = literal_string(c->w, pos + 2, pos + wc);
             entry e = {c->w[pos + 1], s ? s : ""};
-            if (wc >= 2 && VEC_PUSH(*entries, e))
+            if (VEC_PUSH(*entries, e))
                 return nomem(c);
             break;
         }
@@ -413,7 +415,12 @@ static etp_status walk_graph(dctx *c, walk *wk, span sp, const entry_vec *entrie
         uint32_t op = op_of(w[pos]), wc = wc_of(w[pos]);
         if (op == SPV_OP_GRAPH_INPUT_ARM) {
             int64_t idx;
-            if (wc < 4 || (s = need_defined(c, w[pos + 3], pos + 3, "graph input index")))
+            if (wc < 4) {
+                s = etp_error_set(c->err, ETP_E_FORMAT, c->file, AT(c, pos),
+                                  "OpGraphInputARM of %u words has no InputIndex", wc);
+                break;
+            }
+            if ((s = need_defined(c, w[pos + 3], pos + 3, "graph input index")))
                 break;
             if (scalar_int(m, w[pos + 3], &idx) || idx < 0 || idx >= UINT32_MAX) {
                 s = etp_error_set(c->err, ETP_E_FORMAT, c->file, AT(c, pos + 3),
@@ -631,7 +638,10 @@ void etp_spv_free(etp_spv_module *m)
 typedef struct tbuf {
     char *p;
     size_t size, len; /* len: what the full text needs */
+    unsigned visits;  /* types visited: shared members could make the walk exponential */
 } tbuf;
+
+#define MAX_TYPE_VISITS 4096
 
 static void tput(tbuf *t, const char *s)
 {
@@ -681,7 +691,7 @@ static void type_text(const etp_spv_module *m, uint32_t id, int depth, tbuf *t)
 {
     uint32_t wc;
     const uint32_t *w = def_words(m, id, &wc);
-    if (!w || depth > MAX_TYPE_DEPTH) {
+    if (!w || depth > MAX_TYPE_DEPTH || ++t->visits > MAX_TYPE_VISITS) {
         tput(t, "?");
         return;
     }
@@ -758,7 +768,7 @@ static void type_text(const etp_spv_module *m, uint32_t id, int depth, tbuf *t)
 
 int etp_spv_type_str(const etp_spv_module *m, uint32_t type_id, char *buf, size_t size)
 {
-    tbuf t = {buf, size, 0};
+    tbuf t = {buf, size, 0, 0};
     if (size)
         buf[0] = '\0';
     type_text(m, type_id, 0, &t);
@@ -769,6 +779,8 @@ typedef struct vals {
     VEC(int64_t) i;
     VEC(double) f;
     uint64_t max;
+    uint64_t visits; /* constants visited: empty composites shared many times add no
+                      * elements, so the element cap alone would not bound the walk */
 } vals;
 
 static double half_to_double(uint32_t h)
@@ -857,6 +869,8 @@ static int flatten(const etp_spv_module *m, uint32_t id, int depth, vals *v)
     const uint32_t *w = def_words(m, id, &wc);
     if (!w || depth > MAX_TYPE_DEPTH || wc < 3)
         return -1;
+    if (++v->visits > 2 * v->max + 1024)
+        return 1;
     uint32_t op = op_of(w[0]);
     etp_spv_elem e;
     uint32_t width;
@@ -956,7 +970,7 @@ etp_status etp_spv_constant_values(const etp_spv_module *m, uint32_t id, uint64_
         out->rank = 1;
         out->dims[0] = n < 0 ? 0 : (uint32_t)n;
     }
-    vals v = {{0}, {0}, max_count};
+    vals v = {{0}, {0}, max_count, 0};
     int r = flatten(m, id, 0, &v);
     if (r) {
         VEC_FREE(v.i);

@@ -452,6 +452,15 @@ etp_status etp_gen_etdump(const etp_gen_etdump_opts *o, etp_gen_result *res, etp
         return etp_error_set(err, st, o->etdump_path, ETP_NO_OFFSET,
                              "out of memory building the model");
     }
+    if (o->slow_factor > 0) {
+        if (o->slow_instruction >= p.methods[0].instrs.len) {
+            gm_free(&p);
+            return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                                 "the slowed instruction %u is not among the %u instructions",
+                                 o->slow_instruction, o->instructions);
+        }
+        ((gm_instr *)p.methods[0].instrs.items)[o->slow_instruction].base_ns *= o->slow_factor;
+    }
     const gm_method *m = &p.methods[0];
     if (gm_etdump_estimate(m, o->executions) > (uint64_t)UINT32_MAX) {
         gm_free(&p);

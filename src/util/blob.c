@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -60,7 +61,8 @@ etp_status etp_blob_from_memory(const void *data, size_t size, const char *name,
     return ETP_OK;
 }
 
-etp_status etp_blob_open(const char *path, size_t max_size, etp_blob **out, etp_error *err)
+static etp_status blob_open(const char *path, size_t max_size, int populate, etp_blob **out,
+                            etp_error *err)
 {
     *out = NULL;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -88,8 +90,11 @@ etp_status etp_blob_open(const char *path, size_t max_size, etp_blob **out, etp_
         return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory");
     }
     if (size > 0) {
-        void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
         if (m != MAP_FAILED) {
+            /* Streamed: read ahead into the page cache, not into our pages. */
+            if (!populate)
+                (void)madvise(m, size, MADV_WILLNEED);
             b->data = m;
             box_of(b)->mapped = 1;
             b->size = size;
@@ -140,4 +145,30 @@ void etp_blob_free(etp_blob *blob)
     free(box->owned);
     free(blob->path);
     free(blob);
+}
+
+etp_status etp_blob_open(const char *path, size_t max_size, etp_blob **out, etp_error *err)
+{
+    return blob_open(path, max_size, 1, out, err);
+}
+
+etp_status etp_blob_open_streamed(const char *path, size_t max_size, etp_blob **out,
+                                  etp_error *err)
+{
+    return blob_open(path, max_size, 0, out, err);
+}
+
+void etp_blob_release(const etp_blob *blob, size_t offset, size_t len)
+{
+    if (!blob || !box_of((etp_blob *)blob)->mapped || offset >= blob->size || !len)
+        return;
+    if (len > blob->size - offset)
+        len = blob->size - offset;
+    long pg = sysconf(_SC_PAGESIZE);
+    uintptr_t page = pg > 0 ? (uintptr_t)pg : 4096;
+    uintptr_t lo = (uintptr_t)blob->data + offset, hi = lo + len;
+    lo = (lo + page - 1) & ~(page - 1); /* whole pages only: neighbours stay */
+    hi &= ~(page - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }

@@ -224,10 +224,11 @@ void etp_jw_arr_begin(etp_jw *w) { jw_open(w, '[', 0); }
 void etp_jw_arr_end(etp_jw *w) { jw_close(w, ']'); }
 
 /* The bytes a string cannot hold as they are: '"', '\\', controls, DEL,
- * and bytes >= 0x80 (passed through only as well-formed UTF-8). */
+ * and bytes >= 0x80 (passed through only as well-formed UTF-8); and '<',
+ * which is looked at again (escaped only for escape_lt writers). */
 static inline int needs_care(unsigned char c)
 {
-    return (unsigned)(c - 0x20) >= 0x5fu || c == '"' || c == '\\';
+    return (unsigned)(c - 0x20) >= 0x5fu || c == '"' || c == '\\' || c == '<';
 }
 
 /* Nonzero if one of the eight bytes of @p x needs care: (y - ones) & ~y has
@@ -237,8 +238,9 @@ static inline uint64_t word_needs_care(uint64_t x)
 {
     const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
+    uint64_t lt = x ^ (ones * '<');
     return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs) |
-            ((del - ones) & ~del) | x) & highs;
+            ((del - ones) & ~del) | ((lt - ones) & ~lt) | x) & highs;
 }
 
 /* Length of the longest prefix of @p p[0, n) without a byte that needs
@@ -300,6 +302,15 @@ static void jw_string_body(etp_jw *w, const char *s, size_t n)
             esc = "\\r";
         else if (c == '\t')
             esc = "\\t";
+        else if (c == '<') {
+            if (w->escape_lt)
+                esc = "\\u003c";
+            else { /* plain after all: the run goes on */
+                i++;
+                i += plain_prefix(p + i, n - i);
+                continue;
+            }
+        }
         else if (c < 0x20 || c == 0x7f) {
             ubuf[0] = '\\'; ubuf[1] = 'u'; ubuf[2] = '0'; ubuf[3] = '0';
             ubuf[4] = hex[c >> 4]; ubuf[5] = hex[c & 15]; ubuf[6] = 0;

@@ -35,6 +35,8 @@ typedef struct etp_jw {
     uint8_t is_obj[ETP_JW_MAX_DEPTH];
     int after_key;
     int line_break;    /* 1: put the next member on a new line (compact mode) */
+    int escape_lt;     /* 1: write '<' in strings as \u003c, so that the JSON can sit
+                          inside an HTML <script> element; set after init */
 } etp_jw;
 
 /* Start a writer to @p fp (buffered; call etp_jw_finish). */

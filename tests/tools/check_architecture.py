@@ -23,9 +23,9 @@ PUBLIC = {
     "detect.h": "formats", "runner_log.h": "formats", "vgf.h": "formats", "units.h": "analysis",
     "inspect.h": "analysis", "analysis.h": "analysis", "stats.h": "analysis",
     "issues.h": "analysis", "source_graph.h": "analysis", "inputs.h": "analysis",
-    "columns.h": "analysis",
+    "columns.h": "analysis", "diff.h": "analysis", "json.h": "outputs",
     "bundle.h": "outputs", "mexplorer.h": "outputs", "views.h": "outputs",
-    "trace.h": "outputs", "publish.h": "outputs",
+    "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs",
     "gen.h": "gen",
     "vgf_stats.h": "formats", "nx_stats.h": "analysis", "gen_vgf_stats.h": "gen",
 }

@@ -415,6 +415,46 @@ static void run_index(void **state)
     etp_etdump_free(d);
 }
 
+/* A released span of a streamed blob reads back the same, and release
+ * ignores spans it cannot apply to. */
+static void blob_release(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char path[600];
+    snprintf(path, sizeof path, "%s/bytes.bin", dir);
+    size_t n = 5 * 65536 + 123;
+    unsigned char *want = malloc(n);
+    assert_non_null(want);
+    for (size_t i = 0; i < n; i++)
+        want[i] = (unsigned char)(i * 2654435761u >> 13);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(want, 1, n, fp), n);
+    fclose(fp);
+    etp_blob *b;
+    etp_error err;
+    assert_int_equal(etp_blob_open_streamed(path, 0, &b, &err), ETP_OK);
+    assert_int_equal(b->size, n);
+    assert_memory_equal(b->data, want, n);
+    etp_blob_release(b, 1000, 3 * 65536);
+    etp_blob_release(b, 0, n);
+    etp_blob_release(b, n + 10, 5);   /* past the end */
+    etp_blob_release(b, n - 10, 1000); /* clipped */
+    etp_blob_release(NULL, 0, 10);
+    assert_memory_equal(b->data, want, n);
+    etp_blob_free(b);
+    etp_blob *m;
+    assert_int_equal(etp_blob_from_memory(want, 100, "mem", &m, &err), ETP_OK);
+    etp_blob_release(m, 0, 100); /* a heap copy keeps its bytes */
+    assert_memory_equal(m->data, want, 100);
+    etp_blob_free(m);
+    free(want);
+    remove(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 int main(void)
 {
     TU_REQUIRE_FIXTURES();
@@ -424,7 +464,7 @@ int main(void)
         cmocka_unit_test(truncation_every_byte), cmocka_unit_test(random_byte_flips),
         cmocka_unit_test(wrong_identifier),      cmocka_unit_test(oversized_vector),
         cmocka_unit_test(parallel_verification), cmocka_unit_test(write_errors),
-        cmocka_unit_test(run_index),
+        cmocka_unit_test(run_index), cmocka_unit_test(blob_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,7 +156,7 @@ static void test_timing_like(void **state)
 }
 
 /* The escaping rules one byte at a time (the writer checks eight at once). */
-static size_t reference_escape(const unsigned char *p, size_t n, char *out)
+static size_t reference_escape(const unsigned char *p, size_t n, char *out, int escape_lt)
 {
     static const char hex[] = "0123456789abcdef";
     size_t o = 0;
@@ -166,6 +166,9 @@ static size_t reference_escape(const unsigned char *p, size_t n, char *out)
         if (c == '"' || c == '\\') {
             out[o++] = '\\';
             out[o++] = (char)c;
+        } else if (c == '<' && escape_lt) {
+            memcpy(out + o, "\\u003c", 6);
+            o += 6;
         } else if (c == '\n' || c == '\r' || c == '\t') {
             out[o++] = '\\';
             out[o++] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
@@ -195,7 +198,7 @@ static size_t reference_escape(const unsigned char *p, size_t n, char *out)
 static void test_string_escapes(void **state)
 {
     (void)state;
-    static const unsigned char pick[] = {'a', 'Z', ' ', '~', '"', '\\', '\n', '\t', 1, 0x1f, 0x7f,
+    static const unsigned char pick[] = {'a', 'Z', ' ', '~', '"', '\\', '\n', '\t', 1, 0x1f, 0x7f, '<',
                                          0x80, 0xbf, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0xff};
     unsigned char in[48];
     char want[48 * 6 + 3];
@@ -206,13 +209,16 @@ static void test_string_escapes(void **state)
             in[i] = plain ? (unsigned char)(0x20 + next() % 0x5f) : pick[next() % sizeof pick];
         if (n && plain)
             in[next() % n] = pick[next() % sizeof pick];
+        /* every other string as for a page's <script> element */
+        int lt = t & 1;
         etp_jw w;
         etp_jw_init_mem(&w, 0);
+        w.escape_lt = lt;
         etp_jw_strn(&w, (const char *)in, n);
         size_t len;
         char *got = etp_jw_take(&w, &len);
         assert_non_null(got);
-        size_t wn = reference_escape(in, n, want);
+        size_t wn = reference_escape(in, n, want, lt);
         assert_int_equal(len, wn);
         assert_memory_equal(got, want, wn);
         free(got);

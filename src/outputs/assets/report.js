@@ -346,6 +346,7 @@
     }
     if (n.g !== undefined && o.V.groups) row(t, 'delegated region', o.V.groups[n.g]);
     panel.appendChild(t);
+    if (window.etpVgfDetail) window.etpVgfDetail(n, panel); /* report_vgf.js */
     if (e && e.s) {
       panel.appendChild(el('h4', '', 'Time per execution'));
       panel.appendChild(statsTable(e.s, D.unit));

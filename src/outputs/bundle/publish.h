@@ -1,38 +1,12 @@
 /*
- * publish.h - turn an analysis into a verifiable result bundle:
- *   summary.json, operators.csv|json, run_metadata.json, detailed/ (opt-in),
- *   model_explorer/ (views), result_manifest.json written last.
+ * publish.h - turn an analysis into a verifiable result bundle: the public
+ * declarations are in etprof/publish.h; the schema ids of the artifacts are
+ * here.
  */
 #ifndef ETP_PUBLISH_H
 #define ETP_PUBLISH_H
 
-#include "etprof/analysis.h"
-#include "etprof/error.h"
-
-/* What to publish and where. The strings are the caller's and are only read
- * during etp_publish(). Fill it from zero (memset) so that fields added later
- * keep their defaults. */
-typedef struct etp_publish_options {
-    const char *dir;             /* bundle directory (see etp_bundle_begin_ex) */
-    unsigned bundle_flags;       /* ETP_BUNDLE_FORCE, ETP_BUNDLE_PARENTS (etprof/bundle.h) */
-    int operators_csv;           /* 1: operators.csv, 0: operators.json */
-    int detailed;                /* write detailed/ */
-    int model_explorer;          /* write model_explorer/ (graph, overlays, page) */
-    const char *command_line;    /* as typed, for run_metadata.json */
-    const char *options_json;    /* the analysis options as a JSON object; NULL: none recorded */
-    /* The input files the analysis read (NULL: not given; the ETDump is
-     * required). Each is hashed once, when the manifest records it; the run
-     * metadata, the comparability member and the companion-program gate of
-     * the views use that digest. */
-    const char *etdump_path, *pte_path, *etrecord_path, *log_path;
-    const char *run_id, *timestamp; /* fixed identity (tests); NULL: fresh */
-} etp_publish_options;
-
-/* Write the bundle: staged beside po->dir and swapped into place at the end
- * (etprof/bundle.h). On failure po->dir is as it was. On success
- * *summary_json (if non-NULL) receives the summary.json text (caller frees). */
-etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, char **summary_json,
-                       etp_error *err);
+#include "etprof/publish.h"
 
 /* Bundle artifact schemas. */
 #define ETP_SUMMARY_SCHEMA "etprof.summary"

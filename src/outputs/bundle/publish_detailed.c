@@ -1,6 +1,7 @@
 /* publish_detailed.c - detailed/ of a bundle (only with --detailed):
  *   executions.csv  per-execution sums of every timed entity (the samples
  *                   behind every statistic)
+ *   figures.csv     each execution's model-level figures (diff_figure_csv.c)
  *   delegates.json  per DelegateCall: the enclosing interval next to its
  *                   detailed events, and how much of it they cover
  *   unresolved_handles.json  handles of executed instructions with no node */
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "etprof/columns.h"
+#include "etprof/diff_io.h"
 #include "outputs/bundle/publish_internal.h"
 #include "util/csvw.h"
 #include "util/jsonw.h"
@@ -149,6 +151,8 @@ etp_status etp_publish_detailed(etp_bundle *b, const etp_analysis *a, etp_error 
     size_t len = 0;
     char *t = executions_csv(a, &len);
     etp_status s = put(b, "detailed/executions.csv", t, len, "text/csv", NULL, err);
+    if (!s) /* each execution's model-level figures, for `etprof diff` (diff_figure_csv.c) */
+        s = etp_diff_publish_figure_samples(b, a, err);
     if (!s) {
         t = delegates_json(a, &len);
         s = put(b, "detailed/delegates.json", t, len, "application/json", "etprof.delegates", err);

@@ -23,7 +23,7 @@ typedef struct etp_publish_inputs {
 
 /* Each text writer returns a malloc'd text (the caller frees it), NULL when
  * out of memory; *len (if given) receives its length. */
-char *etp_summary_json(const etp_analysis *a);
+/* etp_summary_json() is public (etprof/publish.h). */
 char *etp_operators_csv(const etp_analysis *a, size_t *len);
 char *etp_operators_json(const etp_analysis *a, size_t *len);
 char *etp_run_metadata_json(const etp_analysis *a, const etp_publish_options *po,

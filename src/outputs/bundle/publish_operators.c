@@ -22,6 +22,12 @@ static const etp_column_id csv_columns[] = {
 };
 #define CSV_COLUMNS (sizeof csv_columns / sizeof csv_columns[0])
 
+const etp_column_id *etp_operators_csv_columns(size_t *count)
+{
+    *count = CSV_COLUMNS;
+    return csv_columns;
+}
+
 /* One cell: empty when the entity has no value in the column. */
 static void csv_cell(etp_csvw *w, const etp_analysis *a, const etp_column *c, const etp_entity *e)
 {

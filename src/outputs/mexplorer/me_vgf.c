@@ -104,8 +104,13 @@ typedef struct builder {
     VEC(etp_me_vgf_node) nodes;
     const etp_vgf *v;
     text t;
+    uint64_t budget; /* attribute elements left to format (bounds hostile inputs) */
     etp_error *err;
 } builder;
+
+/* Attribute values formatted per graph, at most: the real graphs format a
+ * few thousand; a crafted one could repeat a huge constant at every use. */
+#define ATTR_ELEMENT_BUDGET (1u << 24)
 
 static const char *const acc_types[] = {"INT32", "FP16", "FP32", "INT48"};
 static const char *const rounding_modes[] = {"SINGLE_ROUND", "INEXACT_ROUND", "DOUBLE_ROUND"};
@@ -142,8 +147,10 @@ static void put_list(text *t, const etp_spv_values *vals, uint32_t d, uint64_t *
 static const char *attr_value(builder *b, const etp_spv_module *m, const etp_spv_operand *o)
 {
     etp_spv_values vals;
-    if (etp_spv_constant_values(m, o->id, 1u << 20, &vals, b->err))
+    if (etp_spv_constant_values(m, o->id, b->budget < (1u << 20) ? b->budget : (1u << 20), &vals,
+                                b->err))
         return NULL;
+    b->budget -= vals.count;
     text *t = &b->t;
     t->len = 0;
     if (t->p)
@@ -521,6 +528,7 @@ etp_status etp_me_vgf_build(const etp_vgf *v, etp_me_vgf_graph **out, etp_error 
     b.a = a;
     b.v = v;
     b.err = err;
+    b.budget = ATTR_ELEMENT_BUDGET;
     etp_error_clear(err);
     etp_status s = new_node(&b, "GraphInputs", "Graph Inputs", "") ? ETP_OK : nomem(&b);
     const char *last;

@@ -19,6 +19,9 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
 
 /* The whole analysis as one JSON document (schema etprof.analysis v1). */
 int etp_analysis_write_json(const etp_analysis *a, FILE *fp);
+/* The same document into @p w; @p entities 0 leaves the "entities" array
+ * empty (etp_analysis_json() with ETP_JSON_NO_ENTITIES). */
+void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, int entities);
 
 /* Pieces reused by the bundle writer. */
 void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f);

@@ -129,25 +129,14 @@ static void toolbar(FILE *fp, const rp_report *r)
 static int data_block(FILE *fp, const rp_report *r, const char *id,
                       void (*write)(etp_jw *, const rp_report *))
 {
-    etp_jw w;
-    etp_jw_init_mem(&w, 0);
-    write(&w, r);
-    size_t len = 0;
-    char *json = etp_jw_take(&w, &len);
-    if (!json)
-        return -1;
     fprintf(fp, "<script type=\"application/json\" id=\"%s\">", id);
-    size_t run = 0;
-    for (size_t i = 0; i < len; i++)
-        if (json[i] == '<') {
-            fwrite(json + run, 1, i - run, fp);
-            fputs("\\u003c", fp);
-            run = i + 1;
-        }
-    fwrite(json + run, 1, len - run, fp);
+    etp_jw w;
+    etp_jw_init_file(&w, fp, 0);
+    w.escape_lt = 1; /* '<' occurs only inside strings */
+    write(&w, r);
+    int bad = etp_jw_finish(&w);
     fputs("</script>\n", fp);
-    free(json);
-    return 0;
+    return bad ? -1 : 0;
 }
 
 etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_error *err)
@@ -194,7 +183,9 @@ etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_erro
     fputs("</section>\n</main>\n<pre id=\"etp-selftest\" hidden></pre>\n", fp);
     int bad = data_block(fp, &r, "etp-data", rp_write_data);
     bad |= data_block(fp, &r, "etp-ents", rp_write_entities);
-    fprintf(fp, "<script>\n%s</script>\n</body>\n</html>\n", etp_report_js);
+    fprintf(fp, "<script>\n%s</script>\n", etp_report_js);
+    bad |= rp_write_vgf(fp, &r) != 0;
+    fputs("</body>\n</html>\n", fp);
     rp_views_free(&r);
     if (bad)
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory writing the report");

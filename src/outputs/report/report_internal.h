@@ -88,5 +88,10 @@ void rp_num(char *buf, size_t size, double v);
 /* Our own stylesheet and script (src/outputs/assets/, embedded at build time). */
 extern const char etp_report_css[];
 extern const char etp_report_js[];
+extern const char etp_report_vgf_js[];
+/* The VGF delegates' TOSA graphs and their script (report_vgf.c), after the
+ * page's script; nothing when the method has no VGF delegate. 0, or -1 when
+ * out of memory. */
+int rp_write_vgf(FILE *fp, const rp_report *r);
 
 #endif

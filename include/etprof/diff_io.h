@@ -1,0 +1,112 @@
+/*
+ * etprof/diff_io.h - the diff's inputs and outputs: a side read from a
+ * published result bundle, and the comparison written as a terminal table,
+ * JSON (schema etprof.diff v1), CSV, or a diff bundle with a standalone page.
+ *
+ * Ownership and thread safety as in etprof/diff.h: the functions keep no
+ * state; a finished etp_diff may be written from several threads at once.
+ */
+#ifndef ETPROF_DIFF_IO_H
+#define ETPROF_DIFF_IO_H
+
+#include <stdio.h>
+
+#include "etprof/diff.h"
+#include "etprof/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * A side from the published bundle in @p dir, verified first
+ * (etp_bundle_open() with verification: a bundle whose manifest, sizes or
+ * digests do not hold is refused, ETP_E_FORMAT naming the file). Read:
+ * summary.json's method, units and metrics (model-level figures), the
+ * operators table (entities), the program digest from the provenance, and,
+ * in a --detailed bundle, detailed/executions.csv and detailed/figures.csv
+ * (per-execution samples of the entities and of the model-level figures;
+ * their bytes are checked against the manifest's SHA-256 as they are read). @return ETP_OK; ETP_E_IO; ETP_E_FORMAT; ETP_E_NOMEM.
+ */
+etp_status etp_diff_side_from_bundle(const char *dir, etp_diff_side **out, etp_error *err);
+
+struct etp_bundle;
+
+/**
+ * Write detailed/figures.csv into bundle @p b (a --detailed analysis
+ * bundle): figure, execution, run_index, value_<unit>, one row per
+ * execution of every model-level figure that has per-execution values
+ * (etp_diff_figure_values()). A CSV without a schema, role "diagnostic".
+ * @return ETP_OK; ETP_E_NOMEM; the bundle's write errors.
+ */
+etp_status etp_diff_publish_figure_samples(struct etp_bundle *b, const etp_analysis *a,
+                                           etp_error *err);
+
+/** Which rows a table shows, and in which order. */
+typedef enum etp_diff_rank {
+    ETP_DIFF_RANK_ABS = 0,       /**< |delta|, largest first (default) */
+    ETP_DIFF_RANK_DELTA,         /**< delta, largest regression first */
+    ETP_DIFF_RANK_RATIO,         /**< ratio, largest first */
+    ETP_DIFF_RANK_BASE,          /**< base value, largest first */
+    ETP_DIFF_RANK_NEW            /**< new value, largest first */
+} etp_diff_rank;
+
+/** Parse "abs", "delta", "ratio", "base", "new"; 0, or -1 when unknown. */
+int etp_diff_rank_parse(const char *s, etp_diff_rank *out);
+
+/**
+ * The entity rows of @p d (every row but the model-level ones) in @p rank
+ * order, ties by kind and key: a malloc'd array of *@p count indices into
+ * d->rows (the caller frees it); NULL with *count 0 when there are none or
+ * memory runs out (*@p failed set then).
+ */
+uint32_t *etp_diff_ranked(const etp_diff *d, etp_diff_rank rank, uint32_t *count, int *failed);
+
+/** Options of the terminal table. */
+typedef struct etp_diff_text_style {
+    int color;                   /**< ANSI colours */
+    uint32_t top;                /**< entity rows shown (0: all) */
+    etp_diff_rank rank;
+} etp_diff_text_style;
+
+/** The terminal table: sides, level, warnings, model rows, then the top
+ *  entity rows. @return ETP_OK or ETP_E_IO (write error). */
+etp_status etp_diff_write_text(const etp_diff *d, const etp_diff_text_style *st, FILE *fp,
+                               etp_error *err);
+
+/** The whole comparison as JSON (schema "etprof.diff", version 1; rows in
+ *  d's order; @p gate_json, a JSON object, as member "gate" when not NULL),
+ *  a malloc'd NUL-terminated text; NULL when out of memory. */
+char *etp_diff_json(const etp_diff *d, const char *gate_json, size_t *len);
+
+/** Every row as CSV (RFC 4180, header row, the unit in the time columns'
+ *  headers); NULL when out of memory. */
+char *etp_diff_csv(const etp_diff *d, size_t *len);
+
+/** The standalone HTML page (no network, no script needed): the sides,
+ *  the level, and side-by-side bars per model figure, per backend and per
+ *  top entity row. NULL when out of memory. */
+char *etp_diff_html(const etp_diff *d, uint32_t top, size_t *len);
+
+/** What etp_diff_publish() records about the run. */
+typedef struct etp_diff_publish_options {
+    const char *dir;             /**< bundle directory */
+    unsigned bundle_flags;       /**< ETP_BUNDLE_FORCE, ETP_BUNDLE_PARENTS */
+    const char *base_path, *new_path; /**< the inputs (bundle directories or ETDumps) */
+    const char *options_json;    /**< the diff's options, recorded in the provenance */
+    const char *gate_json;       /**< the CI gate's outcome (JSON object) or NULL */
+    uint32_t top;                /**< rows on the page */
+} etp_diff_publish_options;
+
+/**
+ * Publish a diff bundle (bundle_type "diff") through etprof/bundle.h's
+ * staging and manifest: diff_summary.json (schema etprof.diff, the whole
+ * comparison), diff_rows.csv and diff.html; the manifest last.
+ * @return ETP_OK; ETP_E_IO; ETP_E_USAGE; ETP_E_NOMEM (DIR unchanged on failure).
+ */
+etp_status etp_diff_publish(const etp_diff *d, const etp_diff_publish_options *o, etp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

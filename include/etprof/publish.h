@@ -1,0 +1,77 @@
+/*
+ * etprof/publish.h - turn an analysis into a verifiable result bundle
+ * (summary.json, operators.csv|json, run_metadata.json, detailed/ on
+ * request, model_explorer/ views, result_manifest.json written last), and
+ * the bundle's summary and table on their own.
+ *
+ * Ownership: every string in etp_publish_options is the caller's and is only
+ * read during etp_publish(). Texts returned here are malloc'd: release them
+ * with etp_text_free() (etprof/json.h) or free().
+ *
+ * Thread safety: etp_publish() only reads the analysis, so several threads
+ * may publish one finished analysis at once (to different directories);
+ * etp_bundle_abandon_from_signal() covers at most 8 publications at once
+ * (etprof/bundle.h). The other functions are pure reads.
+ */
+#ifndef ETPROF_PUBLISH_H
+#define ETPROF_PUBLISH_H
+
+#include <stddef.h>
+
+#include "etprof/analysis.h"
+#include "etprof/columns.h"
+#include "etprof/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What to publish and where. Fill it from zero (memset) so that fields
+ *  added later keep their defaults. */
+typedef struct etp_publish_options {
+    const char *dir;             /**< bundle directory (see etp_bundle_begin_ex) */
+    unsigned bundle_flags;       /**< ETP_BUNDLE_FORCE, ETP_BUNDLE_PARENTS (etprof/bundle.h) */
+    int operators_csv;           /**< 1: operators.csv, 0: operators.json */
+    int detailed;                /**< write detailed/ */
+    int model_explorer;          /**< write model_explorer/ (graph, overlays, page) */
+    const char *command_line;    /**< as typed, for run_metadata.json */
+    const char *options_json;    /**< the analysis options as a JSON object; NULL: none recorded */
+    /** The input files the analysis read (NULL: not given; the ETDump is
+     *  required). Each is hashed once, when the manifest records it; the run
+     *  metadata, the comparability member and the companion-program gate of
+     *  the views use that digest. */
+    const char *etdump_path, *pte_path, *etrecord_path, *log_path;
+    const char *run_id, *timestamp; /**< fixed identity (tests); NULL: fresh */
+} etp_publish_options;
+
+/**
+ * Write the bundle of @p a: staged beside po->dir and swapped into place at
+ * the end (etprof/bundle.h). On failure po->dir is as it was. On success
+ * *@p summary_json (if non-NULL) receives the summary.json text (caller
+ * frees). The model_explorer/ views need the analysis made with
+ * etp_analysis_options.hash_program when a program was given.
+ * @return ETP_OK; ETP_E_IO, ETP_E_USAGE (see etp_bundle_begin_ex()),
+ *         ETP_E_NOMEM, or an input file's error when hashing it fails.
+ */
+etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, char **summary_json,
+                       etp_error *err);
+
+/**
+ * The text summary.json of a bundle of @p a would hold (schema
+ * etprof.summary v1: validity, headline figures, metrics, top operators,
+ * issues), without writing anything. malloc'd (caller frees); NULL when out
+ * of memory.
+ */
+char *etp_summary_json(const etp_analysis *a);
+
+/**
+ * The columns of operators.csv, in its order (its schema): a static array
+ * of *@p count ids. Their headers are etp_column_header() with the
+ * analysis' unit.
+ */
+const etp_column_id *etp_operators_csv_columns(size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,236 @@
+"""Finding libetprof.so and declaring the C functions the package calls.
+
+ctypes releases the GIL around every call into a CDLL, so the C work of an
+analysis runs while other Python threads go on."""
+import ctypes
+import os
+import sys
+
+SONAME = "libetprof.so.0"
+
+
+class Error_(ctypes.Structure):
+    """etp_error (etprof/error.h)."""
+    _fields_ = [("code", ctypes.c_int), ("offset", ctypes.c_int64),
+                ("file", ctypes.c_char * 512), ("message", ctypes.c_char * 512)]
+
+
+class AnalysisOptions(ctypes.Structure):
+    """etp_analysis_options (etprof/analysis.h)."""
+    _fields_ = [("source_unit", ctypes.c_int), ("source_unit_given", ctypes.c_int),
+                ("target_unit", ctypes.c_int), ("cpu_hz", ctypes.c_double),
+                ("method", ctypes.c_char_p), ("runner_log", ctypes.c_void_p),
+                ("hash_program", ctypes.c_int)]
+
+
+class InspectOptions(ctypes.Structure):
+    """etp_inspect_options (etprof/inspect.h)."""
+    _fields_ = [("source_unit", ctypes.c_int), ("target_unit", ctypes.c_int),
+                ("cpu_hz", ctypes.c_double), ("program", ctypes.c_void_p),
+                ("method", ctypes.c_char_p), ("lenient_methods", ctypes.c_int),
+                ("skip_row_stats", ctypes.c_int), ("threads", ctypes.c_int)]
+
+
+class InputsSpec(ctypes.Structure):
+    """etp_inputs_spec (etprof/inputs.h)."""
+    _fields_ = [("etdump", ctypes.c_char_p), ("pte", ctypes.c_char_p),
+                ("etrecord", ctypes.c_char_p), ("log", ctypes.c_char_p),
+                ("prepare", ctypes.POINTER(AnalysisOptions)), ("verify_etdump", ctypes.c_int)]
+
+
+class PublishOptions(ctypes.Structure):
+    """etp_publish_options (etprof/publish.h)."""
+    _fields_ = [("dir", ctypes.c_char_p), ("bundle_flags", ctypes.c_uint),
+                ("operators_csv", ctypes.c_int), ("detailed", ctypes.c_int),
+                ("model_explorer", ctypes.c_int), ("command_line", ctypes.c_char_p),
+                ("options_json", ctypes.c_char_p), ("etdump_path", ctypes.c_char_p),
+                ("pte_path", ctypes.c_char_p), ("etrecord_path", ctypes.c_char_p),
+                ("log_path", ctypes.c_char_p), ("run_id", ctypes.c_char_p),
+                ("timestamp", ctypes.c_char_p)]
+
+
+class _Ints(ctypes.Structure):
+    _fields_ = [("v", ctypes.POINTER(ctypes.c_int64)), ("n", ctypes.c_uint32)]
+
+
+class _Strs(ctypes.Structure):
+    _fields_ = [("v", ctypes.POINTER(ctypes.c_char_p)), ("n", ctypes.c_uint32)]
+
+
+class Cell(ctypes.Union):
+    """etp_cell (etprof/columns.h)."""
+    _fields_ = [("s", ctypes.c_void_p), ("i", ctypes.c_int64), ("u", ctypes.c_uint64),
+                ("d", ctypes.c_double), ("b", ctypes.c_int), ("ints", _Ints), ("strs", _Strs)]
+
+
+class Column(ctypes.Structure):
+    """etp_column (etprof/columns.h); the two functions are only pointers here."""
+    _fields_ = [("id", ctypes.c_int), ("key", ctypes.c_char_p), ("header", ctypes.c_char_p),
+                ("label", ctypes.c_char_p), ("in_unit", ctypes.c_int), ("type", ctypes.c_int),
+                ("group", ctypes.c_int), ("present", ctypes.c_void_p), ("get", ctypes.c_void_p)]
+
+
+# etprof/bundle.h: a published bundle read back.
+class BundleArtifact(ctypes.Structure):
+    _fields_ = [("path", ctypes.c_char_p), ("media_type", ctypes.c_char_p),
+                ("role", ctypes.c_char_p), ("schema", ctypes.c_char_p),
+                ("schema_version", ctypes.c_int), ("size", ctypes.c_uint64),
+                ("sha256", ctypes.c_char_p)]
+
+
+class BundleIssue(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_char_p), ("severity", ctypes.c_char_p),
+                ("message", ctypes.c_char_p), ("context_json", ctypes.c_char_p)]
+
+
+class BundleInput(ctypes.Structure):
+    _fields_ = [("role", ctypes.c_char_p), ("name", ctypes.c_char_p), ("path", ctypes.c_char_p),
+                ("has_digest", ctypes.c_int), ("size", ctypes.c_uint64),
+                ("sha256", ctypes.c_char_p)]
+
+
+class BundleManifest(ctypes.Structure):
+    _fields_ = [("bundle_type", ctypes.c_char_p), ("run_id", ctypes.c_char_p),
+                ("timestamp", ctypes.c_char_p), ("tool_name", ctypes.c_char_p),
+                ("tool_version", ctypes.c_char_p), ("status", ctypes.c_char_p),
+                ("validity", ctypes.c_char_p),
+                ("issue_count", ctypes.c_uint32), ("issues", ctypes.POINTER(BundleIssue)),
+                ("artifact_count", ctypes.c_uint32),
+                ("artifacts", ctypes.POINTER(BundleArtifact)),
+                ("input_count", ctypes.c_uint32), ("inputs", ctypes.POINTER(BundleInput)),
+                ("options_json", ctypes.c_char_p), ("options_sha256", ctypes.c_char_p)]
+
+
+class BundleMetric(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("available", ctypes.c_int),
+                ("value", ctypes.c_double), ("unit", ctypes.c_char_p),
+                ("aggregation", ctypes.c_char_p), ("additive", ctypes.c_int),
+                ("samples", ctypes.c_uint64), ("reason", ctypes.c_char_p)]
+
+
+class BundleCell(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("boolean", ctypes.c_int), ("number", ctypes.c_double),
+                ("text", ctypes.c_char_p)]
+
+
+class BundleTable(ctypes.Structure):
+    _fields_ = [("source", ctypes.c_char_p), ("column_count", ctypes.c_uint32),
+                ("columns", ctypes.POINTER(ctypes.c_char_p)), ("row_count", ctypes.c_uint32),
+                ("cells", ctypes.POINTER(BundleCell))]
+
+
+class BundleRunMetadata(ctypes.Structure):
+    _fields_ = [("run_id", ctypes.c_char_p), ("timestamp", ctypes.c_char_p),
+                ("tool_name", ctypes.c_char_p), ("tool_version", ctypes.c_char_p),
+                ("command_line", ctypes.c_char_p), ("options_json", ctypes.c_char_p),
+                ("input_count", ctypes.c_uint32), ("inputs", ctypes.POINTER(BundleInput))]
+
+
+P = ctypes.c_void_p
+PP = ctypes.POINTER(ctypes.c_void_p)
+ERR = ctypes.POINTER(Error_)
+SIZE = ctypes.POINTER(ctypes.c_size_t)
+
+# name: (restype, argtypes)
+_PROTOTYPES = {
+    "etp_error_format": (ctypes.c_char_p, [ERR, ctypes.c_char_p, ctypes.c_size_t]),
+    "etp_status_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "etp_unit_parse": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
+    "etp_unit_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "etp_analysis_options_init": (None, [ctypes.POINTER(AnalysisOptions)]),
+    "etp_inspect_options_init": (None, [ctypes.POINTER(InspectOptions)]),
+    "etp_inputs_open": (ctypes.c_int, [ctypes.POINTER(InputsSpec), PP, ERR]),
+    "etp_inputs_etdump": (P, [P]),
+    "etp_inputs_program": (P, [P]),
+    "etp_inputs_etrecord": (P, [P]),
+    "etp_inputs_runner_log": (P, [P]),
+    "etp_inputs_take_prepared": (P, [P]),
+    "etp_inputs_free": (None, [P]),
+    "etp_analyze_prepared": (ctypes.c_int, [P, P, P, P, ctypes.POINTER(AnalysisOptions), PP, ERR]),
+    "etp_analysis_free": (None, [P]),
+    "etp_analysis_json": (P, [P, ctypes.c_uint, SIZE]),
+    "etp_analysis_entity_count": (ctypes.c_uint32, [P]),
+    "etp_summary_json": (P, [P]),
+    "etp_text_free": (None, [P]),
+    "etp_columns": (ctypes.POINTER(Column), [SIZE]),
+    "etp_column_header": (ctypes.c_int, [ctypes.POINTER(Column), ctypes.c_int, ctypes.c_char_p,
+                                         ctypes.c_size_t]),
+    "etp_column_read": (ctypes.c_int, [P, ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32,
+                                       ctypes.POINTER(Cell), ctypes.POINTER(ctypes.c_uint8)]),
+    "etp_operators_csv_columns": (ctypes.POINTER(ctypes.c_int), [SIZE]),
+    "etp_publish": (ctypes.c_int, [P, ctypes.POINTER(PublishOptions), PP, ERR]),
+    "etp_inspect_run": (ctypes.c_int, [P, ctypes.POINTER(InspectOptions), PP, ERR]),
+    "etp_inspect_free": (None, [P]),
+    "etp_inspect_json": (P, [P, P, P, ctypes.c_int, SIZE]),
+    "etp_bundle_open": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_int, PP, ERR]),
+    "etp_bundle_close": (None, [P]),
+    "etp_bundle_doc_manifest": (ctypes.POINTER(BundleManifest), [P]),
+    "etp_bundle_doc_metrics": (ctypes.POINTER(BundleMetric), [P, ctypes.POINTER(ctypes.c_uint32)]),
+    "etp_bundle_doc_operators": (ctypes.POINTER(BundleTable), [P]),
+    "etp_bundle_doc_run_metadata": (ctypes.POINTER(BundleRunMetadata), [P]),
+}
+
+
+def _candidates():
+    """Where the library may be, in the order tried: ETPROF_LIBRARY, a build
+    tree this package sits in (python/ of a source checkout: ../build*), then
+    install prefixes, then the dynamic loader's own search."""
+    env = os.environ.get("ETPROF_LIBRARY")
+    if env:
+        yield env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    source = os.path.dirname(os.path.dirname(here))
+    for build in ("build", "build-asan"):
+        yield os.path.join(source, build, SONAME)
+    for prefix in dict.fromkeys((sys.prefix, "/usr/local", "/usr")):
+        for lib in ("lib", "lib64", "lib/x86_64-linux-gnu", "lib/aarch64-linux-gnu"):
+            yield os.path.join(prefix, lib, SONAME)
+    yield SONAME
+
+
+def _load():
+    tried = []
+    env = "ETPROF_LIBRARY" in os.environ
+    for path in _candidates():
+        if os.sep in path and not os.path.exists(path) and not env:
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            tried.append(f"{path}: {e}")
+            if env:
+                break
+            continue
+        for name, (res, args) in _PROTOTYPES.items():
+            fn = getattr(lib, name)
+            fn.restype = res
+            fn.argtypes = args
+        lib.path = path
+        return lib
+    raise ImportError("etprof: libetprof.so.0 not found (set ETPROF_LIBRARY to its path, build "
+                      "it with cmake, or install it with `cmake --install build`); tried: "
+                      + "; ".join(tried or ["nothing existed"]))
+
+
+lib = _load()
+
+
+def text(ptr):
+    """Take a malloc'd C string: decode it and free it."""
+    if not ptr:
+        raise MemoryError("etprof: out of memory")
+    try:
+        return ctypes.string_at(ptr).decode("utf-8", "replace")
+    finally:
+        lib.etp_text_free(ptr)
+
+
+def s(b):
+    """A C string (bytes or None) as str or None."""
+    return None if b is None else b.decode("utf-8", "replace")
+
+
+def path_arg(p):
+    """A path argument as bytes for C (None stays None)."""
+    return None if p is None else os.fsencode(os.fspath(p))

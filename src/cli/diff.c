@@ -1,0 +1,432 @@
+/* diff.c - `etprof diff BASE NEW`: compare two runs (published bundles, or
+ * ETDumps analysed in memory), and gate CI on a regression. */
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "etprof/analysis.h"
+#include "etprof/bundle.h"
+#include "etprof/diff.h"
+#include "etprof/diff_io.h"
+#include "etprof/inputs.h"
+#include "util/jsonw.h"
+#include "util/sha256.h"
+
+/* The gate's own exit status: the comparison ran and found a regression. */
+enum { EXIT_SLOWER = 3 };
+
+static void help(void)
+{
+    printf(
+        "usage: etprof diff BASE NEW [--top N] [--rank-by abs|delta|ratio|base|new]\n"
+        "                   [--stat avg|p50] [--json | --csv] [-o DIR [--force] [--parents]]\n"
+        "                   [--fail-if-slower PCT [--metric NAME] [--no-significance]]\n"
+        "                   [--base-pte P] [--new-pte P] [--base-etrecord R] [--new-etrecord R]\n"
+        "                   [--method M] [--source-unit U] [--unit U] [--cpu-hz HZ]\n"
+        "                   [--resamples N] [--confidence C] [--seed S] [--interval-rows N]\n"
+        "                   [--any-method] [--quiet]\n\n"
+        "Compare two runs of a model. BASE and NEW are each a published result bundle\n"
+        "(verified first: a modified bundle is refused) or an ETDump, analysed in memory\n"
+        "with its program (--base-pte / --new-pte; by default NAME.pte or NAME.bpte beside\n"
+        "it) and the same analysis options on both sides.\n\n"
+        "Rows are matched at the finest level both runs support, printed and recorded:\n"
+        "same program digest -> per instruction, delegate event and source operator; same\n"
+        "source graph -> per source operator; otherwise per operator type and backend.\n"
+        "Model-level figures (Method::execute, native kernels, each delegate backend,\n"
+        "dispatch, framework overhead, load) are always compared. Different methods, or\n"
+        "cycles against time, are refused with the reason.\n\n"
+        "Each row: base, new, delta = new - base, ratio = new / base (> 1: slower), share\n"
+        "of Method::execute on each side. Shared (co-attributed) rows are marked *; means\n"
+        "are summed only where additive, medians never. With per-execution samples on both\n"
+        "sides (ETDumps, or bundles written with --detailed) each ratio gets a percentile\n"
+        "bootstrap interval (splitmix64, fixed seed: the same output on every run), and\n"
+        "a ratio whose interval contains 1 is 'not significant'.\n\n"
+        "  --top N              entity rows in the table and on the page (default 15; 0: all)\n"
+        "  --rank-by K          abs (|delta|, default), delta, ratio, base or new\n"
+        "  --stat S             the statistic compared: avg (mean, default) or p50 (median)\n"
+        "  --json               the comparison as JSON (etprof.diff v1) on stdout\n"
+        "  --csv                every row as CSV on stdout\n"
+        "  -o DIR               publish a diff bundle: diff_summary.json, diff_rows.csv,\n"
+        "                       diff.html, result_manifest.json written last\n"
+        "  --force, --parents   as for `etprof analyze -o`\n"
+        "  --fail-if-slower PCT exit 3 when the metric's ratio exceeds 1 + PCT/100 and the\n"
+        "                       interval is above 1 (significant)\n"
+        "  --metric NAME        the gated row: a model figure (default method_execute) or an\n"
+        "                       entity key (instruction id, operator name, op type)\n"
+        "  --no-significance    gate on the ratio alone when the row has no interval\n"
+        "  --resamples N        bootstrap resamples per row (default 2000; 0: no intervals)\n"
+        "  --confidence C       of the intervals (default 0.95)\n"
+        "  --seed S             bootstrap seed (default 7310591731775596902)\n"
+        "  --interval-rows N    entity rows with an interval: the N largest changes (default\n"
+        "                       200; 0: every row); model rows and the gated row always\n"
+        "  --any-method         compare runs of different methods (with a warning)\n"
+        "  --method, --source-unit, --unit, --cpu-hz  analysis options for ETDump sides\n"
+        "  --quiet              print nothing but errors (the exit status still tells)\n"
+        "Exit status: 0 compared (and the gate passed), 1 bad input or runs that cannot\n"
+        "be compared, 2 usage, 3 the gate failed: NEW is slower beyond PCT.\n");
+}
+
+typedef struct side_spec {
+    const char *path, *pte, *etrecord;
+} side_spec;
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* NAME.pte or NAME.bpte beside an ETDump NAME.etdp (a malloc'd path), or NULL. */
+static char *companion_program(const char *etdump)
+{
+    static const char *const exts[] = {".pte", ".bpte"};
+    size_t n = strlen(etdump);
+    const char *dot = strrchr(etdump, '.');
+    const char *slash = strrchr(etdump, '/');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - etdump) : n;
+    for (int i = 0; i < 2; i++) {
+        char *p = malloc(stem + 6);
+        if (!p)
+            return NULL;
+        memcpy(p, etdump, stem);
+        strcpy(p + stem, exts[i]);
+        if (access(p, R_OK) == 0)
+            return p;
+        free(p);
+    }
+    return NULL;
+}
+
+static etp_status file_sha(const char *path, char hex[ETP_SHA256_HEX], etp_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    uint64_t size;
+    int bad = fd < 0 || etp_sha256_fd(fd, hex, &size);
+    if (fd >= 0)
+        close(fd);
+    return bad ? etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot read") : ETP_OK;
+}
+
+static int load_side(const side_spec *sp, const etp_analysis_options *opt, etp_diff_side **out,
+                     int quiet)
+{
+    etp_error err;
+    etp_error_clear(&err);
+    etp_status s;
+    if (is_dir(sp->path)) {
+        if (sp->pte || sp->etrecord)
+            return cli_usage("diff", "%s is a bundle: --*-pte / --*-etrecord apply to ETDumps",
+                             sp->path);
+        s = etp_diff_side_from_bundle(sp->path, out, &err);
+        return s ? cli_fail_status(s, &err) : EXIT_OK;
+    }
+    char *guessed = NULL;
+    const char *pte = sp->pte;
+    if (!pte) {
+        guessed = companion_program(sp->path);
+        if (!guessed && !sp->etrecord)
+            return cli_error("%s: not a bundle directory, and no program beside it (give "
+                             "--base-pte / --new-pte)",
+                             sp->path);
+        pte = guessed;
+        if (pte && !quiet)
+            fprintf(stderr, "etprof: %s: analysed with the program %s\n", sp->path, pte);
+    }
+    char rhex[ETP_SHA256_HEX];
+    if (sp->etrecord && (s = file_sha(sp->etrecord, rhex, &err))) {
+        free(guessed);
+        return cli_fail_status(s, &err);
+    }
+    etp_analysis_options o = *opt;
+    o.hash_program = 1;
+    etp_inputs_spec spec = {.etdump = sp->path, .pte = pte, .etrecord = sp->etrecord, .prepare = &o};
+    etp_inputs *in = NULL;
+    etp_analysis *a = NULL;
+    s = etp_inputs_open(&spec, &in, &err);
+    if (!s)
+        s = etp_analyze_prepared(etp_inputs_etdump(in), etp_inputs_take_prepared(in),
+                                 etp_inputs_program(in), etp_inputs_etrecord(in), &o, &a, &err);
+    if (!s)
+        s = etp_diff_side_from_analysis(a, sp->path, sp->etrecord ? rhex : NULL, out, &err);
+    etp_analysis_free(a);
+    etp_inputs_free(in);
+    free(guessed);
+    return s ? cli_fail_status(s, &err) : EXIT_OK;
+}
+
+/* The gated row: a model figure by name, else an entity row by key. */
+static const etp_diff_row *gated_row(const etp_diff *d, const char *metric)
+{
+    const etp_diff_row *r = etp_diff_find(d, ETP_DIFF_MODEL, metric);
+    for (uint32_t i = 0; !r && i < d->row_count; i++)
+        if (!strcmp(d->rows[i].key, metric))
+            r = &d->rows[i];
+    return r;
+}
+
+static char *gate_json(const char *metric, double pct, int no_sig, const etp_diff_row *r, int fail,
+                       const char *why)
+{
+    etp_jw w;
+    etp_jw_init_mem(&w, 1);
+    etp_jw_obj_begin(&w);
+    etp_jw_kstr(&w, "metric", metric);
+    etp_jw_kstr(&w, "kind", etp_diff_kind_name(r->kind));
+    etp_jw_kdouble(&w, "threshold_pct", pct);
+    etp_jw_kbool(&w, "no_significance", no_sig);
+    if (r->has_ratio)
+        etp_jw_kdouble(&w, "ratio", r->ratio);
+    else
+        etp_jw_knull(&w, "ratio");
+    etp_jw_kbool(&w, "has_interval", r->has_ci);
+    etp_jw_kbool(&w, "failed", fail);
+    etp_jw_kstr(&w, "reason", why);
+    etp_jw_kint(&w, "exit_status", fail ? EXIT_SLOWER : EXIT_OK);
+    etp_jw_obj_end(&w);
+    return etp_jw_take(&w, NULL);
+}
+
+static char *options_json(const etp_diff_options *o, const char *rank, uint32_t top, double pct,
+                          const char *metric, int no_sig, const etp_analysis_options *ao)
+{
+    etp_jw w;
+    etp_jw_init_mem(&w, 0);
+    etp_jw_obj_begin(&w);
+    etp_jw_kstr(&w, "statistic", o->statistic == ETP_DIFF_STAT_AVG ? "avg" : "p50");
+    etp_jw_kdouble(&w, "confidence", o->confidence);
+    etp_jw_kuint(&w, "resamples", o->resamples);
+    etp_jw_kuint(&w, "seed", o->seed);
+    etp_jw_kbool(&w, "any_method", o->compare_methods);
+    etp_jw_kuint(&w, "interval_rows", o->interval_rows);
+    etp_jw_kstr(&w, "rank_by", rank);
+    etp_jw_kuint(&w, "top", top);
+    if (pct >= 0) {
+        etp_jw_kdouble(&w, "fail_if_slower_pct", pct);
+        etp_jw_kstr(&w, "metric", metric);
+        etp_jw_kbool(&w, "no_significance", no_sig);
+    }
+    etp_jw_kstr(&w, "unit", etp_unit_name(ao->target_unit));
+    etp_jw_kstr(&w, "method", ao->method);
+    etp_jw_obj_end(&w);
+    return etp_jw_take(&w, NULL);
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    *out = strtod(s, &end);
+    return !*s || *end;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    enum { O_TOP = 256, O_RANK, O_STAT, O_JSON, O_CSV, O_FORCE, O_PARENTS, O_FAIL, O_METRIC,
+           O_NOSIG, O_BPTE, O_NPTE, O_BREC, O_NREC, O_METHOD, O_SUNIT, O_UNIT, O_HZ, O_RES,
+           O_CONF, O_SEED, O_ANY, O_QUIET, O_IROWS };
+    static const struct option opts[] = {
+        {"top", required_argument, NULL, O_TOP},          {"rank-by", required_argument, NULL, O_RANK},
+        {"stat", required_argument, NULL, O_STAT},        {"json", no_argument, NULL, O_JSON},
+        {"csv", no_argument, NULL, O_CSV},                {"output", required_argument, NULL, 'o'},
+        {"force", no_argument, NULL, O_FORCE},            {"parents", no_argument, NULL, O_PARENTS},
+        {"fail-if-slower", required_argument, NULL, O_FAIL},
+        {"metric", required_argument, NULL, O_METRIC},    {"no-significance", no_argument, NULL, O_NOSIG},
+        {"base-pte", required_argument, NULL, O_BPTE},    {"new-pte", required_argument, NULL, O_NPTE},
+        {"base-etrecord", required_argument, NULL, O_BREC},
+        {"new-etrecord", required_argument, NULL, O_NREC},
+        {"method", required_argument, NULL, O_METHOD},    {"source-unit", required_argument, NULL, O_SUNIT},
+        {"unit", required_argument, NULL, O_UNIT},        {"cpu-hz", required_argument, NULL, O_HZ},
+        {"resamples", required_argument, NULL, O_RES},    {"confidence", required_argument, NULL, O_CONF},
+        {"seed", required_argument, NULL, O_SEED},        {"any-method", no_argument, NULL, O_ANY},
+        {"quiet", no_argument, NULL, O_QUIET},            {"help", no_argument, NULL, 'h'},
+        {"interval-rows", required_argument, NULL, O_IROWS},
+        {NULL, 0, NULL, 0},
+    };
+    etp_diff_options dopt;
+    etp_diff_options_init(&dopt);
+    etp_analysis_options aopt;
+    etp_analysis_options_init(&aopt);
+    cli_units units = {(int)aopt.source_unit, (int)aopt.target_unit, 0, 0};
+    side_spec sides[2] = {{0}, {0}};
+    etp_diff_text_style style = {0, 15, ETP_DIFF_RANK_ABS};
+    const char *rank_name = "abs", *outdir = NULL, *metric = "method_execute";
+    int json = 0, csv = 0, no_sig = 0, quiet = 0, c;
+    double pct = -1;
+    unsigned bundle_flags = 0;
+    long long v;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case O_TOP:
+            if ((v = cli_parse_count(optarg)) < 0 || v > 10000000)
+                return cli_usage("diff", "--top needs a count, got '%s'", optarg);
+            style.top = (uint32_t)v;
+            break;
+        case O_RANK:
+            if (etp_diff_rank_parse(optarg, &style.rank))
+                return cli_usage("diff", "--rank-by is abs, delta, ratio, base or new, got '%s'", optarg);
+            rank_name = optarg;
+            break;
+        case O_STAT:
+            if (strcmp(optarg, "avg") && strcmp(optarg, "p50"))
+                return cli_usage("diff", "--stat is avg or p50, got '%s'", optarg);
+            dopt.statistic = strcmp(optarg, "avg") ? ETP_DIFF_STAT_P50 : ETP_DIFF_STAT_AVG;
+            break;
+        case O_JSON: json = 1; break;
+        case O_CSV: csv = 1; break;
+        case 'o': outdir = optarg; break;
+        case O_FORCE: bundle_flags |= ETP_BUNDLE_FORCE; break;
+        case O_PARENTS: bundle_flags |= ETP_BUNDLE_PARENTS; break;
+        case O_FAIL:
+            if (parse_double(optarg, &pct) || !(pct >= 0) || pct > 1e6)
+                return cli_usage("diff", "--fail-if-slower needs a percentage >= 0, got '%s'", optarg);
+            break;
+        case O_METRIC: metric = optarg; break;
+        case O_NOSIG: no_sig = 1; break;
+        case O_BPTE: sides[0].pte = optarg; break;
+        case O_NPTE: sides[1].pte = optarg; break;
+        case O_BREC: sides[0].etrecord = optarg; break;
+        case O_NREC: sides[1].etrecord = optarg; break;
+        case O_METHOD: aopt.method = optarg; break;
+        case O_SUNIT:
+        case O_UNIT:
+        case O_HZ:
+            if (cli_units_option("diff", &units,
+                                 c == O_SUNIT ? "source-unit" : c == O_UNIT ? "unit" : "cpu-hz", optarg))
+                return EXIT_USAGE;
+            break;
+        case O_RES:
+            if ((v = cli_parse_count(optarg)) < 0 || v > 1000000)
+                return cli_usage("diff", "--resamples needs a count up to 1000000, got '%s'", optarg);
+            dopt.resamples = (uint32_t)v;
+            break;
+        case O_CONF:
+            if (parse_double(optarg, &dopt.confidence) || !(dopt.confidence > 0 && dopt.confidence < 1))
+                return cli_usage("diff", "--confidence needs a number between 0 and 1, got '%s'", optarg);
+            break;
+        case O_SEED: {
+            char *end;
+            dopt.seed = strtoull(optarg, &end, 10);
+            if (!*optarg || *end || *optarg == '-')
+                return cli_usage("diff", "--seed needs a non-negative integer, got '%s'", optarg);
+            break;
+        }
+        case O_IROWS:
+            if ((v = cli_parse_count(optarg)) < 0 || v > UINT32_MAX)
+                return cli_usage("diff", "--interval-rows needs a count, got '%s'", optarg);
+            dopt.interval_rows = (uint32_t)v;
+            break;
+        case O_ANY: dopt.compare_methods = 1; break;
+        case O_QUIET: quiet = 1; break;
+        case 'h': help(); return EXIT_OK;
+        default: return cli_usage("diff", "bad option");
+        }
+    }
+    if (argc - optind != 2)
+        return cli_usage("diff", "give BASE and NEW (bundle directories or ETDumps)");
+    sides[0].path = argv[optind];
+    sides[1].path = argv[optind + 1];
+    if (json && csv)
+        return cli_usage("diff", "--json and --csv both write to stdout: choose one");
+    if (!outdir && bundle_flags)
+        return cli_usage("diff", "--force and --parents need -o DIR");
+    if (cli_units_check("diff", &units))
+        return EXIT_USAGE;
+    aopt.source_unit = (etp_time_unit)units.source;
+    aopt.target_unit = (etp_time_unit)units.target;
+    aopt.cpu_hz = units.cpu_hz;
+    aopt.source_unit_given = units.source_given;
+    style.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+
+    etp_error err;
+    etp_error_clear(&err);
+    if (outdir) {
+        etp_bundle_target kind;
+        etp_status s = etp_bundle_probe(outdir, bundle_flags, &kind, &err);
+        if (s && kind == ETP_BUNDLE_TARGET_OTHER)
+            return cli_error("%s: not empty and not an etprof bundle; refusing to replace it "
+                             "(--force replaces it)",
+                             outdir);
+        if (s)
+            return cli_fail_status(s, &err);
+    }
+    etp_diff_side *side[2] = {NULL, NULL};
+    etp_diff *d = NULL;
+    char *gate = NULL, *oj = NULL;
+    int rc = load_side(&sides[0], &aopt, &side[0], quiet);
+    if (!rc)
+        rc = load_side(&sides[1], &aopt, &side[1], quiet);
+    if (rc)
+        goto done;
+    if (pct >= 0)
+        dopt.interval_key = metric; /* the gated row always gets its interval */
+    etp_status s = etp_diff_compute(side[0], side[1], &dopt, &d, &err);
+    if (s) {
+        rc = cli_fail_status(s, &err);
+        goto done;
+    }
+    int gate_failed = 0;
+    const char *why = NULL;
+    if (pct >= 0) {
+        const etp_diff_row *r = gated_row(d, metric);
+        if (!r) {
+            rc = cli_error("--metric %s: no such row in this comparison (model figures: "
+                           "method_execute, native_kernels_total, delegate_time:BACKEND, ...)",
+                           metric);
+            goto done;
+        }
+        gate_failed = etp_diff_gate(r, pct, no_sig, &why);
+        gate = gate_json(metric, pct, no_sig, r, gate_failed, why);
+        if (!gate) {
+            rc = cli_error("out of memory");
+            goto done;
+        }
+    }
+    if (outdir) {
+        oj = options_json(&dopt, rank_name, style.top, pct, metric, no_sig, &aopt);
+        etp_diff_publish_options po = {outdir, bundle_flags, sides[0].path, sides[1].path, oj, gate,
+                                       style.top};
+        if (!oj || (s = etp_diff_publish(d, &po, &err))) {
+            rc = oj ? cli_fail_status(s, &err) : cli_error("out of memory");
+            goto done;
+        }
+    }
+    if (json || csv) {
+        size_t len;
+        char *text = json ? etp_diff_json(d, gate, &len) : etp_diff_csv(d, &len);
+        if (!text) {
+            rc = cli_error("out of memory");
+            goto done;
+        }
+        if (fwrite(text, 1, len, stdout) != len)
+            rc = cli_error("write error on standard output");
+        free(text);
+    } else if (!quiet) {
+        if ((s = etp_diff_write_text(d, &style, stdout, &err))) {
+            rc = cli_fail_status(s, &err);
+            goto done;
+        }
+        if (pct >= 0)
+            printf("\ngate: %s %s by more than %g%%? %s -> %s (exit %d)\n", metric,
+                   "slower", pct, why, gate_failed ? "FAIL" : "pass",
+                   gate_failed ? EXIT_SLOWER : EXIT_OK);
+        if (outdir)
+            printf("\nPublished %s (check it with `etprof verify %s`)\n", outdir, outdir);
+    }
+    if (fflush(stdout) && !rc)
+        rc = cli_error("write error on standard output");
+    if (!rc && gate_failed)
+        rc = EXIT_SLOWER;
+done:
+    free(gate);
+    free(oj);
+    etp_diff_free(d);
+    etp_diff_side_free(side[0]);
+    etp_diff_side_free(side[1]);
+    return rc;
+}
