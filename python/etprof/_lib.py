@@ -20,7 +20,7 @@ class AnalysisOptions(ctypes.Structure):
     _fields_ = [("source_unit", ctypes.c_int), ("source_unit_given", ctypes.c_int),
                 ("target_unit", ctypes.c_int), ("cpu_hz", ctypes.c_double),
                 ("method", ctypes.c_char_p), ("runner_log", ctypes.c_void_p),
-                ("hash_program", ctypes.c_int)]
+                ("hash_program", ctypes.c_int), ("nx_options", ctypes.c_void_p)]
 
 
 class InspectOptions(ctypes.Structure):
