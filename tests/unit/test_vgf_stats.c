@@ -754,16 +754,29 @@ static char *estimator_to_device(const char *xml, size_t *len)
 /* Vector 8: the estimator fixture (ds_cnn): the relations in the device
  * format, the estimator's per-stripe cycles as the rows (MLIA's expected
  * chain figures, spec 3.8). */
+/* A fixture file as a NUL-terminated string (caller frees). */
+static char *read_text(const char *path)
+{
+    size_t n;
+    uint8_t *d = path ? tu_read_file(path, &n) : NULL;
+    if (!d)
+        return NULL;
+    char *s = malloc(n + 1);
+    memcpy(s, d, n);
+    s[n] = 0;
+    free(d);
+    return s;
+}
+
 static void vector8_estimator(void **state)
 {
     (void)state;
     const char *dp = tu_fixture("mlia-nx/nt_ds_cnn_large_fully_quantized_int8_debug_database.dat");
     if (!dp)
         skip();
-    size_t n;
-    char *xml = (char *)tu_read_file(dp, &n);
+    char *xml = read_text(dp);
     assert_non_null(xml);
-    char *perf = (char *)tu_read_file(tu_fixture("mlia-nx/nt_ds_cnn_large_fully_quantized_int8_performance_database.dat"), &n);
+    char *perf = read_text(tu_fixture("mlia-nx/nt_ds_cnn_large_fully_quantized_int8_performance_database.dat"));
     assert_non_null(perf);
     size_t len;
     char *text = estimator_to_device(xml, &len);
