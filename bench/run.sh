@@ -65,3 +65,8 @@ for f in ../shared/fixtures/vgf-adapter/mobilenet_v2/input.vgf \
          ../shared/fixtures/pte-adapter/mobilenet_v2_vgf/input.pte; do
   if [ -f "$f" ]; then "$build/bench_vgf" "$f" 50; fi
 done
+
+# VGF NX statistics (issue 16): 1,000 executions x 1,000 stripes aggregated
+# (with each execution's stripe-id list decoded), plus one execution's
+# statistics memory and wrapper JSON decoded (MB/s) and peak RSS.
+"$build/bench_vgf_stats" 1000 1000

@@ -97,6 +97,7 @@ typedef struct etp_analysis_options {
      *  their figures go to etp_analysis.device, apart from the ETDump's */
     const struct etp_device_log *const *device_logs;
     uint32_t device_log_count;
+    const struct etp_nx_options *nx_options; /**< VGF statistics decoder choices; NULL: defaults */
 } etp_analysis_options;
 
 void etp_analysis_options_init(etp_analysis_options *o);
@@ -277,6 +278,8 @@ typedef struct etp_analysis {
     uint32_t instructions_some_executions; /**< ran in some executions but not all */
     struct etp_device_report *device; /**< device figures, memory, Ethos-U split
                                            (etprof/device_report.h; owned) */
+    struct etp_nx_result *nx;         /**< VGF NX cycles (etprof/nx_stats.h), NULL when the
+                                           ETDump has no VGF_NEURAL_STATISTICS (owned) */
 } etp_analysis;
 
 /**

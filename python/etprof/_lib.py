@@ -23,7 +23,7 @@ class AnalysisOptions(ctypes.Structure):
                 ("hash_program", ctypes.c_int), ("skip_executions", ctypes.c_uint32),
                 ("rank_by", ctypes.c_int), ("wall_evidence", ctypes.c_void_p),
                 ("wall_evidence_count", ctypes.c_uint32), ("device_logs", ctypes.c_void_p),
-                ("device_log_count", ctypes.c_uint32)]
+                ("device_log_count", ctypes.c_uint32), ("nx_options", ctypes.c_void_p)]
 
 
 class InspectOptions(ctypes.Structure):

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/nx_attach.h"
 #include "analysis/analysis_internal.h"
 #include "analysis/device_report.h"
 #include "analysis/entities.h"
@@ -179,6 +180,8 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
         s = etp_check_tick_unit(&b);
     if (!s)
         s = etp_build_device_report(&b);
+    if (!s)
+        s = etp_nx_attach(a, d, opt->nx_options, err);
     /* Hand the entities over. */
     a->entities = b.ents.v;
     a->entity_count = (uint32_t)b.ents.n;
@@ -214,6 +217,7 @@ void etp_analysis_free(etp_analysis *a)
     etp_issue_list_free(&a->issues);
     etp_inspect_free(a->inspect);
     etp_device_report_free(a->device);
+    etp_nx_result_free(a->nx);
     free(a);
 }
 

@@ -114,6 +114,21 @@ static const etp_issue_code registry[] = {
     {"units.unchecked", ETP_SEV_WARNING,
      "cycle ticks cannot be tested against reported wall times without a clock rate",
      "pass --cpu-hz with the core's clock to have the unit checked (the implied clock is in the message)"},
+    {"vgf.compute_segment", ETP_SEV_WARNING,
+     "a VGF compute (shader) segment has no NX statistics and is not part of the cycle totals",
+     "its time is not in the VGF cycle figures; see the ordinary runtime events of that delegate call"},
+    {"vgf.coverage_differs", ETP_SEV_WARNING,
+     "VGF instructions or segments were measured in different executions; model cycle summaries are unavailable",
+     "individual measurements remain; check for executions without VGF statistics"},
+    {"vgf.data_unavailable", ETP_SEV_WARNING,
+     "a VGF_NEURAL_STATISTICS record says its data is unavailable (the recorded reason is quoted)",
+     "enable EXECUTORCH_VGF_ENABLE_NEURAL_STATISTICS and a driver exposing VK_ARM_data_graph statistics"},
+    {"vgf.decoder_fallback", ETP_SEV_WARNING,
+     "VGF statistics were decoded with assumed settings (see decoder_fallback_fields)",
+     "check the assumed mode and device against the capture; schema v2 records them"},
+    {"vgf.layout_assumption", ETP_SEV_WARNING,
+     "a VGF statistics layout fact that is not public (leading block, mode-1 core) was assumed",
+     "the reading used is recorded in the result; confirm it against a known capture"},
 };
 
 const etp_issue_code *etp_issue_registry(size_t *count)

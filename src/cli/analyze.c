@@ -12,6 +12,8 @@
 
 #include "cli/cli.h"
 #include "cli/cli_logs.h"
+#include "cli/nx_options.h"
+#include "outputs/nx_report.h"
 #include "etprof/analysis.h"
 #include "etprof/detect.h"
 #include "etprof/inputs.h"
@@ -74,6 +76,11 @@ static void help(void)
            "  --top N            operators in the terminal summary (default 10)\n"
            "  --quiet            print nothing but errors\n"
            "  --list-issue-codes print the issue code registry (Markdown) and exit\n"
+           "  --nx-statistics-mode 0|1, --nx-profiling-device Mali-G1|Mali-G2\n"
+           "                     VGF statistics settings for records that do not state them\n"
+           "                     (schema v1): default mode 1 on Mali-G2, recorded as assumed\n"
+           "  --nx-leading-blocks 0|1  blocks before stripe 0's (default: declared, else 1)\n"
+           "  --nx-core-key single|word0  mode-1 core of a task (default single: one core)\n"
            "Exit status: 0 (valid or degraded result), 1 bad or inconsistent input, 2 usage,\n"
            "3 the result is below --fail-on's threshold.\n");
 }
@@ -281,6 +288,7 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
         cli_progress_done();
         etp_text_style st = {isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), rq->top};
         etp_analysis_write_text(a, &st, stdout);
+        etp_nx_write_text(a->nx, stdout);
         printf("\nPublished %s (check it with `etprof verify %s`):\n", outdir, outdir);
         list_artifacts(outdir);
     }
@@ -307,11 +315,15 @@ int cmd_analyze(int argc, char **argv)
         {"log", required_argument, NULL, 'l'},          {"skip-executions", required_argument, NULL, 'S'},
         {"rank-by", required_argument, NULL, 'R'},      {"fail-on", required_argument, NULL, 'G'},
         {"etrecord", required_argument, NULL, 'r'},
+        {"nx-statistics-mode", required_argument, NULL, 1001}, {"nx-profiling-device", required_argument, NULL, 1002},
+        {"nx-leading-blocks", required_argument, NULL, 1003},  {"nx-core-key", required_argument, NULL, 1004},
         {"force", no_argument, NULL, 'F'},             {"parents", no_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     etp_analysis_options opt;
     etp_analysis_options_init(&opt);
+    etp_nx_options nx;
+    etp_nx_options_defaults(&nx);
     cli_units units = {(int)opt.source_unit, (int)opt.target_unit, 0, 0};
     const char *etdump = NULL, *pte = NULL, *logpath = NULL, *etrecord_opt = NULL;
     int json = 0, quiet = 0, top = 10, c;
@@ -387,6 +399,14 @@ int cmd_analyze(int argc, char **argv)
             if (strcmp(optarg, "files") && strcmp(optarg, "open") && strcmp(optarg, "none"))
                 return cli_usage("analyze", "--model-explorer is files, open or none, got '%s'", optarg);
             me_mode = optarg;
+            break;
+        case 1001:
+        case 1002:
+        case 1003:
+        case 1004:
+            if (cli_nx_option(&nx, c - 1001, optarg))
+                return EXIT_USAGE;
+            opt.nx_options = &nx;
             break;
         case 'h': help(); return EXIT_OK;
         default: return cli_bad_option("analyze", argv);
@@ -509,6 +529,7 @@ int cmd_analyze(int argc, char **argv)
     } else if (!quiet) {
         etp_text_style st = {isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), top};
         etp_analysis_write_text(a, &st, stdout);
+        etp_nx_write_text(a->nx, stdout);
         if (fflush(stdout))
             rc = cli_error("write error on standard output");
     }

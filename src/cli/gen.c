@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/gen_vgf_stats.h"
 #include "etprof/gen.h"
 
 static void help(void)
@@ -15,7 +16,8 @@ static void help(void)
     printf("usage: etprof gen etdump -o FILE [--executions R] [--instructions N]\n"
            "                         [--delegate-every K] [--seed S] [--backend xnnpack|vulkan]\n"
            "                         [--pte FILE] [--etrecord FILE] [--slowdown I:F]\n"
-           "       etprof gen demo -o DIR [--executions R] [--seed S] [--flaws]\n\n"
+           "       etprof gen demo -o DIR [--executions R] [--seed S] [--flaws]\n"
+           "       etprof gen vgf-stats --pte PROGRAM -o DIR [--executions R] [--seed S]\n\n"
            "etdump: an ETDump as ExecuTorch's ETDumpGen writes it for a CNN-like method\n"
            "`forward` of N instructions (every K-th a DelegateCall), run R times; with\n"
            "--pte / --etrecord also the program and ETRecord it belongs to.\n"
@@ -211,5 +213,7 @@ int cmd_gen(int argc, char **argv)
         return gen_etdump(argc - 1, argv + 1);
     if (!strcmp(kind, "demo"))
         return gen_demo(argc - 1, argv + 1);
-    return cli_usage("gen", "unknown kind '%s' (etdump or demo)", kind);
+    if (!strcmp(kind, "vgf-stats"))
+        return cli_gen_vgf_stats(argc - 1, argv + 1);
+    return cli_usage("gen", "unknown kind '%s' (etdump, demo or vgf-stats)", kind);
 }

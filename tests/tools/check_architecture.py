@@ -27,6 +27,7 @@ PUBLIC = {
     "bundle.h": "outputs", "mexplorer.h": "outputs", "views.h": "outputs",
     "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs",
     "gen.h": "gen",
+    "vgf_stats.h": "formats", "nx_stats.h": "analysis", "gen_vgf_stats.h": "gen",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -10,6 +10,7 @@
 #include "etprof/blob.h"
 #include "etprof/bundle.h"
 #include "outputs/bundle/publish_internal.h"
+#include "outputs/nx_report.h"
 
 static etp_status nomem(etp_error *err)
 {
@@ -109,6 +110,11 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
                        0, "application/json", "core", ETP_RUN_METADATA_SCHEMA, err);
     if (!s && po->detailed)
         s = etp_publish_detailed(b, a, err);
+    if (!s && a->nx) {
+        char *t = etp_nx_hierarchy_json(a->nx, &len);
+        s = write_text(b, "detailed/nx_hierarchy.json", t, len, "application/json", "extension",
+                       ETP_NX_HIERARCHY_SCHEMA, err);
+    }
     if (!s && po->model_explorer)
         s = etp_publish_model_explorer(b, a, po, &in, err);
     if (!s) {

@@ -18,6 +18,7 @@
 #include "etprof/views.h"
 #include "outputs/mexplorer/me_write.h"
 #include "outputs/bundle/publish_internal.h"
+#include "outputs/nx_overlay.h"
 #include "outputs/views_internal.h"
 
 typedef struct me_ctx {
@@ -384,6 +385,19 @@ etp_status etp_publish_model_explorer(etp_bundle *b, const etp_analysis *a,
         jobs[nj++] = (etp_bundle_stream){"model_explorer/graph.json", "application/json",
                                          "projection", NULL, 0, fill_graph, &ctx};
         s = etp_bundle_write_streams(b, jobs, nj, err);
+    }
+    if (!s && a->nx) { /* VGF chain cycles on the VGF graph's nodes */
+        char *vt = NULL, *lt = NULL;
+        size_t vl = 0, ll = 0;
+        s = etp_nx_overlays(a, &vt, &vl, &lt, &ll, err);
+        if (!s && vt)
+            s = etp_bundle_write(b, "model_explorer/vgf-chain-total-cycles-avg.json", vt, vl, "application/json",
+                                 "projection", NULL, 0, err);
+        if (!s && lt)
+            s = etp_bundle_write(b, "model_explorer/vgf-chain.json", lt, ll, "application/json", "projection",
+                                 NULL, 0, err);
+        free(vt);
+        free(lt);
     }
     free_overlays(ovf, novf);
     free(links.il);

@@ -6,6 +6,7 @@
 
 #include "outputs/report/device_output.h"
 #include "outputs/bundle/publish_internal.h"
+#include "outputs/nx_report.h"
 #include "outputs/report/analysis_report.h"
 #include "util/jsonw.h"
 
@@ -203,6 +204,10 @@ char *etp_summary_json(const etp_analysis *a)
     etp_json_npu(&w, a);
     etp_jw_key(&w, "device");
     etp_json_device(&w, a);
+    if (a->nx) { /* VGF NX cycles: kept apart from the runtime timings */
+        etp_jw_key(&w, "vgf_cycles");
+        etp_nx_summary_write(&w, a->nx);
+    }
     etp_jw_key(&w, "issues");
     etp_json_issues(&w, &a->issues);
     etp_jw_key(&w, "notes");
