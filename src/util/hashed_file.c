@@ -27,7 +27,7 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t len)
 {
     etp_hashed_file *h = cookie;
     if (h->err)
-        return -1;
+        return 0;
     size_t done = 0;
     while (done < len) {
         ssize_t n = write(h->fd, buf + done, len - done);
@@ -53,10 +53,10 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t len)
                               SYNC_FILE_RANGE_WRITE);
         h->handed = h->size;
     }
-    if (h->err) {
+    /* fopencookie's contract: the bytes taken, 0 on error, never negative;
+     * the error itself stays in h->err for etp_hashed_file_finish. */
+    if (h->err)
         errno = h->err;
-        return done ? (ssize_t)done : -1;
-    }
     return (ssize_t)done;
 }
 
