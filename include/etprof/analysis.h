@@ -313,6 +313,11 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
  */
 void etp_analysis_free(etp_analysis *a);
 
+/** The index in @p a->executions of RunData @p run (a binary search over
+ *  the ascending list), or UINT32_MAX when that run is not one of the
+ *  analysis' executions. Pure; thread-safe. */
+uint32_t etp_analysis_execution_of_run(const etp_analysis *a, uint32_t run);
+
 /** Figure named @p name (as written in the outputs), or NULL; a lookup that
  * compares names: outputs select figures by id (etp_analysis_figure_by_id). */
 const etp_figure *etp_analysis_figure(const etp_analysis *a, const char *name);

@@ -24,19 +24,6 @@ typedef struct totals {
     double **bv;
 } totals;
 
-static uint32_t exec_of_run(const etp_analysis *a, uint32_t run)
-{
-    uint32_t lo = 0, hi = a->execution_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (a->executions[mid] < run)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < a->execution_count && a->executions[lo] == run ? lo : UINT32_MAX;
-}
-
 static void totals_free(totals *t)
 {
     free(t->v[0]);
@@ -89,7 +76,7 @@ static int compute_totals(const etp_analysis *a, totals *t)
                 continue;
             uint64_t k = 0;
             for (uint32_t x = 0; x < blk->run_count; x++) {
-                uint32_t e = exec_of_run(a, blk->runs[x]);
+                uint32_t e = etp_analysis_execution_of_run(a, blk->runs[x]);
                 for (uint32_t c = 0; c < row->per_run[x] && k < row->sample_count; c++, k++) {
                     if (e == UINT32_MAX)
                         continue;

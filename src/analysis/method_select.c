@@ -229,3 +229,16 @@ etp_status etp_select_executions(etp_abuild *b, const etp_program *p)
     a->execution_count = b->nexec = total - skip;
     return ETP_OK;
 }
+
+uint32_t etp_analysis_execution_of_run(const etp_analysis *a, uint32_t run)
+{
+    uint32_t lo = 0, hi = a->execution_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a->executions[mid] < run)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < a->execution_count && a->executions[lo] == run ? lo : UINT32_MAX;
+}

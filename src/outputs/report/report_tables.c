@@ -333,19 +333,6 @@ static void backend_table(FILE *fp, const rp_report *r)
 }
 
 /* Execution index of RunData @p run, or -1 (executions are ascending). */
-static int64_t exec_of_run(const etp_analysis *a, uint32_t run)
-{
-    uint32_t lo = 0, hi = a->execution_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (a->executions[mid] < run)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < a->execution_count && a->executions[lo] == run ? (int64_t)lo : -1;
-}
-
 static void exec_table(FILE *fp, const rp_report *r)
 {
     const etp_analysis *a = r->a;
@@ -374,9 +361,9 @@ static void exec_table(FILE *fp, const rp_report *r)
                 continue;
             uint64_t k = 0;
             for (uint32_t x = 0; x < blk->run_count; x++) {
-                int64_t e = exec_of_run(a, blk->runs[x]);
+                uint32_t e = etp_analysis_execution_of_run(a, blk->runs[x]);
                 for (uint32_t c = 0; c < row->per_run[x] && k < row->sample_count; c++, k++)
-                    if (e >= 0) {
+                    if (e != UINT32_MAX) {
                         acc[(size_t)e * NCOL + EXEC] += row->ticks[k];
                         has[(size_t)e * NCOL + EXEC] = 1;
                     }
