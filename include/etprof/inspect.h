@@ -115,6 +115,7 @@ typedef struct etp_inspect_block {
     uint64_t allocation_bytes;
     uint64_t empty_events;      /**< events with no member set */
     uint64_t wrapped_intervals; /**< durations computed across a 32-bit wraparound */
+    uint64_t metadata_events;   /**< profile events carrying delegate debug metadata */
 } etp_inspect_block;
 
 typedef struct etp_inspect {

@@ -79,7 +79,7 @@ typedef struct group {
     int irregular;              /* some run repeated a signature (rows out of order) */
     VEC(size_t) run_end;        /* per run: end of its events in ev_* */
     VEC(uint32_t) runs;
-    uint64_t debug_events, outputs, alloc_events, alloc_bytes, empty_events, wrapped;
+    uint64_t debug_events, outputs, alloc_events, alloc_bytes, empty_events, wrapped, meta;
 } group;
 
 typedef VEC(uint32_t) u32vec;
@@ -99,7 +99,7 @@ typedef struct decoder {
 
 /* Per-run tallies of the events that carry no timing. */
 typedef struct run_tally {
-    uint64_t dbg, outs, allocs, abytes, empty, wrapped;
+    uint64_t dbg, outs, allocs, abytes, empty, wrapped, meta;
 } run_tally;
 
 typedef struct builder {
@@ -298,6 +298,7 @@ static etp_status decode_run(decoder *dc, uint32_t ri, const etp_run *run, run_t
         if (st)
             return st;
         t->wrapped += (uint64_t)w;
+        t->meta += pe->metadata_len != 0;
         int64_t hint = m < prev_n ? (int64_t)prev[m] : -1;
         int64_t id = intern_sig(dc, pe, hint, e.offset);
         if (id < 0)
@@ -375,6 +376,7 @@ static etp_status place_run(builder *b, uint32_t ri, const etp_run *run, const u
     g->alloc_bytes += t->abytes;
     g->empty_events += t->empty;
     g->wrapped += t->wrapped;
+    g->meta += t->meta;
     return ETP_OK;
 }
 
@@ -633,6 +635,7 @@ static etp_status publish(builder *b, etp_inspect *res, int row_stats, etp_error
         blk->allocation_bytes = g->alloc_bytes;
         blk->empty_events = g->empty_events;
         blk->wrapped_intervals = g->wrapped;
+        blk->metadata_events = g->meta;
         blk->row_count = g->nsigs;
         blk->rows = calloc(g->nsigs ? g->nsigs : 1, sizeof *blk->rows);
         uint32_t nr = blk->run_count, ns = g->nsigs;

@@ -8,10 +8,13 @@
 #include "formats/fb.h"
 #include "formats/schemas.h"
 
-/* Positions of one RunData's vectors (0: absent), found once at open so
- * that reading an event needs no lookup in the RunData table. */
+/* One RunData, read once at open: its vectors' positions (0: absent), so
+ * that reading an event needs no lookup in the RunData table, and the
+ * header etp_etdump_run() returns, so that listing the runs (counting
+ * events, naming blocks) touches none of the file's pages again. */
 typedef struct run_vectors {
     uint32_t events, allocators;
+    etp_run run;      /* name points into names */
 } run_vectors;
 
 struct etp_etdump {
@@ -21,7 +24,9 @@ struct etp_etdump {
     uint32_t runs;    /* run_data vector or 0 */
     uint64_t gen;     /* unique per opened dump: keys the vtable caches */
     int events_deferred; /* opened deferred, events not verified yet */
-    run_vectors *vec; /* per RunData: its events and allocators vectors */
+    run_vectors *vec; /* per RunData: its vectors and header */
+    char *names;      /* the runs' names, NUL-separated (owned) */
+    uint32_t nruns;   /* run_data's length */
 };
 
 static _Atomic uint64_t next_gen = 1;
@@ -119,19 +124,53 @@ static etp_status from_blob(etp_blob *blob, int defer, etp_etdump **out, etp_err
         return st;
     }
     d->runs = fb_ref(&d->b, d->root, ETD_ETDUMP_RUN_DATA);
-    uint32_t nruns = fb_vec_len(&d->b, d->runs);
+    uint32_t nruns = d->nruns = fb_vec_len(&d->b, d->runs);
     d->vec = malloc((nruns ? nruns : 1) * sizeof *d->vec);
     if (!d->vec) {
         etp_etdump_free(d);
         return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory");
     }
     /* The RunData tables were verified above, deferred or not. */
+    size_t names_len = 0;
     for (uint32_t i = 0; i < nruns; i++) {
-        uint32_t t = fb_vec_ref(&d->b, d->runs, i);
-        d->vec[i].events = fb_ref(&d->b, t, ETD_RUN_EVENTS);
-        d->vec[i].allocators = fb_ref(&d->b, t, ETD_RUN_ALLOCATORS);
+        const fb_buf *b = &d->b;
+        uint32_t t = fb_vec_ref(b, d->runs, i);
+        run_vectors *rv = &d->vec[i];
+        rv->events = fb_ref(b, t, ETD_RUN_EVENTS);
+        rv->allocators = fb_ref(b, t, ETD_RUN_ALLOCATORS);
+        rv->run.offset = t;
+        rv->run.name = fb_str(b, fb_ref(b, t, ETD_RUN_NAME), NULL);
+        rv->run.bundled_input_index = fb_get_i32(b, t, ETD_RUN_BUNDLED_INPUT_INDEX, -1);
+        rv->run.index = i;
+        rv->run.has_events = rv->events != 0;
+        rv->run.allocator_count = fb_vec_len(b, rv->allocators);
+        rv->run.event_count = fb_vec_len(b, rv->events);
+        if (rv->run.name)
+            names_len += strlen(rv->run.name) + 1;
+    }
+    d->names = malloc(names_len ? names_len : 1);
+    if (!d->names) {
+        etp_etdump_free(d);
+        return etp_error_set(err, ETP_E_NOMEM, path, ETP_NO_OFFSET, "out of memory");
+    }
+    char *np = d->names;
+    for (uint32_t i = 0; i < nruns; i++) {
+        etp_run *r = &d->vec[i].run;
+        if (!r->name)
+            continue;
+        size_t n = strlen(r->name) + 1;
+        memcpy(np, r->name, n);
+        r->name = np;
+        np += n;
     }
     d->events_deferred = defer;
+    /* The verification touched the run tables and event vectors, which lie
+     * spread over the whole file; on kernels that map a page-cache folio
+     * whole on a fault (large folios, Linux 6.x) those few touches make
+     * the entire file resident. Drop the mapping's pages now (the page
+     * cache keeps them): each run's events come back when decoded and
+     * leave again (etp_etdump_release_run). */
+    etp_blob_release(blob, 0, blob->size);
     *out = d;
     return ETP_OK;
 }
@@ -312,25 +351,18 @@ void etp_etdump_free(etp_etdump *d)
         return;
     etp_blob_free(d->blob);
     free(d->vec);
+    free(d->names);
     free(d);
 }
 
 const char *etp_etdump_path(const etp_etdump *d) { return d->blob->path; }
 size_t etp_etdump_size(const etp_etdump *d) { return d->blob->size; }
 uint32_t etp_etdump_version(const etp_etdump *d) { return fb_get_u32(&d->b, d->root, ETD_ETDUMP_VERSION, 0); }
-uint32_t etp_etdump_run_count(const etp_etdump *d) { return fb_vec_len(&d->b, d->runs); }
+uint32_t etp_etdump_run_count(const etp_etdump *d) { return d->nruns; }
 
 void etp_etdump_run(const etp_etdump *d, uint32_t i, etp_run *out)
 {
-    const fb_buf *b = &d->b;
-    uint32_t t = fb_vec_ref(b, d->runs, i);
-    out->offset = t;
-    out->name = fb_str(b, fb_ref(b, t, ETD_RUN_NAME), NULL);
-    out->bundled_input_index = fb_get_i32(b, t, ETD_RUN_BUNDLED_INPUT_INDEX, -1);
-    out->index = i;
-    out->has_events = d->vec[i].events != 0;
-    out->allocator_count = fb_vec_len(b, d->vec[i].allocators);
-    out->event_count = fb_vec_len(b, d->vec[i].events);
+    *out = d->vec[i].run;
 }
 
 uint32_t etp_etdump_events_at(const etp_etdump *d, const etp_run *run)
