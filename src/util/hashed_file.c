@@ -10,7 +10,7 @@
 
 #define BUFFER (1u << 18) /* stdio buffer: few write(2) calls for big files */
 /* Every this many bytes, start writing them to disk in the background, so
- * that the fsync at the end waits for the tail only, not the whole file. */
+ * that the final sync waits for the tail only, not the whole file. */
 #define WRITEBACK_EVERY (4u << 20)
 
 struct etp_hashed_file {
@@ -48,7 +48,7 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t len)
         h->hash_failed = 1;
     h->size += done;
     if (h->size - h->handed >= WRITEBACK_EVERY) {
-        /* A hint, not durability (the final fsync is): errors are ignored. */
+        /* A hint, not durability (the final sync is): errors are ignored. */
         (void)sync_file_range(h->fd, (off64_t)h->handed, (off64_t)(h->size - h->handed),
                               SYNC_FILE_RANGE_WRITE);
         h->handed = h->size;
@@ -93,8 +93,11 @@ int etp_hashed_file_finish(etp_hashed_file *h, int sync, uint64_t *size,
     if (fflush(h->fp) != 0 || ferror(h->fp) || h->err)
         e = h->err ? h->err : (errno ? errno : EIO), step = "write";
     fclose(h->fp);
-    if (!step && sync && fsync(h->fd) != 0)
+    if (!step && sync == ETP_HF_FSYNC && fsync(h->fd) != 0)
         e = errno, step = "fsync";
+    if (!step && sync == ETP_HF_WRITEBACK && h->size > h->handed)
+        (void)sync_file_range(h->fd, (off64_t)h->handed, (off64_t)(h->size - h->handed),
+                              SYNC_FILE_RANGE_WRITE); /* a hint; the caller makes it durable */
     if (etp_sha256_end(h->sha, step ? NULL : hex) != 0 || h->hash_failed)
         if (!step)
             e = EIO, step = "hash";

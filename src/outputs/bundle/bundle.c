@@ -1,4 +1,5 @@
 /* bundle.c - start a result bundle, record inputs, write artifacts. */
+#define _GNU_SOURCE /* sync_file_range */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -512,7 +513,9 @@ etp_status etp_bundle_write(etp_bundle *b, const char *rel, const void *data, si
         return s;
     int wrote = test_hooks(b) ? injected_write_failure(fd, data, len)
                               : etp_write_all(fd, data, len);
-    if (wrote != 0 || fsync(fd) != 0) {
+    if (wrote == 0) /* made durable at commit (etp_bundle_commit); start it now */
+        (void)sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+    if (wrote != 0) {
         int e = errno;
         close(fd);
         unlinkat(parent_fd, leaf, 0);
@@ -543,7 +546,8 @@ typedef struct stream_job {
     char sha[ETP_SHA256_HEX];
 } stream_job;
 
-/* Create, fill, fsync and hash one artifact; the file is removed again when
+/* Create, fill and hash one artifact, its writeback started (made durable
+ * at commit); the file is removed again when
  * anything fails. Touches only its own job and file: runs on any thread. */
 static void run_stream_job(stream_job *j)
 {
@@ -570,7 +574,7 @@ static void run_stream_job(stream_job *j)
     int filled = j->spec->fill(fp, j->spec->ctx, err);
     const char *what = NULL;
     int e = 0;
-    if (etp_hashed_file_finish(hf, 1, &j->size, j->sha, &what) != 0)
+    if (etp_hashed_file_finish(hf, ETP_HF_WRITEBACK, &j->size, j->sha, &what) != 0)
         e = errno;
     if (filled != 0)
         what = "the writer failed", e = 0;

@@ -139,10 +139,36 @@ static int cmp_str(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
+/* Make every artifact and directory entry written so far durable before
+ * the manifest vouches for them. Why here and not as each file is
+ * written: on ext4 an fsync of a new file commits the journal, 20-40 ms
+ * each, and fsyncs interleaved with writing put every file in a commit of
+ * its own (18 per bundle). Done together at the end, the first fsync
+ * commits the metadata of all of them and the others only wait for their
+ * data, whose writeback started when they were written. (syncfs would be
+ * one call, but it also waits for every other process' dirty data on that
+ * file system: slower on a busy machine.) */
+static etp_status sync_subdirs(const etp_bundle *b, etp_error *err);
+static etp_status sync_artifacts(const etp_bundle *b, etp_error *err)
+{
+    for (size_t i = 0; i < b->artifact_count; i++) {
+        const char *path = b->artifacts[i].path;
+        int fd = openat(b->dirfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 || fsync(fd) != 0) {
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            return etp_error_set(err, ETP_E_IO, b->dir, ETP_NO_OFFSET,
+                                 "artifact '%s': cannot make it durable: %s", path, strerror(e));
+        }
+        close(fd);
+    }
+    return sync_subdirs(b, err);
+}
+
 /* fsync every subdirectory that holds artifacts or other artifact
  * directories, once each, so the new directory entries are durable before
- * the manifest vouches for them (the files themselves were fsynced when
- * written; the root is fsynced after the rename). */
+ * the manifest vouches for them (the root is fsynced after the rename). */
 static etp_status sync_subdirs(const etp_bundle *b, etp_error *err)
 {
     size_t cap = 0, n = 0;
@@ -200,7 +226,7 @@ etp_status etp_bundle_commit(etp_bundle *b, etp_error *err)
                              "validity '%s' is not valid, degraded or invalid", b->validity);
     etp_status s = recheck_sizes(b, err);
     if (!s)
-        s = sync_subdirs(b, err);
+        s = sync_artifacts(b, err);
     if (s)
         return s;
     size_t len;
