@@ -21,65 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct sample {
-    double wall, cpu;
-    long rss_kb;
-} sample;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int run(char *const argv[], sample *s)
-{
-    double t0 = now();
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        FILE *nul = freopen("/dev/null", "w", stdout);
-        (void)nul;
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status = 0;
-    struct rusage ru;
-    if (wait4(pid, &status, 0, &ru) < 0)
-        return -1;
-    if (s) {
-        s->wall = now() - t0;
-        s->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-                 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-        s->rss_kb = ru.ru_maxrss;
-    }
-    /* The gate's exit 3 is a result, not a failure. */
-    return WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3) ? 0 : -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void report(const char *label, const sample *s, int n)
-{
-    double wall[64], cpu[64];
-    long rss = 0;
-    for (int i = 0; i < n; i++) {
-        wall[i] = s[i].wall;
-        cpu[i] = s[i].cpu;
-        rss = s[i].rss_kb > rss ? s[i].rss_kb : rss;
-    }
-    qsort(wall, (size_t)n, sizeof wall[0], cmp_double);
-    qsort(cpu, (size_t)n, sizeof cpu[0], cmp_double);
-    printf("%-26s wall best %6.3f s median %6.3f s | cpu best %6.3f s median %6.3f s | peak RSS "
-           "%6.1f MB\n",
-           label, wall[0], wall[n / 2], cpu[0], cpu[n / 2], (double)rss / 1024.0);
-}
+#include "child.h"
 
 static int exists(const char *p)
 {
@@ -112,28 +54,33 @@ int main(int argc, char **argv)
                            "--instructions", "10000", "--delegate-every", "10", "--seed", "1",
                            "--pte", pte, "--etrecord", etr, k ? "--slowdown" : NULL, "500:1.3",
                            NULL};
-            if (run(gen, NULL))
+            if (bench_run(gen, NULL, 0, -1))
                 return fprintf(stderr, "bench_diff: cannot generate %s\n", etdp[k]), 1;
         }
         char *a1[] = {etprof, "analyze", etr, "--etdump", etdp[k], "--pte", pte, "-o", plain[k],
                       "--quiet", "--model-explorer", "none", NULL};
         char *a2[] = {etprof, "analyze", etr, "--etdump", etdp[k], "--pte", pte, "-o", det[k],
                       "--quiet", "--model-explorer", "none", "--detailed", NULL};
-        if ((!exists(plain[k]) && run(a1, NULL)) || (!exists(det[k]) && run(a2, NULL)))
+        if ((!exists(plain[k]) && bench_run(a1, NULL, 0, -1)) ||
+            (!exists(det[k]) && bench_run(a2, NULL, 0, -1)))
             return fprintf(stderr, "bench_diff: cannot analyse %s\n", etdp[k]), 1;
     }
-    sample s[3][64];
+    bench_sample s[3][64];
     for (int i = 0; i < repeat; i++) {
         char *d1[] = {etprof, "diff", plain[0], plain[1], "--quiet", NULL};
         char *d2[] = {etprof, "diff", det[0], det[1], "--quiet", NULL};
         char *d3[] = {etprof, "diff", plain[0], plain[1], "--quiet", "-o", out, "--fail-if-slower",
                       "5", NULL};
-        if (run(d1, &s[0][i]) || run(d2, &s[1][i]) || run(d3, &s[2][i]))
+        /* The gate's exit 3 is a result, not a failure. */
+        if (bench_run(d1, &s[0][i], 0, 3) || bench_run(d2, &s[1][i], 0, 3) ||
+            bench_run(d3, &s[2][i], 0, 3))
             return fprintf(stderr, "bench_diff: etprof diff failed\n"), 1;
     }
     printf("etprof diff, two 10,000-instruction runs (50 executions), %d runs each:\n", repeat);
-    report("bundles", s[0], repeat);
-    report("--detailed bundles", s[1], repeat);
-    report("bundles -o DIR", s[2], repeat);
+    static const char *labels[3] = {"bundles", "--detailed bundles", "bundles -o DIR"};
+    for (int v = 0; v < 3; v++) {
+        bench_summary m = bench_summarise(s[v], repeat);
+        bench_print(labels[v], 26, &m);
+    }
     return 0;
 }

@@ -23,68 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct sample {
-    double wall, cpu;
-    long rss_kb;
-} sample;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Run argv with stdout and stderr to /dev/null; 0 if it exited 0. */
-static int run(char *const argv[], sample *s)
-{
-    double t0 = now();
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        FILE *nul = freopen("/dev/null", "w", stdout);
-        (void)nul;
-        nul = freopen("/dev/null", "w", stderr);
-        (void)nul;
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status = 0;
-    struct rusage ru;
-    if (wait4(pid, &status, 0, &ru) < 0)
-        return -1;
-    if (s) {
-        s->wall = now() - t0;
-        s->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-                 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-        s->rss_kb = ru.ru_maxrss;
-    }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void stats(const char *label, const sample *s, int n, double *best_cpu)
-{
-    double wall[64], cpu[64];
-    long rss = 0;
-    for (int i = 0; i < n; i++) {
-        wall[i] = s[i].wall;
-        cpu[i] = s[i].cpu;
-        rss = s[i].rss_kb > rss ? s[i].rss_kb : rss;
-    }
-    qsort(wall, (size_t)n, sizeof wall[0], cmp_double);
-    qsort(cpu, (size_t)n, sizeof cpu[0], cmp_double);
-    printf("%-14s wall best %6.3f s median %6.3f s | cpu best %6.3f s median %6.3f s | "
-           "peak RSS %6.1f MB\n",
-           label, wall[0], wall[n / 2], cpu[0], cpu[n / 2], (double)rss / 1024.0);
-    *best_cpu = cpu[0];
-}
+#include "child.h"
 
 typedef struct file_size {
     char path[600];
@@ -146,7 +85,7 @@ int main(int argc, char **argv)
         char *gen[] = {etprof, "gen", "etdump", "-o", etdp, "--executions", "50",
                        "--instructions", "10000", "--delegate-every", "10", "--seed", "1",
                        "--pte", pte, "--etrecord", etr, NULL};
-        if (run(gen, NULL)) {
+        if (bench_run(gen, NULL, 1, -1)) {
             fprintf(stderr, "bench_publish: could not generate the reference run in %s\n", dir);
             return 1;
         }
@@ -160,24 +99,25 @@ int main(int argc, char **argv)
     char *plain[] = {etprof, "analyze", etr, "--etdump", etdp, "--pte", pte, "--quiet", NULL};
     char *publish[] = {etprof, "analyze", etr, "--etdump", etdp, "--pte", pte, "--quiet",
                        "-o", out, NULL};
-    sample a[64], b[64];
-    run(plain, NULL); /* warm the page cache */
+    bench_sample a[64], b[64];
+    bench_run(plain, NULL, 1, -1); /* warm the page cache */
     for (int i = 0; i < repeat; i++) {
-        if (run(plain, &a[i]) || run(publish, &b[i])) {
+        if (bench_run(plain, &a[i], 1, -1) || bench_run(publish, &b[i], 1, -1)) {
             fprintf(stderr, "bench_publish: etprof analyze failed\n");
             return 1;
         }
     }
-    double cpu_a, cpu_b;
     printf("reference run: %s (%.1f MB ETDump), %d alternating runs each\n", dir,
            (double)etdp_size / 1e6, repeat);
-    stats("analyze", a, repeat, &cpu_a);
-    stats("analyze -o", b, repeat, &cpu_b);
-    long rss = 0;
-    for (int i = 0; i < repeat; i++)
-        rss = b[i].rss_kb > rss ? b[i].rss_kb : rss;
-    printf("publication: best cpu %.2fx the analysis; peak RSS %.2fx the ETDump\n",
-           cpu_a > 0 ? cpu_b / cpu_a : 0.0, (double)rss * 1024.0 / (double)etdp_size);
+    bench_summary ma = bench_summarise(a, repeat), mb = bench_summarise(b, repeat);
+    bench_print("analyze", 14, &ma);
+    bench_print("analyze -o", 14, &mb);
+    printf("publication: wall %.2fx (best) %.2fx (median), cpu %.2fx (best) the analysis; "
+           "peak RSS %.2fx the ETDump\n",
+           ma.wall_best > 0 ? mb.wall_best / ma.wall_best : 0.0,
+           ma.wall_median > 0 ? mb.wall_median / ma.wall_median : 0.0,
+           ma.cpu_best > 0 ? mb.cpu_best / ma.cpu_best : 0.0,
+           (double)mb.rss_kb * 1024.0 / (double)etdp_size);
     file_size top[6];
     memset(top, 0, sizeof top);
     long long total = walk(out, "", top, 6);
