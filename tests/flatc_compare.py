@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 
+from json_diff import first_difference
+
 KINDS = {b"ED00": ("etdump.fbs", ["--size-prefixed"], 8),
          b"ET12": ("program.fbs", [], 4),
          b"BP08": ("bundled_program.fbs", [], 4)}
@@ -30,31 +32,7 @@ def kind_of(path):
 
 
 def diff(a, b, path="$"):
-    if isinstance(a, float) or isinstance(b, float):
-        if isinstance(a, (int, float)) and isinstance(b, (int, float)) \
-                and not isinstance(a, bool) and not isinstance(b, bool):
-            if abs(float(a) - float(b)) <= 0.5e-12 + 1e-15 * abs(float(b)):
-                return None
-        return "%s: %r != %r" % (path, a, b)
-    if type(a) is not type(b):
-        return "%s: type %s != %s" % (path, type(a).__name__, type(b).__name__)
-    if isinstance(a, dict):
-        if list(a.keys()) != list(b.keys()):
-            return "%s: keys %s != %s" % (path, list(a.keys()), list(b.keys()))
-        for k in a:
-            d = diff(a[k], b[k], path + "." + k)
-            if d:
-                return d
-        return None
-    if isinstance(a, list):
-        if len(a) != len(b):
-            return "%s: length %d != %d" % (path, len(a), len(b))
-        for i, (x, y) in enumerate(zip(a, b)):
-            d = diff(x, y, "%s[%d]" % (path, i))
-            if d:
-                return d
-        return None
-    return None if a == b else "%s: %r != %r" % (path, a, b)
+    return first_difference(a, b, path, float_digits=12)
 
 
 def main():

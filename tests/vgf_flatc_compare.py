@@ -19,30 +19,14 @@ import subprocess
 import sys
 import tempfile
 
+from json_diff import first_difference
+
 ROOTS = [("modules", "ModuleTable"), ("model_sequence", "ModelSequenceTable"),
          ("resources", "ModelResourceTable"), ("constants", "ConstantSection")]
 
 
 def diff(a, b, path="$"):
-    if type(a) is not type(b):
-        return "%s: type %s != %s" % (path, type(a).__name__, type(b).__name__)
-    if isinstance(a, dict):
-        if list(a.keys()) != list(b.keys()):
-            return "%s: keys %s != %s" % (path, list(a.keys()), list(b.keys()))
-        for k in a:
-            d = diff(a[k], b[k], path + "." + k)
-            if d:
-                return d
-        return None
-    if isinstance(a, list):
-        if len(a) != len(b):
-            return "%s: length %d != %d" % (path, len(a), len(b))
-        for i, (x, y) in enumerate(zip(a, b)):
-            d = diff(x, y, "%s[%d]" % (path, i))
-            if d:
-                return d
-        return None
-    return None if a == b else "%s: %r != %r" % (path, a, b)
+    return first_difference(a, b, path)
 
 
 def flatc(schema, root, data, tmp):

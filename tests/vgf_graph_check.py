@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 
+from json_diff import first_difference
+
 
 def normalise(x):
     if isinstance(x, dict):
@@ -31,27 +33,7 @@ def normalise(x):
 
 
 def first_diff(a, b, path="$"):
-    if type(a) is not type(b):
-        return "%s: %s != %s" % (path, type(a).__name__, type(b).__name__)
-    if isinstance(a, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a:
-                return "%s.%s: missing in output" % (path, k)
-            if k not in b:
-                return "%s.%s: not expected" % (path, k)
-            d = first_diff(a[k], b[k], "%s.%s" % (path, k))
-            if d:
-                return d
-        return None
-    if isinstance(a, list):
-        for i, (x, y) in enumerate(zip(a, b)):
-            d = first_diff(x, y, "%s[%d]" % (path, i))
-            if d:
-                return d
-        if len(a) != len(b):
-            return "%s: %d items, expected %d" % (path, len(a), len(b))
-        return None
-    return None if a == b else "%s: %r != %r" % (path, a, b)
+    return first_difference(a, b, path, key_order=False)
 
 
 def run_graph(etprof, src, tmp):
