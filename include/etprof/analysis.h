@@ -54,6 +54,7 @@ struct etp_etrecord;
 struct etp_runner_log;
 struct etp_device_log;
 struct etp_device_report;
+struct etp_npu_call_site;
 
 /**
  * A wall time per iteration that a source other than the ETDump reported for
@@ -159,6 +160,10 @@ typedef struct etp_entity {
     const char *source_fn;
     uint32_t instruction_count;
     char **instructions;          /**< ids of the instructions that ran it (owned) */
+    /* DelegateCall instructions with EthosUBackend events: */
+    const struct etp_npu_call_site *npu; /**< its Ethos-U split (an element of
+                                              device->npu.sites, etprof/device_report.h);
+                                              NULL for every other entity */
 } etp_entity;
 
 /** What a figure's statistics are over. */

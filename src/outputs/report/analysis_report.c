@@ -490,7 +490,7 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
                     share, execs,
                     e->additive ? " " : "*", namew, namew, c_id->get(a, e).s, type ? type : "");
             char note[160];
-            if (etp_npu_row_note(a, e->id, note, sizeof note))
+            if (etp_npu_row_note(a, e, note, sizeof note))
                 fprintf(fp, "  %3s %11s %7s %9s  -> %s\n", "", "", "", "", note);
             any_shared |= !e->additive;
         }
