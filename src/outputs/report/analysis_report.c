@@ -302,6 +302,8 @@ void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, int entities)
     etp_json_memory(w, a);
     etp_jw_key(w, "npu");
     etp_json_npu(w, a);
+    etp_jw_key(w, "debug_buffer");
+    etp_json_debug_buffer(w, a);
     etp_jw_key(w, "issues");
     etp_json_issues(w, &a->issues);
     etp_jw_obj_end(w);

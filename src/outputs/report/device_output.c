@@ -202,6 +202,24 @@ const char *etp_npu_row_note(const etp_analysis *a, const etp_entity *e, char *b
     return buf;
 }
 
+void etp_json_debug_buffer(etp_jw *w, const etp_analysis *a)
+{
+    const etp_debug_buffer_info *db = &a->debug_buffer;
+    if (!db->checked) {
+        etp_jw_null(w);
+        return;
+    }
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "name", db->name);
+    etp_jw_kuint(w, "size_bytes", db->size);
+    etp_jw_kuint(w, "debug_events", db->check.debug_events);
+    etp_jw_kuint(w, "tensors_checked", db->check.tensors);
+    etp_jw_kuint(w, "empty_tensors", db->check.empty_tensors);
+    etp_jw_kuint(w, "bytes_referenced", db->check.bytes_referenced);
+    etp_jw_kstr(w, "check", "every logged tensor's bytes lie inside the buffer");
+    etp_jw_obj_end(w);
+}
+
 const char *etp_npu_verdict(const etp_npu_call_site *c)
 {
     if (!c->has_npu)
@@ -249,6 +267,13 @@ void etp_device_write_text(const etp_analysis *a, FILE *fp)
         fprintf(fp, "; program %s", s);
     }
     fputc('\n', fp);
+    const etp_debug_buffer_info *db = &a->debug_buffer;
+    if (db->checked)
+        fprintf(fp, "Debug buffer: %s B, %s: %llu tensor%s of %llu debug event%s lie inside it "
+                    "(up to byte %llu)\n",
+                etp_thousands(db->size, t, sizeof t), db->name, (unsigned long long)db->check.tensors,
+                db->check.tensors == 1 ? "" : "s", (unsigned long long)db->check.debug_events,
+                db->check.debug_events == 1 ? "" : "s", (unsigned long long)db->check.bytes_referenced);
     const char *u = etp_unit_name(a->target_unit);
     if (r->npu.present) {
         const etp_npu_split *p = &r->npu;

@@ -12,6 +12,9 @@
 void etp_json_device(etp_jw *w, const etp_analysis *a);
 void etp_json_memory(etp_jw *w, const etp_analysis *a);
 void etp_json_npu(etp_jw *w, const etp_analysis *a);
+/* The value of "debug_buffer": the buffer the debug events were checked
+ * against (null when none was given). */
+void etp_json_debug_buffer(etp_jw *w, const etp_analysis *a);
 /* Terminal lines: "Memory: ...", the Ethos-U split, the device figures. */
 void etp_device_write_text(const etp_analysis *a, FILE *fp);
 /* For the operators table: "NPU 90%, input copy 7%, rest 3% ..." of the
