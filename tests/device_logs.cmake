@@ -8,3 +8,15 @@ add_test(NAME device_logs.run
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/run_cmd.py $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES})
 set_tests_properties(device_logs.formats device_logs.run PROPERTIES SKIP_RETURN_CODE 77
                      ENVIRONMENT "${ETP_TEST_ENV}")
+# The debug buffer beside an ETDump (--debug-buffer or carried by a --log):
+# every logged tensor inside it, recorded as an input; the ETDump from a log.
+add_test(NAME device_logs.debug_buffer
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/debug_buffer.py $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES}
+                 ${PROJECT_SOURCE_DIR}/schema)
+set_tests_properties(device_logs.debug_buffer PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")
+# The Ethos-U split on the report page: its table, the node details panel,
+# no console error, in headless Chromium (pages in build/tests/ethosu/page/).
+add_test(NAME device_logs.ethosu_page.chromium
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/ethosu_page_check.py
+                 ${CMAKE_CURRENT_BINARY_DIR}/ethosu/page)
+set_tests_properties(device_logs.ethosu_page.chromium PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")

@@ -264,6 +264,10 @@ expect(rc == 1 and "carries no base64" in err, "extract of a log without a dump:
 
 # ---- Ethos-U events in the ETDump: NPU vs input copy vs the rest ---------------------------
 EU = os.path.join(FIX, "pte-adapter", "mobilenet_v2_ethosu", "input.pte")
+# operators.csv's columns before the Ethos-U ones (docs/result-bundle.md): their positions stay.
+OPS_CSV_HEAD = ("entity_id,kind,name,op_type,backend,chain,instruction,instruction_kind,debug_handles,timing_source,"
+                "executions,events,avg_cycles,p10_cycles,p50_cycles,p90_cycles,min_cycles,max_cycles,additive,shared,"
+                "co_attributed,unresolved_debug_handles,kernel_avg_cycles,dispatch_avg_cycles,module_path").split(",")
 
 
 def pe(c, i, s, e, name):
@@ -308,6 +312,30 @@ for old in (False, True):
         close(n["by_instruction"][0]["npu_avg"], sum(npus) / 4)
     expect(ok, "Ethos-U %s names: NPU %g, input copy %g, rest %g per execution" %
            ("1.0" if old else "current", sum(npus) / 4, sum(copies) / 4, sum(rests) / 4))
+    # The operators table: npu_* members of the DelegateCall instruction only.
+    if doc:
+        ents = {e["id"]: e for e in doc["entities"]}
+        call = ents.get("forward_0_1", {})
+        execs = [n + c + o + r for n, c, o, r in zip(npus, copies, outs, rests)]
+        ok = close(call.get("npu_execute_avg", -1), sum(execs) / 4) and close(call.get("npu_avg", -1), sum(npus) / 4) \
+            and close(call.get("npu_input_copy_avg", -1), sum(copies) / 4) and close(call.get("npu_rest_avg", -1), sum(rests) / 4)
+        ok = ok and (close(call.get("npu_output_copy_avg", -1), sum(outs) / 4) if old else "npu_output_copy_avg" not in call)
+        ok = ok and not any(k.startswith("npu_") for i, e in ents.items() if i != "forward_0_1" for k in e)
+        expect(ok, "  operators: forward_0_1's npu_execute/npu/input_copy/%srest averages, no npu_* elsewhere" %
+               ("output_copy/" if old else ""))
+    bdir = os.path.join(TMP, "eu_ops%d" % old)
+    rc, _, err = run("analyze", "--etdump", base + ".etdp", "--pte", EU, "--source-unit", "cycles", "--unit", "cycles",
+                     "-o", bdir, "--quiet", "--model-explorer", "none")
+    rows = open(os.path.join(bdir, "operators.csv"), newline="").read().split("\r\n") if rc == 0 else [""]
+    head = rows[0].split(",")
+    npu_cols = ["npu_execute_avg_cycles", "npu_avg_cycles", "npu_input_copy_avg_cycles",
+                "npu_output_copy_avg_cycles", "npu_rest_avg_cycles"]
+    cells = {r.split(",")[0]: r.split(",") for r in rows[1:] if r}
+    row = dict(zip(head, cells.get("forward_0_1", [])))
+    ok = rc == 0 and head[:25] == OPS_CSV_HEAD and head[25:] == npu_cols and close(float(row["npu_avg_cycles"]), sum(npus) / 4) \
+        and close(float(row["npu_rest_avg_cycles"]), sum(rests) / 4) and (row["npu_output_copy_avg_cycles"] != "") == old \
+        and all(dict(zip(head, c))["npu_execute_avg_cycles"] == "" for i, c in cells.items() if i != "forward_0_1")
+    expect(ok, "  operators.csv: the npu_* columns appended after the 25 existing ones, filled for forward_0_1 only")
     rc, out, err = run("analyze", "--etdump", base + ".etdp", "--pte", EU, "--source-unit", "cycles", "--unit", "cycles")
     expect(rc == 0 and "Ethos-U delegate calls" in out and "the largest cost is the NPU" in out and
            "-> NPU %.0f%%" % (100.0 * sum(npus) / (sum(npus) + sum(copies) + sum(outs) + sum(rests))) in out,
@@ -340,6 +368,13 @@ if jsonschema:
         errs = list(jsonschema.Draft202012Validator(json.load(open(os.path.join(SCH, sch + ".schema.json")))).iter_errors(doc))
         expect(not errs and doc.get("memory") and (art != "summary.json" or (doc["npu"] and doc["device"]["figures"])),
                "%s (memory, npu, device) validates against %s %s" % (art, sch, [e.message[:80] for e in errs[:2]]))
+    jdir = os.path.join(TMP, "eu_json")
+    rc, _, err = run("analyze", "--etdump", os.path.join(TMP, "eu1.etdp"), "--pte", EU, "--source-unit", "cycles",
+                     "--unit", "cycles", "-o", jdir, "--format", "json", "--quiet", "--model-explorer", "none")
+    doc = json.load(open(os.path.join(jdir, "operators.json"))) if rc == 0 else {}
+    errs = list(jsonschema.Draft202012Validator(json.load(open(os.path.join(SCH, "operators.v1.schema.json")))).iter_errors(doc))
+    expect(rc == 0 and not errs and any("npu_avg" in e for e in doc["entities"]),
+           "operators.json with npu_* members validates against operators.v1 %s" % [e.message[:80] for e in errs[:2]])
     rc, doc, err = analyze_json(tv, etdump=os.path.join(TMP, "eu1.etdp"), pte=EU, extra=["--source-unit", "cycles", "--unit", "cycles"])
     errs = list(jsonschema.Draft202012Validator(json.load(open(os.path.join(SCH, "analysis.v1.schema.json")))).iter_errors(doc))
     expect(not errs, "analyze --json with device members validates against analysis.v1")

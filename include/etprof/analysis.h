@@ -54,6 +54,7 @@ struct etp_etrecord;
 struct etp_runner_log;
 struct etp_device_log;
 struct etp_device_report;
+struct etp_npu_call_site;
 
 /**
  * A wall time per iteration that a source other than the ETDump reported for
@@ -98,9 +99,24 @@ typedef struct etp_analysis_options {
     const struct etp_device_log *const *device_logs;
     uint32_t device_log_count;
     const struct etp_nx_options *nx_options; /**< VGF statistics decoder choices; NULL: defaults */
+    /** optional: the debug buffer the runtime wrote beside the ETDump
+     *  (intermediate-output logging). Every tensor a debug event logged
+     *  must lie inside its debug_buffer_size bytes, else the analysis fails
+     *  with ETP_E_MISMATCH (etp_etdump_check_debug_buffer()). */
+    int has_debug_buffer;
+    uint64_t debug_buffer_size;
+    const char *debug_buffer_name; /**< how errors and outputs name it (copied) */
 } etp_analysis_options;
 
 void etp_analysis_options_init(etp_analysis_options *o);
+
+/** The debug buffer an analysis checked the ETDump's debug events against. */
+typedef struct etp_debug_buffer_info {
+    int checked;                  /**< 0: no debug buffer was given */
+    char *name;                   /**< etp_analysis_options.debug_buffer_name (owned) */
+    uint64_t size;                /**< bytes */
+    etp_debug_buffer_check check; /**< what was found: every tensor inside the buffer */
+} etp_debug_buffer_info;
 
 /** Per-execution sums of one entity over the analysis' executions. */
 typedef struct etp_series {
@@ -159,6 +175,10 @@ typedef struct etp_entity {
     const char *source_fn;
     uint32_t instruction_count;
     char **instructions;          /**< ids of the instructions that ran it (owned) */
+    /* DelegateCall instructions with EthosUBackend events: */
+    const struct etp_npu_call_site *npu; /**< its Ethos-U split (an element of
+                                              device->npu.sites, etprof/device_report.h);
+                                              NULL for every other entity */
 } etp_entity;
 
 /** What a figure's statistics are over. */
@@ -280,6 +300,7 @@ typedef struct etp_analysis {
                                            (etprof/device_report.h; owned) */
     struct etp_nx_result *nx;         /**< VGF NX cycles (etprof/nx_stats.h), NULL when the
                                            ETDump has no VGF_NEURAL_STATISTICS (owned) */
+    etp_debug_buffer_info debug_buffer; /**< the debug buffer checked, if one was given */
 } etp_analysis;
 
 /**

@@ -73,6 +73,14 @@ typedef enum etp_column_id {
     ETP_COL_SOURCE_FN,
     ETP_COL_STACK_TRACE,
     ETP_COL_INSTRUCTIONS,      /**< ids of the instructions that ran it */
+    /* Ethos-U split of a DelegateCall instruction with EthosUBackend events
+     * (etp_entity.npu; etprof/device_report.h): per execution, the sum over
+     * its calls, averaged over the executions with such events. */
+    ETP_COL_NPU_EXECUTE_AVG,   /**< EthosUBackend::execute() as a whole */
+    ETP_COL_NPU_AVG,           /**< the NPU run ("+EthosUBackend::execute()NPU") */
+    ETP_COL_NPU_INPUT_COPY_AVG,  /**< input copy on the CPU (handles.input.memcpy()) */
+    ETP_COL_NPU_OUTPUT_COPY_AVG, /**< output copy on the CPU (1.0 only) */
+    ETP_COL_NPU_REST_AVG,      /**< execute() minus NPU and copies: the rest on the CPU */
     ETP_COL_COUNT
 } etp_column_id;
 

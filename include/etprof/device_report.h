@@ -58,11 +58,17 @@ typedef struct etp_memory_summary {
     const char *program_source; /**< "program file" or "Arm runner log" */
 } etp_memory_summary;
 
-/** One Ethos-U delegate instruction's calls, per execution. */
+/** One Ethos-U delegate instruction's calls, per execution: sums over its calls in an
+ *  execution, averaged over the split's executions (etp_npu_split.executions). */
 typedef struct etp_npu_call_site {
     char *instruction;          /**< entity id of the DelegateCall instruction ("forward_0_1"; owned) */
     int32_t chain, instr;
     double execute_avg, npu_avg, input_copy_avg, output_copy_avg, rest_avg;
+    int has_npu, has_input_copy, has_output_copy; /**< the site has such events */
+    uint32_t executions;        /**< selected executions with its execute() events */
+    uint64_t calls;             /**< its EthosUBackend::execute() occurrences in them */
+    int npu_larger;             /**< 1: the NPU run takes at least as long as the CPU side
+                                     of the call (copies + rest); 0: the CPU side is larger */
 } etp_npu_call_site;
 
 /** Ethos-U delegate calls, per execution (sum over the calls of one execution). */

@@ -183,6 +183,34 @@ void etp_etdump_event(const etp_etdump *d, const etp_run *run, uint32_t j, etp_e
 int etp_etdump_debug_tensor(const etp_etdump *d, const etp_debug_event *ev, uint32_t k,
                             etp_dbg_tensor *out);
 
+/** Bytes of one element of ExecuTorch ScalarType @p type (the runtime's
+ *  enum, a superset of schema/scalar_type.fbs); 0 for a type it does not
+ *  have. A pure function. */
+uint32_t etp_scalar_type_size(int type);
+
+/** What etp_etdump_check_debug_buffer() found. */
+typedef struct etp_debug_buffer_check {
+    uint64_t debug_events;       /**< debug events in the dump (every RunData) */
+    uint64_t tensors;            /**< tensors with bytes: each lies inside the buffer */
+    uint64_t empty_tensors;      /**< tensors logged without bytes (offset -1) */
+    uint64_t bytes_referenced;   /**< the largest offset + nbytes over the tensors */
+} etp_debug_buffer_check;
+
+/**
+ * Check the dump's debug events against the debug buffer the runtime wrote
+ * beside it (@p buffer_size bytes, called @p buffer_name in errors): every
+ * logged tensor's bytes [offset, offset + nbytes), nbytes = the product of
+ * its sizes times its element size, must lie inside the buffer. Reads
+ * every RunData's events: the dump must be verified (etp_etdump_verified()).
+ * @return ETP_OK with *@p out filled; ETP_E_MISMATCH naming the run, event,
+ *         tensor and offset when one lies outside; ETP_E_FORMAT for a
+ *         tensor whose size cannot be known (unknown scalar type, negative
+ *         size, a byte count past 2^63); ETP_E_USAGE for an unverified dump.
+ *         A pure read: safe from any thread once the dump is verified.
+ */
+etp_status etp_etdump_check_debug_buffer(const etp_etdump *d, uint64_t buffer_size, const char *buffer_name,
+                                         etp_debug_buffer_check *out, etp_error *err);
+
 /**
  * Write the whole file to @p fp as JSON shaped like
  * `flatc --json --strict-json --defaults-json` output (same names, enum

@@ -47,6 +47,10 @@ typedef struct etp_publish_options {
     const char *const *device_log_paths;
     uint32_t device_log_count;
     const char *embed_log_path;
+    /** The debug buffer the analysis checked (etp_analysis.debug_buffer),
+     *  recorded as input "debug_buffer"; NULL: none. Publishing fails with
+     *  ETP_E_MISMATCH when its size is no longer the one checked. */
+    const char *debug_buffer_path;
 } etp_publish_options;
 
 /**

@@ -43,7 +43,7 @@ def open_inputs(etdump, pte=None, etrecord=None, log=None, prepare=None):
 
 
 def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=None,
-            unit="ms", cpu_hz=None, hash_program=True):
+            unit="ms", cpu_hz=None, hash_program=True, debug_buffer=None):
     """Analyse a run: the ETDump with its program (.pte/.bpte) and/or ETRecord,
     optionally the runner's log, as `etprof analyze` does.
 
@@ -51,7 +51,9 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
     source_unit: unit of the ETDump ticks (None: ns assumed, and reported as
     an issue). unit: unit of the results. cpu_hz: convert cycle ticks.
     hash_program: record the program's SHA-256 (publish() needs it for the
-    Model Explorer views). Returns an Analysis; raises etprof.Error."""
+    Model Explorer views). debug_buffer: the debug buffer written beside the
+    ETDump; every tensor its debug events logged must lie inside it (as
+    `etprof analyze --debug-buffer`). Returns an Analysis; raises etprof.Error."""
     if pte is None and etrecord is None:
         raise _errors.usage("give an etrecord, a pte program, or both")
     if isinstance(logs, (str, bytes, os.PathLike)):
@@ -71,6 +73,15 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
     method_b = method.encode() if method is not None else None
     opt.method = method_b
     opt.hash_program = int(bool(hash_program))
+    dbg_b = None
+    if debug_buffer is not None:
+        try:
+            size = os.stat(debug_buffer).st_size
+        except OSError as e:
+            raise _errors.ReadError("io", f"cannot open: {e.strerror}", file=os.fspath(debug_buffer),
+                                    status=1) from None
+        dbg_b = _lib.path_arg(debug_buffer)
+        opt.has_debug_buffer, opt.debug_buffer_size, opt.debug_buffer_name = 1, size, dbg_b
     inputs = open_inputs(etdump, pte, etrecord, log, prepare=opt)
     lib = _lib.lib
     try:
@@ -88,9 +99,9 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
         raise
     call = dict(etdump=etdump, pte=pte, etrecord=etrecord, log=log, method=method,
                 source_unit=src, source_unit_given=source_unit is not None, unit=unit,
-                cpu_hz=cpu_hz)
+                cpu_hz=cpu_hz, debug_buffer=debug_buffer)
     # The analysis may keep pointing at the options' strings (its method).
-    call["_keep"] = (opt, method_b)
+    call["_keep"] = (opt, method_b, dbg_b)
     return Analysis(out, inputs, call)
 
 
@@ -242,9 +253,11 @@ class Analysis:
         options.update(format=format, detailed=bool(detailed),
                        model_explorer="files" if model_explorer else "none")
         args = [repr(os.fspath(c["etdump"]))] + [
-            f"{k}={os.fspath(c[k])!r}" for k in ("pte", "etrecord", "log") if c[k] is not None]
+            f"{k}={os.fspath(c[k])!r}" for k in ("pte", "etrecord", "log", "debug_buffer")
+            if c[k] is not None]
         command = f"etprof.analyze({', '.join(args)}).publish({os.fspath(directory)!r})"
-        keep = {k: _lib.path_arg(c[k]) for k in ("etdump", "pte", "etrecord", "log")}
+        keep = {k: _lib.path_arg(c[k]) if c[k] is not None else None
+                for k in ("etdump", "pte", "etrecord", "log", "debug_buffer")}
         po = _lib.PublishOptions()
         po.dir = _lib.path_arg(directory)
         po.bundle_flags = (1 if force else 0) | (2 if parents else 0)
@@ -255,6 +268,7 @@ class Analysis:
         po.command_line, po.options_json = cmd_b, opt_b
         po.etdump_path, po.pte_path = keep["etdump"], keep["pte"]
         po.etrecord_path, po.log_path = keep["etrecord"], keep["log"]
+        po.debug_buffer_path = keep["debug_buffer"]
         rid = run_id.encode() if run_id else None
         ts = timestamp.encode() if timestamp else None
         po.run_id, po.timestamp = rid, ts

@@ -23,7 +23,9 @@ class AnalysisOptions(ctypes.Structure):
                 ("hash_program", ctypes.c_int), ("skip_executions", ctypes.c_uint32),
                 ("rank_by", ctypes.c_int), ("wall_evidence", ctypes.c_void_p),
                 ("wall_evidence_count", ctypes.c_uint32), ("device_logs", ctypes.c_void_p),
-                ("device_log_count", ctypes.c_uint32), ("nx_options", ctypes.c_void_p)]
+                ("device_log_count", ctypes.c_uint32), ("nx_options", ctypes.c_void_p),
+                ("has_debug_buffer", ctypes.c_int), ("debug_buffer_size", ctypes.c_uint64),
+                ("debug_buffer_name", ctypes.c_char_p)]
 
 
 class InspectOptions(ctypes.Structure):
@@ -50,7 +52,8 @@ class PublishOptions(ctypes.Structure):
                 ("pte_path", ctypes.c_char_p), ("etrecord_path", ctypes.c_char_p),
                 ("log_path", ctypes.c_char_p), ("run_id", ctypes.c_char_p),
                 ("timestamp", ctypes.c_char_p), ("device_log_paths", ctypes.c_void_p),
-                ("device_log_count", ctypes.c_uint32), ("embed_log_path", ctypes.c_char_p)]
+                ("device_log_count", ctypes.c_uint32), ("embed_log_path", ctypes.c_char_p),
+                ("debug_buffer_path", ctypes.c_char_p)]
 
 
 class _Ints(ctypes.Structure):

@@ -23,6 +23,23 @@ void etp_analysis_options_init(etp_analysis_options *o)
     o->target_unit = ETP_UNIT_MS;
 }
 
+/* The debug buffer beside the ETDump: every logged tensor inside it (the
+ * dump is verified by now: inspection read every event). */
+static etp_status check_debug_buffer(etp_analysis *a, const etp_etdump *d, const etp_analysis_options *opt,
+                                     etp_error *err)
+{
+    etp_debug_buffer_info *db = &a->debug_buffer;
+    const char *name = opt->debug_buffer_name ? opt->debug_buffer_name : "the debug buffer";
+    etp_status s = etp_etdump_check_debug_buffer(d, opt->debug_buffer_size, name, &db->check, err);
+    if (s)
+        return s;
+    if (!(db->name = etp_strdup(name)))
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    db->size = opt->debug_buffer_size;
+    db->checked = 1;
+    return ETP_OK;
+}
+
 /* Findings about the inputs themselves. */
 static etp_status note_inputs(etp_abuild *b)
 {
@@ -182,6 +199,8 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
         s = etp_build_device_report(&b);
     if (!s)
         s = etp_nx_attach(a, d, opt->nx_options, err);
+    if (!s && opt->has_debug_buffer)
+        s = check_debug_buffer(a, d, opt, err);
     /* Hand the entities over. */
     a->entities = b.ents.v;
     a->entity_count = (uint32_t)b.ents.n;
@@ -212,6 +231,7 @@ void etp_analysis_free(etp_analysis *a)
         free(a->figures[i].reason);
     }
     free(a->figures);
+    free(a->debug_buffer.name);
     free(a->executions);
     free(a->unresolved_handles);
     etp_issue_list_free(&a->issues);

@@ -2,6 +2,8 @@
  * one presence rule per column, in one table. */
 #include "etprof/columns.h"
 
+#include "etprof/device_report.h"
+
 #include <stdio.h>
 
 /* ---- presence rules ---- */
@@ -17,6 +19,12 @@ static int timed(const etp_entity *e) { return e->time.executions > 0; }
 static int kernel_timed(const etp_entity *e) { return e->has_kernel && e->kernel.executions > 0; }
 static int dispatch_timed(const etp_entity *e) { return e->has_kernel && e->dispatch.n > 0; }
 static int has_unresolved(const etp_entity *e) { return e->unresolved_count > 0; }
+
+/* Ethos-U split: DelegateCall instructions linked to their call site. */
+static int npu_site(const etp_entity *e) { return e->npu != NULL; }
+static int npu_run(const etp_entity *e) { return e->npu && e->npu->has_npu; }
+static int npu_in(const etp_entity *e) { return e->npu && e->npu->has_input_copy; }
+static int npu_out(const etp_entity *e) { return e->npu && e->npu->has_output_copy; }
 
 /* ---- getters ---- */
 
@@ -61,6 +69,12 @@ CELL(get_module_path, s, e->module_path)
 CELL(get_module_type, s, e->module_type)
 CELL(get_source_fn, s, e->source_fn)
 CELL(get_stack_trace, s, e->stack_trace)
+/* (read only when present: e->npu is set) */
+CELL(get_npu_execute, d, e->npu ? e->npu->execute_avg : 0)
+CELL(get_npu_run, d, e->npu ? e->npu->npu_avg : 0)
+CELL(get_npu_in, d, e->npu ? e->npu->input_copy_avg : 0)
+CELL(get_npu_out, d, e->npu ? e->npu->output_copy_avg : 0)
+CELL(get_npu_rest, d, e->npu ? e->npu->rest_avg : 0)
 
 static etp_cell get_handles(const etp_analysis *a, const etp_entity *e)
 {
@@ -174,6 +188,15 @@ static const etp_column columns[ETP_COL_COUNT] = {
         0, STR, E, operator_only, get_stack_trace),
     COL(INSTRUCTIONS, "instructions", "instructions", "instructions",
         0, STRS, E, operator_only, get_instructions),
+    COL(NPU_EXECUTE_AVG, "npu_execute_avg", "npu_execute_avg", "Ethos-U execute avg",
+        1, NUM, E, npu_site, get_npu_execute),
+    COL(NPU_AVG, "npu_avg", "npu_avg", "NPU avg", 1, NUM, E, npu_run, get_npu_run),
+    COL(NPU_INPUT_COPY_AVG, "npu_input_copy_avg", "npu_input_copy_avg", "input copy avg",
+        1, NUM, E, npu_in, get_npu_in),
+    COL(NPU_OUTPUT_COPY_AVG, "npu_output_copy_avg", "npu_output_copy_avg", "output copy avg",
+        1, NUM, E, npu_out, get_npu_out),
+    COL(NPU_REST_AVG, "npu_rest_avg", "npu_rest_avg", "rest of the call avg",
+        1, NUM, E, npu_site, get_npu_rest),
 };
 
 #undef COL

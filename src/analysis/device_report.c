@@ -4,6 +4,8 @@
  * Ethos-U split of the delegate calls (NPU vs input copy vs the rest). */
 #include "analysis/device_report.h"
 
+#include "analysis/entities.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -402,6 +404,7 @@ static void npu_split(dbuild *d)
     uint64_t calls = 0;
     etp_npu_split *p = &d->r->npu;
     double (*site_tot)[NPU_KINDS] = NULL; /* per site: sums over the selected executions */
+    uint8_t *site_has = NULL;             /* per site: bit k set when it has kind k events */
     for (uint32_t bi = 0; bi < in->block_count; bi++) {
         const etp_inspect_block *blk = &in->blocks[bi];
         if (!blk->run_count || b->exec_of_run[blk->runs[0]] == UINT32_MAX)
@@ -422,11 +425,15 @@ static void npu_split(dbuild *d)
                 double (*nt)[NPU_KINDS] = ns ? realloc(site_tot, (si + 1) * sizeof *nt) : NULL;
                 if (ns)
                     p->sites = ns;
-                if (!nt) {
+                if (nt)
+                    site_tot = nt;
+                uint8_t *nh = nt ? realloc(site_has, si + 1) : NULL;
+                if (!nh) {
                     d->oom = 1;
                     break;
                 }
-                site_tot = nt;
+                site_has = nh;
+                nh[si] = 0;
                 memset(&ns[si], 0, sizeof ns[si]);
                 memset(nt[si], 0, sizeof nt[si]);
                 ns[si].chain = row->chain_index;
@@ -448,11 +455,16 @@ static void npu_split(dbuild *d)
                     sum[(size_t)k * n + e] += (double)row->ticks[s];
                     site_tot[si][k] += (double)row->ticks[s];
                     has[(size_t)k * n + e] = 1;
-                    if (k == NPU_EXECUTE)
+                    site_has[si] |= 1u << k;
+                    if (k == NPU_EXECUTE) {
                         calls++;
+                        p->sites[si].calls++;
+                    }
                 }
             }
         }
+        if (d->oom)
+            break;
     }
     double tot[NPU_KINDS] = {0};
     uint32_t ex = 0;
@@ -476,8 +488,14 @@ static void npu_split(dbuild *d)
         c->input_copy_avg = site_tot[si][NPU_IN] / ex / div;
         c->output_copy_avg = site_tot[si][NPU_OUT] / ex / div;
         c->rest_avg = c->execute_avg - c->npu_avg - c->input_copy_avg - c->output_copy_avg;
+        c->has_npu = site_has[si] >> NPU_RUN & 1;
+        c->has_input_copy = site_has[si] >> NPU_IN & 1;
+        c->has_output_copy = site_has[si] >> NPU_OUT & 1;
+        c->executions = ex;
+        c->npu_larger = c->has_npu && c->npu_avg >= c->execute_avg - c->npu_avg;
     }
     free(site_tot);
+    free(site_has);
     if (!ex || d->oom)
         return;
     p->present = 1;
@@ -491,6 +509,19 @@ static void npu_split(dbuild *d)
     p->has_input_copy = any[NPU_IN];
     p->has_output_copy = any[NPU_OUT];
     p->rest_avg = p->execute_avg - p->npu_avg - p->input_copy_avg - p->output_copy_avg;
+    /* Each site's DelegateCall instruction points at it (the sites no
+     * longer move): the operators table reads the split from the entity. */
+    for (uint32_t si = 0; si < p->site_count; si++) {
+        if (!p->sites[si].calls)
+            continue; /* copies or NPU runs without their execute(): no split */
+        int64_t id = etp_find_instruction(b, p->sites[si].chain, p->sites[si].instr);
+        etp_entity *e = id >= 0 ? &b->ents.v[id] : NULL;
+        /* A DelegateCall (or, without a program, an instruction timed by
+         * DELEGATE_CALL events); never a KernelCall a hostile dump put them in. */
+        if (e && (e->instr_kind == ETP_INSTR_DELEGATE ||
+                  (e->instr_kind == ETP_INSTR_NONE && e->source == ETP_SRC_DELEGATE_CALL)))
+            e->npu = &p->sites[si];
+    }
     const etp_figure *me = etp_analysis_figure_by_id(b->a, ETP_FIG_METHOD_EXECUTE);
     if (me && me->available) {
         p->method_execute_avg = me->stats.avg;

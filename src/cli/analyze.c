@@ -25,7 +25,8 @@ static void help(void)
 {
     printf("usage: etprof analyze [RUN.etdp] [PROGRAM] [ETRECORD] [LOG] [--method NAME]\n"
            "                      [--source-unit ns|us|ms|s|cycles] [--unit ms|us|ns|s|cycles]\n"
-           "                      [--cpu-hz HZ] [--log FILE|-] [--skip-executions N]\n"
+           "                      [--cpu-hz HZ] [--log FILE|-] [--debug-buffer FILE]\n"
+           "                      [--skip-executions N]\n"
            "                      [--rank-by avg|p50|max] [--fail-on warning|error]\n"
            "                      [--json] [--top N] [--quiet]\n"
            "                      [-o DIR [--format csv|json] [--detailed]\n"
@@ -50,6 +51,10 @@ static void help(void)
            "                     device time. A log carrying a base64 ETDump stands in for\n"
            "                     --etdump (or is checked against it); an Arm runner's dump\n"
            "                     is read in CPU cycles unless --source-unit says otherwise\n"
+           "  --debug-buffer FILE the debug buffer written beside the ETDump (intermediate-\n"
+           "                     output logging): every tensor a debug event logged must lie\n"
+           "                     inside it; recorded as an input of the bundle. A buffer a\n"
+           "                     --log carries stands in for it (or must equal it)\n"
            "  --skip-executions N leave the first N executions (warm-up) out of the statistics\n"
            "                     (the cold start, first execution against the rest, is always\n"
            "                     reported)\n"
@@ -237,6 +242,7 @@ typedef struct publish_request {
     char **argv;                 /* the command line, recorded in run_metadata.json */
     const char *outdir;
     const char *etdump, *pte, *etrecord, *log; /* input paths (NULL: not given) */
+    const char *debug_buffer;    /* the debug buffer checked, or NULL */
     const cli_logs *logs;        /* every --log (the runner's is also .log) */
     const char *format;          /* "csv" or "json" */
     int detailed;
@@ -265,6 +271,7 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     po.pte_path = rq->pte;
     po.etrecord_path = rq->etrecord;
     po.log_path = rq->log;
+    po.debug_buffer_path = rq->debug_buffer;
     /* Device logs other than the runner log: recorded as inputs too. */
     const char *more[CLI_MAX_LOGS];
     uint32_t nmore = 0;
@@ -314,7 +321,7 @@ int cmd_analyze(int argc, char **argv)
         {"detailed", no_argument, NULL, 'D'},          {"model-explorer", required_argument, NULL, 'M'},
         {"log", required_argument, NULL, 'l'},          {"skip-executions", required_argument, NULL, 'S'},
         {"rank-by", required_argument, NULL, 'R'},      {"fail-on", required_argument, NULL, 'G'},
-        {"etrecord", required_argument, NULL, 'r'},
+        {"etrecord", required_argument, NULL, 'r'},    {"debug-buffer", required_argument, NULL, 'B'},
         {"nx-statistics-mode", required_argument, NULL, 1001}, {"nx-profiling-device", required_argument, NULL, 1002},
         {"nx-leading-blocks", required_argument, NULL, 1003},  {"nx-core-key", required_argument, NULL, 1004},
         {"force", no_argument, NULL, 'F'},             {"parents", no_argument, NULL, 'P'},
@@ -325,7 +332,7 @@ int cmd_analyze(int argc, char **argv)
     etp_nx_options nx;
     etp_nx_options_defaults(&nx);
     cli_units units = {(int)opt.source_unit, (int)opt.target_unit, 0, 0};
-    const char *etdump = NULL, *pte = NULL, *logpath = NULL, *etrecord_opt = NULL;
+    const char *etdump = NULL, *pte = NULL, *logpath = NULL, *etrecord_opt = NULL, *debug_opt = NULL;
     int json = 0, quiet = 0, top = 10, c;
     const char *outdir = NULL, *format = "csv", *me_mode = "files";
     int detailed = 0, fail_on = -1; /* -1: never; else the etp_validity that fails */
@@ -343,6 +350,7 @@ int cmd_analyze(int argc, char **argv)
                 return EXIT_USAGE;
             break;
         case 'r': etrecord_opt = optarg; break;
+        case 'B': debug_opt = optarg; break;
         case 'm': opt.method = optarg; break;
         case 'u': unit_given = 1; /* fall through */
         case 's':
@@ -471,6 +479,18 @@ int cmd_analyze(int argc, char **argv)
         cli_logs_free(&logs);
         return EXIT_USAGE;
     }
+    /* The debug buffer: given, or carried by a log (the same bytes when both). */
+    cli_debug_buffer dbg;
+    int drc = cli_logs_debug_buffer(&logs, debug_opt, &dbg);
+    if (drc) {
+        cli_logs_free(&logs);
+        return drc;
+    }
+    if (dbg.path) {
+        opt.has_debug_buffer = 1;
+        opt.debug_buffer_size = dbg.size;
+        opt.debug_buffer_name = dbg.name;
+    }
     opt.source_unit = (etp_time_unit)units.source;
     opt.target_unit = (etp_time_unit)units.target;
     opt.cpu_hz = units.cpu_hz;
@@ -517,6 +537,7 @@ int cmd_analyze(int argc, char **argv)
                               /* a log read from stdin cannot be hashed again: not an input
                                * of the bundle (its figures are in it all the same) */
                               .log = logpath && strcmp(logpath, "-") ? logpath : NULL, .logs = &logs,
+                              .debug_buffer = dbg.path,
                               .format = format,
                               .detailed = detailed, .me_mode = me_mode,
                               .bundle_flags = bundle_flags, .json = json,

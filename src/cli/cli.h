@@ -91,6 +91,11 @@ int cli_inputs_check(const cli_inputs *in);
  * saying what the first is instead (EXIT_INPUT: "run.pte is a program, not an
  * ETDump"); when none was, a usage error showing @p usage (EXIT_USAGE). */
 int cli_inputs_require(const char *cmd, const cli_inputs *in, cli_input_role role, const char *usage);
+/* For inputs of raw bytes (a debug buffer), which have no identifier: refuse
+ * @p path when its bytes say it is an ETDump, program or ETRecord ("run.etdp
+ * is an ETDump, not a debug buffer (--debug-buffer)"). EXIT_OK or EXIT_INPUT
+ * after printing why. */
+int cli_input_not_executorch(const char *path, const char *what_it_is, const char *option);
 /* Back the heap with huge pages, sized from the input files among @p argv
  * (NULL-terminated), and make malloc reuse freed memory rather than ask the
  * kernel for more (see malloc_tuning.c). Call before any thread starts. */

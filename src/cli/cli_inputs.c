@@ -117,3 +117,15 @@ int cli_inputs_require(const char *cmd, const cli_inputs *in, cli_input_role rol
     return cli_usage(cmd, "no %s given (%s)", role_names[role] + (role_names[role][1] == 'n' ? 3 : 2),
                      usage);
 }
+
+int cli_input_not_executorch(const char *path, const char *what_it_is, const char *option)
+{
+    char what[96];
+    int got = sniff(path, what, sizeof what);
+    if (got == -2)
+        return EXIT_INPUT;
+    /* Raw bytes have no identifier: anything but an ExecuTorch file may be one. */
+    if (got == CLI_IN_ETDUMP || got == CLI_IN_PTE || got == CLI_IN_ETRECORD)
+        return cli_error("%s is %s, not %s (%s)", path, found_names[got], what_it_is, option);
+    return EXIT_OK;
+}

@@ -20,29 +20,33 @@ int cli_logs_add(cli_logs *c, const char *path)
     return EXIT_OK;
 }
 
-static int write_tmp(cli_logs *c, const etp_dl_blob *b)
+/* Write carried file @p b as @p name in the private temporary directory
+ * (made on first use) into *@p out. */
+static int write_tmp(cli_logs *c, const etp_dl_blob *b, const char *name, char **out)
 {
-    const char *base = getenv("TMPDIR");
-    c->tmpdir = malloc(strlen(base && *base ? base : "/tmp") + 32);
-    if (!c->tmpdir)
-        return cli_error("out of memory");
-    sprintf(c->tmpdir, "%s/etprof-log-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(c->tmpdir)) {
-        free(c->tmpdir);
-        c->tmpdir = NULL;
-        return cli_error("cannot create a temporary directory for the log's ETDump: %s", strerror(errno));
+    if (!c->tmpdir) {
+        const char *base = getenv("TMPDIR");
+        c->tmpdir = malloc(strlen(base && *base ? base : "/tmp") + 32);
+        if (!c->tmpdir)
+            return cli_error("out of memory");
+        sprintf(c->tmpdir, "%s/etprof-log-XXXXXX", base && *base ? base : "/tmp");
+        if (!mkdtemp(c->tmpdir)) {
+            free(c->tmpdir);
+            c->tmpdir = NULL;
+            return cli_error("cannot create a temporary directory for the log's %s: %s", name, strerror(errno));
+        }
     }
     /* The manifest records the input by its base name: keep the log's. */
-    c->tmp_etdump = malloc(strlen(c->tmpdir) + 16);
-    if (!c->tmp_etdump)
+    *out = malloc(strlen(c->tmpdir) + strlen(name) + 2);
+    if (!*out)
         return cli_error("out of memory");
-    sprintf(c->tmp_etdump, "%s/etdump.bin", c->tmpdir);
-    FILE *fp = fopen(c->tmp_etdump, "wb");
+    sprintf(*out, "%s/%s", c->tmpdir, name);
+    FILE *fp = fopen(*out, "wb");
     int bad = !fp || fwrite(b->data, 1, b->size, fp) != b->size;
     if (fp && fclose(fp))
         bad = 1;
     if (bad)
-        return cli_error("%s: cannot write the log's ETDump: %s", c->tmp_etdump, strerror(errno));
+        return cli_error("%s: cannot write the log's %s: %s", *out, name, strerror(errno));
     return EXIT_OK;
 }
 
@@ -95,7 +99,7 @@ int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given
                              carrier->etdump.line, *etdump);
         from_log = same == 1;
     } else if (carrier) {
-        int rc = write_tmp(c, &carrier->etdump);
+        int rc = write_tmp(c, &carrier->etdump, "etdump.bin", &c->tmp_etdump);
         if (rc)
             return rc;
         *etdump = c->tmp_etdump;
@@ -114,10 +118,64 @@ int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given
     return EXIT_OK;
 }
 
+int cli_logs_debug_buffer(cli_logs *c, const char *given, cli_debug_buffer *out)
+{
+    memset(out, 0, sizeof *out);
+    const etp_device_log *carrier = NULL;
+    for (uint32_t i = 0; i < c->nloaded; i++) {
+        const etp_device_log *l = c->logs[i];
+        if (!l->debug_buffer.data)
+            continue;
+        if (carrier && (carrier->debug_buffer.size != l->debug_buffer.size ||
+                        memcmp(carrier->debug_buffer.data, l->debug_buffer.data, l->debug_buffer.size)))
+            return cli_error("%s and %s carry different debug buffers: which run is it?", carrier->path,
+                             l->path);
+        if (!carrier)
+            carrier = l;
+    }
+    if (given) {
+        if (cli_input_not_executorch(given, "a debug buffer", "--debug-buffer"))
+            return EXIT_INPUT;
+        etp_blob *f;
+        etp_error err;
+        etp_error_clear(&err);
+        if (etp_blob_open(given, (size_t)1 << 34, &f, &err))
+            return cli_fail(&err);
+        int same = !carrier || (f->size == carrier->debug_buffer.size &&
+                                !memcmp(f->data, carrier->debug_buffer.data, f->size));
+        out->size = f->size;
+        etp_blob_free(f);
+        if (!same)
+            return cli_error("%s carries a debug buffer (line %u, %zu bytes) that differs from --debug-buffer %s "
+                             "(%llu bytes)",
+                             carrier->path, carrier->debug_buffer.line, carrier->debug_buffer.size, given,
+                             (unsigned long long)out->size);
+        out->path = out->name = given;
+        return EXIT_OK;
+    }
+    if (!carrier)
+        return EXIT_OK;
+    int rc = write_tmp(c, &carrier->debug_buffer, "debug_buffer.bin", &c->tmp_debug);
+    if (rc)
+        return rc;
+    size_t n = strlen(carrier->path) + 64;
+    if (!(c->debug_name = malloc(n)))
+        return cli_error("out of memory");
+    snprintf(c->debug_name, n, "debug_buffer.bin carried by %s (line %u)", carrier->path, carrier->debug_buffer.line);
+    out->path = c->tmp_debug;
+    out->name = c->debug_name;
+    out->size = carrier->debug_buffer.size;
+    return EXIT_OK;
+}
+
 void cli_logs_free(cli_logs *c)
 {
     for (uint32_t i = 0; i < c->nloaded; i++)
         etp_device_log_free(c->logs[i]);
+    if (c->tmp_debug)
+        unlink(c->tmp_debug);
+    free(c->tmp_debug);
+    free(c->debug_name);
     if (c->tmp_etdump)
         unlink(c->tmp_etdump);
     if (c->tmpdir)

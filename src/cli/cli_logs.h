@@ -18,7 +18,17 @@ typedef struct cli_logs {
     const char *runner;               /* the log also read as the runner log, or NULL */
     const char *etdump_log;           /* the log whose carried ETDump is analysed, or NULL */
     char *tmpdir, *tmp_etdump;        /* where that ETDump was written (removed by cli_logs_free) */
+    char *tmp_debug;                  /* a carried debug buffer written there, or NULL */
+    char *debug_name;                 /* how the analysis names the buffer (owned), or NULL */
 } cli_logs;
+
+/* The debug buffer of an analysis: --debug-buffer's file or, without one,
+ * the one a log carries. */
+typedef struct cli_debug_buffer {
+    const char *path;                 /* the file (a temporary one for a carried buffer), or NULL */
+    const char *name;                 /* for messages and outputs */
+    uint64_t size;
+} cli_debug_buffer;
 
 /* The runner output `etprof run` captured, carried in the bundle it
  * publishes through cmd_analyze (NULL otherwise). */
@@ -32,7 +42,14 @@ int cli_logs_add(cli_logs *c, const char *path);
  * cycles (and report cycles unless --unit or --cpu-hz says otherwise).
  * Returns EXIT_OK or the exit status after printing why. */
 int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given);
-/* Release the logs and remove the temporary ETDump. Safe on a zeroed struct. */
+/* After cli_logs_load(): the debug buffer. @p given is --debug-buffer's
+ * path (NULL: absent). A log's carried buffer stands in for it (written to
+ * a private temporary file, which the bundle records); when both exist
+ * they must be the same bytes. A given file must not be an ETDump,
+ * program or ETRecord. *@p out's path is NULL when there is none.
+ * Returns EXIT_OK or the exit status after printing why. */
+int cli_logs_debug_buffer(cli_logs *c, const char *given, cli_debug_buffer *out);
+/* Release the logs and remove the temporary files. Safe on a zeroed struct. */
 void cli_logs_free(cli_logs *c);
 
 #endif

@@ -243,7 +243,7 @@ static int takes_value(const char *a)
 {
     static const char *const with[] = {"--pte", "--method", "--source-unit", "--unit", "--cpu-hz",
                                        "--top", "-o", "--output", "--format", "--model-explorer",
-                                       "--log", "--etdump", NULL};
+                                       "--log", "--etdump", "--debug-buffer", NULL};
     for (int i = 0; with[i]; i++)
         if (!strcmp(a, with[i]))
             return 1;

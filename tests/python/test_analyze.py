@@ -159,3 +159,30 @@ def test_closed_analysis_keeps_what_was_read():
         a.to_dict()
     with pytest.raises(etprof.UsageError):
         a.publish("/nonexistent-dir/x")
+
+
+def test_debug_buffer_checked_recorded_and_refused_when_short(tmp_path):
+    """analyze(debug_buffer=) as `analyze --debug-buffer`: the real run's four
+    16-byte tensors (offsets 48..240, from flatc's decoding of the dump) lie
+    inside its buffer; the bundle records it as an input; a buffer one byte
+    short of the last tensor's end (256) is a MismatchError naming the run,
+    the event and the offset."""
+    etdump, pte, buf = (run("et_bundled_program_debug_intermediate", "etdp"),
+                        run("et_bundled_program_debug_intermediate", "bpte"),
+                        run("et_bundled_program_debug_intermediate", "debug.bin"))
+    with etprof.analyze(etdump, pte=pte, debug_buffer=buf) as a:
+        d = a.to_json()
+        out = a.publish(tmp_path / "result", model_explorer=False)
+    want = cli_json("analyze", "--json", "--etdump", etdump, "--pte", pte, "--debug-buffer", buf)
+    assert json.loads(d)["debug_buffer"] == want["debug_buffer"]
+    assert want["debug_buffer"]["tensors_checked"] == 4 and want["debug_buffer"]["bytes_referenced"] == 256
+    cli("verify", str(out))
+    man = json.loads((tmp_path / "result" / "result_manifest.json").read_text())
+    assert [i["name"] for i in man["provenance"]["inputs"] if i["role"] == "debug_buffer"] == [os.path.basename(buf)]
+    short = tmp_path / "short.bin"
+    short.write_bytes(open(buf, "rb").read()[:255])
+    with pytest.raises(etprof.MismatchError) as e:
+        etprof.analyze(etdump, pte=pte, debug_buffer=short)
+    assert "run 1 event 10" in e.value.message and "offset 240" in e.value.message
+    with pytest.raises(etprof.ReadError):
+        etprof.analyze(etdump, pte=pte, debug_buffer=tmp_path / "missing.bin")

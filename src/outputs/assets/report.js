@@ -352,6 +352,18 @@
       panel.appendChild(statsTable(e.s, D.unit));
       if (D.execAvg > 0) panel.appendChild(el('div', '', 'share of Method::execute avg: ' + fmt(100 * e.s[0] / D.execAvg) + ' %'));
     }
+    if (e && e.npu) {
+      /* The Ethos-U split of this delegate call (report_view.c npu_json). */
+      panel.appendChild(el('h4', '', 'Ethos-U delegate call (per execution)'));
+      var nt = el('table'), x = e.npu[0];
+      row(nt, 'execute() avg (' + D.unit + ')', fmt(x), 'num');
+      ['NPU', 'input copy (CPU)', 'output copy (CPU)', 'rest of the call (CPU)'].forEach(function (k, j) {
+        var v = e.npu[j + 1];
+        if (v !== null) row(nt, k, fmt(v) + ' ' + D.unit + (x > 0 ? ' \u00b7 ' + fmt(100 * v / x) + ' %' : ''), 'num');
+      });
+      panel.appendChild(nt);
+      panel.appendChild(el('div', 'npu-verdict', e.npuv));
+    }
     if (e && e.k !== undefined) {
       panel.appendChild(el('h4', '', 'Kernel (native_call) and dispatch'));
       var kt = el('table');

@@ -54,8 +54,8 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
         s = etp_bundle_set_identity(b, po->run_id, po->timestamp, err);
     /* The inputs are hashed meanwhile: summary.json and the operators table
      * do not name their digests; everything after them does. */
-    const char *roles[4], *paths[4];
-    etp_publish_input *slots[4];
+    const char *roles[5], *paths[5];
+    etp_publish_input *slots[5];
     size_t ni = 0;
     roles[ni] = "etdump", paths[ni] = po->etdump_path, slots[ni++] = &in.etdump;
     if (po->pte_path)
@@ -64,6 +64,8 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
         roles[ni] = "etrecord", paths[ni] = po->etrecord_path, slots[ni++] = &in.etrecord;
     if (po->log_path)
         roles[ni] = "log", paths[ni] = po->log_path, slots[ni++] = &in.log;
+    if (po->debug_buffer_path)
+        roles[ni] = "debug_buffer", paths[ni] = po->debug_buffer_path, slots[ni++] = &in.debug_buffer;
     etp_bundle_input_job *hashing = NULL;
     if (!s && !(hashing = etp_bundle_add_inputs_begin(b, roles, paths, ni, err)))
         s = err->code ? err->code : ETP_E_NOMEM;
@@ -97,6 +99,13 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
             slots[i]->sha256 = etp_bundle_input_sha256(b, roles[i], &slots[i]->size);
         }
     }
+    /* The buffer recorded must be the one the tensors were checked against. */
+    if (!s && in.debug_buffer.path && (!a->debug_buffer.checked || in.debug_buffer.size != a->debug_buffer.size))
+        s = etp_error_set(err, ETP_E_MISMATCH, in.debug_buffer.path, ETP_NO_OFFSET,
+                          a->debug_buffer.checked ? "the debug buffer is %llu bytes now; the analysis checked %llu"
+                                                  : "a debug buffer to record (%llu bytes) that the analysis did "
+                                                    "not check (%llu)",
+                          (unsigned long long)in.debug_buffer.size, (unsigned long long)a->debug_buffer.size);
     /* Device logs after the others (role "device_log"), then etprof run's capture. */
     for (uint32_t i = 0; !s && i < po->device_log_count; i++)
         s = etp_bundle_add_input(b, "device_log", po->device_log_paths[i], err);

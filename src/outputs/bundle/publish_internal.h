@@ -18,7 +18,7 @@ typedef struct etp_publish_input {
 } etp_publish_input;
 
 typedef struct etp_publish_inputs {
-    etp_publish_input etdump, pte, etrecord, log;
+    etp_publish_input etdump, pte, etrecord, log, debug_buffer;
 } etp_publish_inputs;
 
 /* Each text writer returns a malloc'd text (the caller frees it), NULL when

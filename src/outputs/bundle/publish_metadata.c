@@ -151,6 +151,18 @@ char *etp_run_metadata_json(const etp_analysis *a, const etp_publish_options *po
         etp_jw_obj_end(&w);
         etp_jw_obj_end(&w);
     }
+    if (in->debug_buffer.path && a->debug_buffer.checked) {
+        const etp_debug_buffer_check *c = &a->debug_buffer.check;
+        input_entry(&w, "debug_buffer", &in->debug_buffer);
+        etp_jw_key(&w, "describes");
+        etp_jw_obj_begin(&w);
+        etp_jw_kuint(&w, "debug_events", c->debug_events);
+        etp_jw_kuint(&w, "tensors_checked", c->tensors);
+        etp_jw_kuint(&w, "empty_tensors", c->empty_tensors);
+        etp_jw_kuint(&w, "bytes_referenced", c->bytes_referenced);
+        etp_jw_obj_end(&w);
+        etp_jw_obj_end(&w);
+    }
     etp_jw_arr_end(&w);
     /* What the inputs say about the ticks' unit, and the warm-up taken. */
     etp_jw_key(&w, "tick_unit");

@@ -19,6 +19,9 @@ static const etp_column_id csv_columns[] = {
     ETP_COL_MIN,         ETP_COL_MAX,        ETP_COL_ADDITIVE,      ETP_COL_SHARED,
     ETP_COL_CO_ATTRIBUTED, ETP_COL_UNRESOLVED, ETP_COL_KERNEL_AVG,  ETP_COL_DISPATCH_AVG,
     ETP_COL_MODULE_PATH,
+    /* appended: the Ethos-U split of DelegateCall instructions */
+    ETP_COL_NPU_EXECUTE_AVG, ETP_COL_NPU_AVG, ETP_COL_NPU_INPUT_COPY_AVG,
+    ETP_COL_NPU_OUTPUT_COPY_AVG, ETP_COL_NPU_REST_AVG,
 };
 #define CSV_COLUMNS (sizeof csv_columns / sizeof csv_columns[0])
 

@@ -202,6 +202,8 @@ char *etp_summary_json(const etp_analysis *a)
     etp_json_memory(&w, a);
     etp_jw_key(&w, "npu");
     etp_json_npu(&w, a);
+    etp_jw_key(&w, "debug_buffer");
+    etp_json_debug_buffer(&w, a);
     etp_jw_key(&w, "device");
     etp_json_device(&w, a);
     if (a->nx) { /* VGF NX cycles: kept apart from the runtime timings */

@@ -302,6 +302,8 @@ void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, int entities)
     etp_json_memory(w, a);
     etp_jw_key(w, "npu");
     etp_json_npu(w, a);
+    etp_jw_key(w, "debug_buffer");
+    etp_json_debug_buffer(w, a);
     etp_jw_key(w, "issues");
     etp_json_issues(w, &a->issues);
     etp_jw_obj_end(w);
@@ -490,7 +492,7 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
                     share, execs,
                     e->additive ? " " : "*", namew, namew, c_id->get(a, e).s, type ? type : "");
             char note[160];
-            if (etp_npu_row_note(a, e->id, note, sizeof note))
+            if (etp_npu_row_note(a, e, note, sizeof note))
                 fprintf(fp, "  %3s %11s %7s %9s  -> %s\n", "", "", "", "", note);
             any_shared |= !e->additive;
         }

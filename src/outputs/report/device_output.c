@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "etprof/columns.h"
 #include "etprof/device_report.h"
 
 const char *etp_thousands(uint64_t v, char *buf, size_t cap)
@@ -180,21 +181,51 @@ void etp_json_npu(etp_jw *w, const etp_analysis *a)
     etp_jw_obj_end(w);
 }
 
-const char *etp_npu_row_note(const etp_analysis *a, const char *entity_id, char *buf, size_t cap)
+const char *etp_npu_row_note(const etp_analysis *a, const etp_entity *e, char *buf, size_t cap)
 {
-    const etp_device_report *r = a->device;
-    if (!r || !r->npu.present)
+    /* The entity's own Ethos-U columns (etprof/columns.h). */
+    const etp_column *cx = etp_column_get(ETP_COL_NPU_EXECUTE_AVG), *cn = etp_column_get(ETP_COL_NPU_AVG),
+                     *ci = etp_column_get(ETP_COL_NPU_INPUT_COPY_AVG),
+                     *co = etp_column_get(ETP_COL_NPU_OUTPUT_COPY_AVG), *cr = etp_column_get(ETP_COL_NPU_REST_AVG);
+    if (!cx->present(e))
         return NULL;
-    for (uint32_t i = 0; i < r->npu.site_count; i++) {
-        const etp_npu_call_site *c = &r->npu.sites[i];
-        if (strcmp(c->instruction, entity_id) || !(c->execute_avg > 0))
-            continue;
-        snprintf(buf, cap, "NPU %.0f%%, input copy %.0f%%, rest %.0f%% of EthosUBackend::execute()",
-                 100 * c->npu_avg / c->execute_avg, 100 * (c->input_copy_avg + c->output_copy_avg) / c->execute_avg,
-                 100 * c->rest_avg / c->execute_avg);
-        return buf;
+    double x = cx->get(a, e).d;
+    if (!(x > 0))
+        return NULL;
+    double npu = cn->present(e) ? cn->get(a, e).d : 0, in = ci->present(e) ? ci->get(a, e).d : 0;
+    int n = snprintf(buf, cap, "NPU %.0f%%, input copy %.0f%%", 100 * npu / x, 100 * in / x);
+    if (co->present(e) && n >= 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, ", output copy %.0f%%", 100 * co->get(a, e).d / x);
+    if (n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, ", rest %.0f%% of EthosUBackend::execute()",
+                 100 * cr->get(a, e).d / x);
+    return buf;
+}
+
+void etp_json_debug_buffer(etp_jw *w, const etp_analysis *a)
+{
+    const etp_debug_buffer_info *db = &a->debug_buffer;
+    if (!db->checked) {
+        etp_jw_null(w);
+        return;
     }
-    return NULL;
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "name", db->name);
+    etp_jw_kuint(w, "size_bytes", db->size);
+    etp_jw_kuint(w, "debug_events", db->check.debug_events);
+    etp_jw_kuint(w, "tensors_checked", db->check.tensors);
+    etp_jw_kuint(w, "empty_tensors", db->check.empty_tensors);
+    etp_jw_kuint(w, "bytes_referenced", db->check.bytes_referenced);
+    etp_jw_kstr(w, "check", "every logged tensor's bytes lie inside the buffer");
+    etp_jw_obj_end(w);
+}
+
+const char *etp_npu_verdict(const etp_npu_call_site *c)
+{
+    if (!c->has_npu)
+        return "no NPU event: the whole call is CPU-side time";
+    return c->npu_larger ? "the NPU is the larger cost of the call"
+                         : "the CPU side (copies and the rest of the call) is the larger cost";
 }
 
 /* "43.6 MB" style, decimal megabytes of @p bytes. */
@@ -236,6 +267,13 @@ void etp_device_write_text(const etp_analysis *a, FILE *fp)
         fprintf(fp, "; program %s", s);
     }
     fputc('\n', fp);
+    const etp_debug_buffer_info *db = &a->debug_buffer;
+    if (db->checked)
+        fprintf(fp, "Debug buffer: %s B, %s: %llu tensor%s of %llu debug event%s lie inside it "
+                    "(up to byte %llu)\n",
+                etp_thousands(db->size, t, sizeof t), db->name, (unsigned long long)db->check.tensors,
+                db->check.tensors == 1 ? "" : "s", (unsigned long long)db->check.debug_events,
+                db->check.debug_events == 1 ? "" : "s", (unsigned long long)db->check.bytes_referenced);
     const char *u = etp_unit_name(a->target_unit);
     if (r->npu.present) {
         const etp_npu_split *p = &r->npu;

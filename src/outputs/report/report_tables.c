@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "etprof/columns.h"
+#include "etprof/device_report.h"
+#include "outputs/report/device_output.h"
 #include "outputs/report/analysis_report.h"
 #include "outputs/report/report_internal.h"
 
@@ -424,9 +426,89 @@ static void exec_table(FILE *fp, const rp_report *r)
     free(has);
 }
 
+/* A share of @p whole in percent, or a dash. */
+static void td_pct(FILE *fp, double part, double whole, int has)
+{
+    if (has && whole > 0)
+        td_num(fp, 100.0 * part / whole);
+    else
+        td_none(fp, has ? "no execute() time" : "no such event in this call");
+}
+
+/* The Ethos-U split per delegate call site (the DelegateCall instructions
+ * linked to one, etp_entity.npu), from the entities' columns; nothing
+ * without EthosUBackend events. */
+static void npu_table(FILE *fp, const rp_report *r, const drawn_at *d)
+{
+    const etp_analysis *a = r->a;
+    const etp_npu_split *p = a->device ? &a->device->npu : NULL;
+    if (!p || !p->present)
+        return;
+    const etp_column *cx = etp_column_get(ETP_COL_NPU_EXECUTE_AVG), *cn = etp_column_get(ETP_COL_NPU_AVG),
+                     *ci = etp_column_get(ETP_COL_NPU_INPUT_COPY_AVG),
+                     *co = etp_column_get(ETP_COL_NPU_OUTPUT_COPY_AVG), *cr = etp_column_get(ETP_COL_NPU_REST_AVG);
+    int outs = 0;
+    uint32_t rows = 0;
+    for (uint32_t i = 0; i < a->entity_count; i++) {
+        rows += a->entities[i].npu != NULL;
+        outs |= co->present(&a->entities[i]);
+    }
+    fputs("<section class=\"tbl\" id=\"t-npu\"><h2>Ethos-U delegate calls</h2>\n", fp);
+    fprintf(fp, "<p class=\"note\">From the EthosUBackend events of the ETDump: per execution, the "
+                "sum over a delegate instruction's calls, averaged over the %" PRIu32 " executions "
+                "with such events (%" PRIu64 " call%s in all). Shares are of the instruction's "
+                "EthosUBackend::execute() time; the input/output copies and the rest of the call run "
+                "on the CPU.",
+            p->executions, p->calls, p->calls == 1 ? "" : "s");
+    if (p->has_cpu_outside && p->method_execute_avg > 0)
+        fprintf(fp, " Over Method::execute: NPU %.1f%%, CPU outside the NPU calls %.1f%%.",
+                100.0 * p->npu_avg / p->method_execute_avg, 100.0 * p->cpu_outside_avg / p->method_execute_avg);
+    fputs("</p>\n", fp);
+    if (!rows) {
+        fputs("<p class=\"note\">No delegate instruction of the method holds them.</p></section>\n", fp);
+        return;
+    }
+    fputs("<table class=\"sortable\"><thead><tr>", fp);
+    char h[80];
+    th(fp, "delegate call", 0);
+    th(fp, "instruction", 0);
+    th(fp, "calls per execution", 1);
+    etp_column_label(cx, a->target_unit, h, sizeof h);
+    th(fp, h, 1);
+    th(fp, "share of Method::execute (%)", 1);
+    th(fp, "NPU (%)", 1);
+    th(fp, "input copy (%)", 1);
+    if (outs)
+        th(fp, "output copy (%)", 1);
+    th(fp, "rest of the call (%)", 1);
+    th(fp, "verdict", 0);
+    fputs("</tr></thead><tbody>\n", fp);
+    for (uint32_t i = 0; i < a->entity_count; i++) {
+        const etp_entity *e = &a->entities[i];
+        if (!e->npu)
+            continue;
+        double x = cx->get(a, e).d;
+        fputs("<tr>", fp);
+        name_cell(fp, r, d, e);
+        td_text(fp, e->id);
+        td_num(fp, e->npu->executions ? (double)e->npu->calls / e->npu->executions : 0);
+        td_num(fp, x);
+        td_share(fp, r, x);
+        td_pct(fp, cn->present(e) ? cn->get(a, e).d : 0, x, cn->present(e));
+        td_pct(fp, ci->present(e) ? ci->get(a, e).d : 0, x, ci->present(e));
+        if (outs)
+            td_pct(fp, co->present(e) ? co->get(a, e).d : 0, x, co->present(e));
+        td_pct(fp, cr->get(a, e).d, x, 1);
+        td_text(fp, etp_npu_verdict(e->npu));
+        fputs("</tr>\n", fp);
+    }
+    fputs("</tbody></table></section>\n", fp);
+}
+
 void rp_write_tables(FILE *fp, const rp_report *r)
 {
     drawn_at *d = drawn_index(r);
+    npu_table(fp, r, d);
     top_table(fp, r, d);
     type_table(fp, r);
     backend_table(fp, r);

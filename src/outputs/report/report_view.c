@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etprof/columns.h"
+#include "etprof/device_report.h"
+#include "outputs/report/device_output.h"
 #include "outputs/report/report_internal.h"
 #include "outputs/views_internal.h"
 
@@ -445,6 +448,29 @@ static void stats_array(etp_jw *w, const etp_stats *s)
     etp_jw_arr_end(w);
 }
 
+/* The Ethos-U split of a delegate call, from its columns (etprof/columns.h):
+ * "npu": [execute, NPU, input copy, output copy, rest] (null where the call
+ * has no such event) and the verdict line. Nothing for other entities. */
+static void npu_json(etp_jw *w, const rp_report *r, const etp_entity *e)
+{
+    static const etp_column_id cols[] = {ETP_COL_NPU_EXECUTE_AVG, ETP_COL_NPU_AVG,
+                                         ETP_COL_NPU_INPUT_COPY_AVG, ETP_COL_NPU_OUTPUT_COPY_AVG,
+                                         ETP_COL_NPU_REST_AVG};
+    if (!e->npu)
+        return;
+    ETP_JW_KEY_LIT(w, "npu");
+    etp_jw_arr_begin(w);
+    for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
+        const etp_column *c = etp_column_get(cols[k]);
+        if (c->present(e))
+            etp_jw_double(w, c->get(r->a, e).d);
+        else
+            etp_jw_null(w);
+    }
+    etp_jw_arr_end(w);
+    ETP_JW_KSTR_LIT(w, "npuv", etp_npu_verdict(e->npu));
+}
+
 static void entity_json(etp_jw *w, const rp_report *r, const etp_entity *e)
 {
     etp_jw_obj_begin(w);
@@ -491,6 +517,7 @@ static void entity_json(etp_jw *w, const rp_report *r, const etp_entity *e)
         if (e->dispatch.n)
             ETP_JW_KDOUBLE_LIT(w, "d", e->dispatch.avg);
     }
+    npu_json(w, r, e);
     if (e->module_path)
         ETP_JW_KSTR_LIT(w, "mp", e->module_path);
     if (e->module_type)
