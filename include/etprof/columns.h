@@ -89,7 +89,8 @@ typedef enum etp_column_id {
     ETP_COL_NX_SEGMENT,        /**< VGF segment index */
     ETP_COL_NX_STRIPES,        /**< stripes recorded in it */
     ETP_COL_NX_FILLED,         /**< a fill-in chain/cascade (no debug-database entry) */
-    ETP_COL_NX_COVERS,         /**< the debug-database TOSA op ids it covers */
+    ETP_COL_NX_COVERS,         /**< the debug-database TOSA op ids it covers (fill-in placeholders
+                                    left out: nx_filled_in) */
     ETP_COL_NX_SPIRV_IDS,      /**< the SPIR-V result ids (VGF graph operations) they link to */
     ETP_COL_COUNT
 } etp_column_id;

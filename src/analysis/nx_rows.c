@@ -38,7 +38,28 @@ static void row_free(etp_nx_row *r)
     free(r->spirv_ids);
 }
 
-static int fill(etp_nx_row *row, const etp_nx_entity *e)
+/* Whether TOSA op id @p tosa of @p e is a fill-in chain's placeholder (the
+ * aggregation gives a stripe the debug database names no chain for one
+ * made-up op, "tosa_<stripe>"): a fill-in chain has only placeholders, and a
+ * cascade holds those of the fill-in chains sharing its stripes. Such ids
+ * name no TOSA op, so nx_covers leaves them out (nx_filled_in says it). */
+static int placeholder(const etp_nx_result *r, const etp_nx_entity *e, const char *tosa)
+{
+    if (e->kind == ETP_NX_CHAIN)
+        return e->filled;
+    for (uint32_t i = 0; i < r->entity_count; i++) {
+        const etp_nx_entity *c = &r->entities[i];
+        if (c->kind != ETP_NX_CHAIN || !c->filled || c->instruction_id != e->instruction_id ||
+            c->segment_id != e->segment_id)
+            continue;
+        for (uint32_t k = 0; k < c->op_count; k++)
+            if (c->ops[k].tosa_id && !strcmp(c->ops[k].tosa_id, tosa))
+                return 1;
+    }
+    return 0;
+}
+
+static int fill(etp_nx_row *row, const etp_nx_result *r, const etp_nx_entity *e)
 {
     uint32_t n = e->op_count;
     row->covers = calloc(n ? n : 1, sizeof *row->covers);
@@ -47,6 +68,8 @@ static int fill(etp_nx_row *row, const etp_nx_entity *e)
         return -1;
     for (uint32_t k = 0; k < n; k++) {
         const etp_nx_op *o = &e->ops[k];
+        if (!o->tosa_id || placeholder(r, e, o->tosa_id))
+            continue;
         row->covers[row->cover_count++] = o->tosa_id;
         if (o->spirv_id < 0)
             continue;
@@ -82,7 +105,7 @@ etp_status etp_nx_rows_build(etp_analysis *a, etp_error *err)
         row->nx = e;
         row->kind = kind;
         row->backend = backend_of(a, e->instruction_id);
-        if (fill(row, e)) {
+        if (fill(row, r, e)) {
             a->nx_rows = rows;
             a->nx_row_count = k;
             return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "NX rows: out of memory");
