@@ -370,6 +370,18 @@ def main():
         # in either table format.
         out_json = os.path.join(tmp, "bundle_json")
         analyze(gen, "g2_mode1_v2", ["--format", "json"], out_json)
+        try:
+            import jsonschema
+            with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas",
+                                   "operators.v1.schema.json")) as f:
+                jsonschema.validate(load(out_json, "operators.json"), json.load(f))
+        except ImportError:
+            print("note: python3-jsonschema absent: operators.json not validated")
+        except jsonschema.ValidationError as e:
+            fail("operators.json with nx_groups: %s" % e.message)
+        groups = load(out_json, "operators.json").get("nx_groups", [])
+        if len(groups) != sum(1 for e in nx["entities"] if e["kind"] in ("segment", "cascade", "chain")):
+            fail("operators.json: %d nx_groups" % len(groups))
         for other in (out, out_json):
             p = run([ETPROF, "diff", out, other, "--json", "--top", "0"])
             if p.returncode == 0:
