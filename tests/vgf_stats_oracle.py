@@ -18,8 +18,8 @@ import subprocess
 import sys
 import tempfile
 
-ETPROF, SCHEMA_DIR, FIXTURES = sys.argv[1:4]
-PTE = os.path.join(FIXTURES, "pte-adapter", "mobilenet_v2_vgf", "input.pte")
+# Set by main() (or by a script importing this one for oracle()).
+ETPROF = SCHEMA_DIR = FIXTURES = PTE = None
 
 # (device, mode) -> words per task, tasks per block (spec section 2.4)
 LAYOUT = {("Mali-G1", 0): (16, 512), ("Mali-G1", 1): (32, 256),
@@ -84,6 +84,21 @@ def parse_ddb(data):
             chain[s] = tables[5][op]["op_id"][0]
             cascade[s] = tables[5][op]["cascade_op_id"][0]
     return chain, cascade
+
+
+def linked_spirv_ids(data):
+    """TOSA op id -> the SPIR-V result id its first API label naming one
+    ("..._spirv_id_<N>", spec 3.6 rule 1) names, from the tosa_ops section."""
+    text = data.rstrip(b"\0").decode("utf-8")
+    sec = [ln for ln in text.split("----")[0].splitlines() if ln.strip()]
+    ids = {}
+    for line in sec[1:]:
+        cells = line.split("\t")
+        for lab in (cells[2] if len(cells) > 2 else "").split(";"):
+            tail = lab.strip().rpartition("_spirv_id_")
+            if tail[1] and tail[2].isdigit() and cells[0] not in ids:
+                ids[cells[0]] = int(tail[2])
+    return ids
 
 
 def chain_tosa_ops(data):
@@ -273,6 +288,9 @@ def load(out, rel):
 
 
 def main():
+    global ETPROF, SCHEMA_DIR, FIXTURES, PTE
+    ETPROF, SCHEMA_DIR, FIXTURES = sys.argv[1:4]
+    PTE = os.path.join(FIXTURES, "pte-adapter", "mobilenet_v2_vgf", "input.pte")
     if not os.path.exists(PTE):
         print("SKIP: ../shared/fixtures is absent (needs %s)" % PTE)
         return 77
