@@ -7,7 +7,9 @@
  * the analysis' unit, how to read it from an etp_entity and whether the
  * entity has it. Outputs choose columns and lay them out; they do not read
  * entity fields themselves, so a new column appears everywhere it is chosen
- * and a value is formatted the same way in every file.
+ * and a value is formatted the same way in every file. The operators table
+ * also has rows that are not entities, the VGF NX cycle groups (etp_nx_row,
+ * below): each column says how to read those too (nx_present / nx_get).
  *
  * The table is static and read-only: safe to use from any thread. Reading a
  * cell allocates nothing; string and list cells point into the entity (valid
