@@ -113,7 +113,7 @@ def load_schemas():
 SCHEMAS = load_schemas()
 EXPECTED_IDS = {"etprof.result-manifest", "etprof.summary", "etprof.operators", "etprof.run-metadata",
                 "etprof.delegates", "etprof.unresolved-handles", "etprof.analysis", "etprof.inspect",
-                "etprof.me-mapping", "etprof.diff", "etprof.memory"}
+                "etprof.me-mapping", "etprof.diff", "etprof.memory", "etprof.nx-hierarchy"}
 if set(SCHEMAS) != EXPECTED_IDS:
     fail(f"schema files: have {sorted(SCHEMAS)}, want {sorted(EXPECTED_IDS)}")
 VALIDATORS = {sid: jsonschema.Draft202012Validator(s) for sid, (_, s) in SCHEMAS.items()}
@@ -387,6 +387,20 @@ def csv_matches_json(label, csv_rows, ents, unit):
         eid = e["id"]
         check(r["entity_id"] == eid, f"{label}: row order {r['entity_id']} vs {eid}")
         check(r["kind"] == e["kind"], f"{label}: {eid} kind")
+        if e["kind"].startswith("nx_"):
+            # A VGF NX cycle group (operators.json "nx_groups"): cycles in nx_*, no time.
+            check(e["timing"] is None and r["executions"] == "" and r[f"avg_{unit}"] == "",
+                  f"{label}: NX group {eid} has a time")
+            for k, v in e["nx"].items():
+                text = r.get("nx_" + k)
+                if text == "" and e["kind"] == "nx_segment" and k in ("filled_in", "covers", "spirv_ids"):
+                    continue  # chains and cascades only in the table; the JSON group is whole
+                want = ("true" if v else "false") if isinstance(v, bool) else \
+                    " ".join(str(x) for x in v) if isinstance(v, list) else "" if v is None else v
+                ok = num(text) == num(want) if isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool) \
+                    else text == want
+                check(ok, f"{label}: {eid} nx_{k} {text!r} vs {want!r}")
+            continue
         check(r["name"] == (e["name"] or ""), f"{label}: {eid} name")
         check(r["op_type"] == (e["op_type"] or ""), f"{label}: {eid} op_type")
         check(r["backend"] == (e["backend"] or ""), f"{label}: {eid} backend")
@@ -418,7 +432,8 @@ def analyze_pair(label, inputs, out_base, method=None):
     ma, pa = check_bundle(a, f"{label} csv")
     mj, pj = check_bundle(j, f"{label} json")
     if "operators.csv" in pa and "operators.json" in pj:
-        csv_matches_json(label, pa["operators.csv"], pj["operators.json"]["entities"],
+        csv_matches_json(label, pa["operators.csv"],
+                         pj["operators.json"]["entities"] + pj["operators.json"].get("nx_groups", []),
                          pj["summary.json"]["units"]["time"])
     # The two formats differ only in the operators artifact and the options.
     for p in ("summary.json", "detailed/delegates.json", "detailed/unresolved_handles.json"):
@@ -516,6 +531,18 @@ def mode_real():
     for e in ("executorch/tutorial.etdp", "executorch/synthetic_multi_run.etdp"):
         validate(load_json_text(run_ok(["inspect", os.path.join(FIXTURES, e), "--json", "--raw"])),
                  f"inspect --json --raw {e}")
+    # VGF NX cycles (generated for the real VGF program): the NX rows after the entities in
+    # operators.csv equal operators.json's nx_groups, which the schema validates.
+    vpte = os.path.join(FIXTURES, "pte-adapter", "mobilenet_v2_vgf", "input.pte")
+    vgen = os.path.join(WORK, "vgf-gen")
+    shutil.rmtree(vgen, ignore_errors=True)
+    run_ok(["gen", "vgf-stats", "--pte", vpte, "-o", vgen, "--executions", "2"])
+    a, _ = analyze_pair("vgf stats", ["--etdump", f"{vgen}/g2_mode1_v2.etdp", "--pte", vpte],
+                        os.path.join(WORK, "vgf"))
+    groups = load_json(os.path.join(WORK, "vgf-json", "operators.json")).get("nx_groups", [])
+    check(len(groups) > 0 and {g["kind"] for g in groups} == {"nx_segment", "nx_cascade", "nx_chain"},
+          "vgf stats: operators.json has no nx_groups of every kind")
+    shutil.rmtree(vgen, ignore_errors=True)
     x = load_json(os.path.join(WORK, "xnn_np_add_x10-csv", "summary.json"))
     check([d["backend"] for d in x["headline"]["delegate_time"]] == ["XnnpackBackend"],
           "xnn_np_add_x10: headline delegate time should be XnnpackBackend")

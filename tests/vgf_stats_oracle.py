@@ -10,6 +10,7 @@ usage: vgf_stats_oracle.py ETPROF SCHEMA_DIR FIXTURES
 """
 import array
 import base64
+import csv
 import json
 import os
 import statistics
@@ -17,8 +18,8 @@ import subprocess
 import sys
 import tempfile
 
-ETPROF, SCHEMA_DIR, FIXTURES = sys.argv[1:4]
-PTE = os.path.join(FIXTURES, "pte-adapter", "mobilenet_v2_vgf", "input.pte")
+# Set by main() (or by a script importing this one for oracle()).
+ETPROF = SCHEMA_DIR = FIXTURES = PTE = None
 
 # (device, mode) -> words per task, tasks per block (spec section 2.4)
 LAYOUT = {("Mali-G1", 0): (16, 512), ("Mali-G1", 1): (32, 256),
@@ -85,6 +86,38 @@ def parse_ddb(data):
     return chain, cascade
 
 
+def linked_spirv_ids(data):
+    """TOSA op id -> the SPIR-V result id its first API label naming one
+    ("..._spirv_id_<N>", spec 3.6 rule 1) names, from the tosa_ops section."""
+    text = data.rstrip(b"\0").decode("utf-8")
+    sec = [ln for ln in text.split("----")[0].splitlines() if ln.strip()]
+    ids = {}
+    for line in sec[1:]:
+        cells = line.split("\t")
+        for lab in (cells[2] if len(cells) > 2 else "").split(";"):
+            tail = lab.strip().rpartition("_spirv_id_")
+            if tail[1] and tail[2].isdigit() and cells[0] not in ids:
+                ids[cells[0]] = int(tail[2])
+    return ids
+
+
+def chain_tosa_ops(data):
+    """chain id -> its TOSA op ids, fused-op then TOSA-op order (spec 3.2):
+    the chain's fused_op_ids (section 4), each fused op's tosa_op_ids (3)."""
+    text = data.rstrip(b"\0").decode("utf-8")
+    secs = [[ln for ln in sec.splitlines() if ln.strip()] for sec in text.split("----")]
+    def table(sec):
+        cols = sec[0].split("\t")
+        out = {}
+        for line in sec[1:]:
+            cells = line.split("\t")
+            out[cells[0]] = [x.strip() for x in (cells[1] if len(cells) > 1 else "").split(";") if x.strip()]
+        assert len(cols) == 2
+        return out
+    fused, chains = table(secs[2]), table(secs[3])
+    return {c: [t for f in fs for t in fused.get(f, [])] for c, fs in chains.items()}
+
+
 def parse_info(blob, is_text):
     if is_text:
         toks = blob.rstrip(b"\0").decode().replace(",", " ").replace(";", " ").split()
@@ -121,6 +154,9 @@ def stripe_rows(mem, ids, device, mode, lead=1):
     return rows
 
 
+STRUCTURE = {}  # entity id -> {"parent": id or None, "covers": [TOSA op ids]} (from the blobs)
+
+
 def oracle(etdp, device, mode, tmp):
     out = os.path.join(tmp, "flatc")
     os.makedirs(out, exist_ok=True)
@@ -144,7 +180,17 @@ def oracle(etdp, device, mode, tmp):
                 blob = {k: base64.b64decode(seg[k]["data"], validate=True)
                         for k in ("debug_database", "statistics_info", "statistics_memory")}
                 chain, cascade = parse_ddb(blob["debug_database"])
+                tosa = chain_tosa_ops(blob["debug_database"])
                 ids = parse_info(blob["statistics_info"], seg["statistics_info"]["is_text"])
+                for s in ids:  # stripe (row) order: first-seen parents and cascade unions
+                    ch = "chain/segment_%d/%s" % (g, chain.get(s, "chain_%d" % s))
+                    ca = "cascade/segment_%d/%s" % (g, cascade.get(s, "cascade_%d" % s))
+                    ops = tosa.get(chain.get(s), [])
+                    STRUCTURE.setdefault("segment/%d" % g, {"parent": None, "covers": []})
+                    STRUCTURE.setdefault(ca, {"parent": "segment/%d" % g, "covers": []})
+                    STRUCTURE.setdefault(ch, {"parent": ca, "covers": list(ops)})
+                    cov = STRUCTURE[ca]["covers"]
+                    cov.extend(o for o in ops if o not in cov)
                 for s, (total, op, ctr) in stripe_rows(blob["statistics_memory"], ids, device, mode).items():
                     keys = ["model", "segment/%d" % g,
                             "chain/segment_%d/%s" % (g, chain.get(s, "chain_%d" % s)),
@@ -185,6 +231,50 @@ def check_against(case, execs, nx, counters_to_check):
             fail("%s %s: executions %s, oracle %d" % (case, k, e["executions"], len(per)))
 
 
+def check_rows(case, execs, out):
+    """operators.csv's NX rows (kinds nx_segment / nx_cascade / nx_chain)
+    against the oracle: one row per segment, cascade and chain (no model,
+    no stripe), after every entity; the time columns empty; the cycle
+    figures, coverage, parent and covered TOSA ops as computed here."""
+    with open(os.path.join(out, "operators.csv"), newline="") as f:
+        rows = list(csv.reader(f))
+    head, rows = rows[0], rows[1:]
+    col = {h: i for i, h in enumerate(head)}
+    nx_at = [i for i, r in enumerate(rows) if r[col["kind"]].startswith("nx_")]
+    if not nx_at or nx_at != list(range(nx_at[0], len(rows))):
+        fail("%s: the NX rows are not the table's last rows" % case)
+    ids = set().union(*[set(e) for e in execs])
+    want = {k for k in ids if k.split("/")[0] in ("segment", "cascade", "chain")}
+    got = {rows[i][col["entity_id"]]: rows[i] for i in nx_at}
+    if set(got) != want or len(got) != len(nx_at):
+        fail("%s: NX rows %d, oracle %d (only etprof %s, only oracle %s)" % (
+            case, len(nx_at), len(want), sorted(set(got) - want)[:3], sorted(want - set(got))[:3]))
+    times = [h for h in head if h.split("_")[-1] == "ms" or h in ("executions", "events", "additive", "shared")]
+    for k in sorted(want & set(got)):
+        r = got[k]
+        if r[col["kind"]] != "nx_" + k.split("/")[0]:
+            fail("%s %s: kind %s" % (case, k, r[col["kind"]]))
+        if any(r[col[h]] for h in times):
+            fail("%s %s: a time column is filled: %s" % (case, k, {h: r[col[h]] for h in times if r[col[h]]}))
+        per = [i for i, ex in enumerate(execs) if k in ex]
+        totals = [execs[i][k][0] for i in per]
+        ops = [execs[i][k][1] for i in per]
+        exp = {"nx_unit": "cycles", "nx_executions": len(per), "nx_total_cycles_avg": sum(totals) / len(totals),
+               "nx_op_cycles_avg": sum(ops) / len(ops), "nx_total_cycles_min": min(totals),
+               "nx_total_cycles_median": statistics.median(totals), "nx_total_cycles_max": max(totals),
+               "nx_full_coverage": "true" if len(per) == len(execs) else "false",
+               "nx_parent": STRUCTURE[k]["parent"] if not k.startswith("segment") else "",
+               "nx_segment": int(k.split("/")[1].split("_")[-1])}
+        if not k.startswith("segment"):
+            exp["nx_covers"] = " ".join(STRUCTURE[k]["covers"])
+        for h, v in exp.items():
+            text = r[col[h]]
+            ok = abs(float(text) - v) <= 1e-6 * max(1.0, abs(v)) if isinstance(v, (int, float)) and text else text == v
+            if not ok:
+                fail("%s %s %s: operators.csv %r, oracle %r" % (case, k, h, text, v))
+    print("ok: %s: %d NX rows of operators.csv equal the oracle" % (case, len(want & set(got))))
+
+
 def analyze(gen, name, extra, out, expect_rc=0):
     if os.path.exists(out):
         subprocess.run(["rm", "-rf", out])
@@ -198,6 +288,9 @@ def load(out, rel):
 
 
 def main():
+    global ETPROF, SCHEMA_DIR, FIXTURES, PTE
+    ETPROF, SCHEMA_DIR, FIXTURES = sys.argv[1:4]
+    PTE = os.path.join(FIXTURES, "pte-adapter", "mobilenet_v2_vgf", "input.pte")
     if not os.path.exists(PTE):
         print("SKIP: ../shared/fixtures is absent (needs %s)" % PTE)
         return 77
@@ -253,6 +346,7 @@ def main():
                         ctr = ["section_0", "section_15"] if mode == 0 else ["nx_active", "dl_active", "ow_idx_stall"]
                         execs = oracle(os.path.join(gen, name + ".etdp"), dev, mode, tmp)
                         check_against(name, execs, nx, ctr)
+                        check_rows(name, execs, out)
                         if m["total_cycles.avg"]["value"] != nx["entities"][0]["metrics"][0]["value"]:
                             fail(name + ": summary and hierarchy model totals differ")
                     chains = [e for e in nx["entities"] if e["kind"] == "chain"]
@@ -290,6 +384,29 @@ def main():
             fail("companion_model: operator_associations %d" % cm["operator_associations"])
         if any(o.get("spirv_result_id") is not None and o.get("companion_vgf_op") != o["operator_types"] for o in ops):
             fail("companion_model: a linked op's VGF operation differs from its debug-database type")
+        # etprof diff reads operators.csv: the NX rows (cycle groups) are never matched as operators,
+        # in either table format.
+        out_json = os.path.join(tmp, "bundle_json")
+        analyze(gen, "g2_mode1_v2", ["--format", "json"], out_json)
+        try:
+            import jsonschema
+            with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas",
+                                   "operators.v1.schema.json")) as f:
+                jsonschema.validate(load(out_json, "operators.json"), json.load(f))
+        except ImportError:
+            print("note: python3-jsonschema absent: operators.json not validated")
+        except jsonschema.ValidationError as e:
+            fail("operators.json with nx_groups: %s" % e.message)
+        groups = load(out_json, "operators.json").get("nx_groups", [])
+        if len(groups) != sum(1 for e in nx["entities"] if e["kind"] in ("segment", "cascade", "chain")):
+            fail("operators.json: %d nx_groups" % len(groups))
+        for other in (out, out_json):
+            p = run([ETPROF, "diff", out, other, "--json", "--top", "0"])
+            if p.returncode == 0:
+                rows = json.loads(p.stdout).get("rows", [])
+                if not rows or any("segment" in json.dumps(r) or r.get("kind", "").startswith("nx_") for r in rows):
+                    fail("diff %s: %d rows, NX groups among them" % (other, len(rows)))
+        subprocess.run(["rm", "-rf", out_json])
         # Model Explorer: every linked TOSA node of the VGF graph carries its chain's figure.
         ov = load(out, "model_explorer/vgf-chain-total-cycles-avg.json")["forward_0_1"]
         labels = load(out, "model_explorer/vgf-chain.json")["forward_0_1"]["results"]

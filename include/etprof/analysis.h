@@ -301,6 +301,9 @@ typedef struct etp_analysis {
     struct etp_nx_result *nx;         /**< VGF NX cycles (etprof/nx_stats.h), NULL when the
                                            ETDump has no VGF_NEURAL_STATISTICS (owned) */
     etp_debug_buffer_info debug_buffer; /**< the debug buffer checked, if one was given */
+    struct etp_nx_row *nx_rows;       /**< the operators table's NX rows (etprof/columns.h):
+                                           segments, cascades, chains of nx, in its order (owned) */
+    uint32_t nx_row_count;
 } etp_analysis;
 
 /**

@@ -7,7 +7,9 @@
  * the analysis' unit, how to read it from an etp_entity and whether the
  * entity has it. Outputs choose columns and lay them out; they do not read
  * entity fields themselves, so a new column appears everywhere it is chosen
- * and a value is formatted the same way in every file.
+ * and a value is formatted the same way in every file. The operators table
+ * also has rows that are not entities, the VGF NX cycle groups (etp_nx_row,
+ * below): each column says how to read those too (nx_present / nx_get).
  *
  * The table is static and read-only: safe to use from any thread. Reading a
  * cell allocates nothing; string and list cells point into the entity (valid
@@ -81,15 +83,56 @@ typedef enum etp_column_id {
     ETP_COL_NPU_INPUT_COPY_AVG,  /**< input copy on the CPU (handles.input.memcpy()) */
     ETP_COL_NPU_OUTPUT_COPY_AVG, /**< output copy on the CPU (1.0 only) */
     ETP_COL_NPU_REST_AVG,      /**< execute() minus NPU and copies: the rest on the CPU */
+    /* VGF NX cycle groups (etprof/nx_stats.h): the group "nx" of the NX rows
+     * (etp_nx_row: segments, cascades, chains), absent for entities. Group
+     * measurements in cycles: never a time, never a per-operator cost. */
+    ETP_COL_NX_UNIT,           /**< "cycles" */
+    ETP_COL_NX_EXECUTIONS,     /**< executions the group was measured in */
+    ETP_COL_NX_TOTAL_AVG,      /**< mean total cycles over those executions */
+    ETP_COL_NX_OP_AVG,         /**< mean op cycles */
+    ETP_COL_NX_TOTAL_MIN,
+    ETP_COL_NX_TOTAL_MEDIAN,
+    ETP_COL_NX_TOTAL_MAX,
+    ETP_COL_NX_FULL_COVERAGE,  /**< measured in every execution with VGF statistics: its means
+                                    add to other full-coverage groups' (of one level) */
+    ETP_COL_NX_PARENT,         /**< id of the parent segment / cascade row */
+    ETP_COL_NX_SEGMENT,        /**< VGF segment index */
+    ETP_COL_NX_STRIPES,        /**< stripes recorded in it */
+    ETP_COL_NX_FILLED,         /**< a fill-in chain/cascade (no debug-database entry) */
+    ETP_COL_NX_COVERS,         /**< the debug-database TOSA op ids it covers (fill-in placeholders
+                                    left out: nx_filled_in) */
+    ETP_COL_NX_SPIRV_IDS,      /**< the SPIR-V result ids (VGF graph operations) they link to */
     ETP_COL_COUNT
 } etp_column_id;
+
+/**
+ * One row of the operators table that is not an entity: a VGF NX cycle
+ * group (segment, cascade or chain of a->nx; the model is summary.json's,
+ * stripes are detailed/nx_hierarchy.json's only). These rows are kept out of
+ * a->entities on purpose: every consumer of entities (ranking, graphs,
+ * overlays, diff, page tables, bindings) treats an entity as a timed
+ * operator or instruction, and a group measured in accelerator cycles must
+ * not be ranked, summed or matched with them. Only the table writers append
+ * them, through the same column table (etp_column.nx_present / nx_get).
+ * Built by etp_analyze(); owned by the analysis (a->nx_rows).
+ */
+typedef struct etp_nx_row {
+    const struct etp_nx_entity *nx;  /**< the group (points into a->nx) */
+    const char *kind;                /**< "nx_segment" | "nx_cascade" | "nx_chain" (static) */
+    const char *backend;             /**< its instruction's delegate backend, NULL when unknown */
+    const char **covers;             /**< TOSA op ids (point into nx) */
+    uint32_t cover_count;
+    int64_t *spirv_ids;              /**< linked SPIR-V result ids, first-seen, distinct */
+    uint32_t spirv_count;
+} etp_nx_row;
 
 /** The type of a column's cells, i.e. which member of etp_cell holds it. */
 typedef enum etp_column_type {
     ETP_COLT_STR = 0,  /**< s; NULL: no text (JSON null, empty CSV field) */
     ETP_COLT_INT,      /**< i */
     ETP_COLT_UINT,     /**< u */
-    ETP_COLT_NUM,      /**< d: a time in the analysis' target unit */
+    ETP_COLT_NUM,      /**< d: a number; a time in the analysis' target unit when the
+                            column's in_unit is set (the NX columns hold cycles) */
     ETP_COLT_BOOL,     /**< b */
     ETP_COLT_INTS,     /**< ints: a list of integers */
     ETP_COLT_STRS      /**< strs: a list of strings */
@@ -105,7 +148,8 @@ typedef enum etp_column_group {
     ETP_COLG_ENTITY = 0,
     ETP_COLG_TIMING,   /**< entities with executions; otherwise "timing": null */
     ETP_COLG_KERNEL,   /**< KernelCall instructions; otherwise absent */
-    ETP_COLG_DISPATCH  /**< KernelCall instructions; otherwise absent */
+    ETP_COLG_DISPATCH, /**< KernelCall instructions; otherwise absent */
+    ETP_COLG_NX        /**< "nx": NX rows only; otherwise absent */
 } etp_column_group;
 
 /** One cell's value. Pointers point into the entity (or static text). */
@@ -140,6 +184,10 @@ typedef struct etp_column {
     int (*present)(const etp_entity *e);
     /** The value of @p e (meaningful when present). */
     etp_cell (*get)(const etp_analysis *a, const etp_entity *e);
+    /** The same two for an NX row (etp_nx_row): which columns such a row
+     *  has (never the time columns) and their values. */
+    int (*nx_present)(const etp_nx_row *r);
+    etp_cell (*nx_get)(const etp_analysis *a, const etp_nx_row *r);
 } etp_column;
 
 /** The whole table, in etp_column_id order; *@p count receives ETP_COL_COUNT. */
@@ -150,6 +198,10 @@ const etp_column *etp_column_get(etp_column_id id);
 
 /** Whether @p e has the group @p g at all (ETP_COLG_ENTITY: always). */
 int etp_column_group_present(etp_column_group g, const etp_entity *e);
+
+/** Whether an NX row has the group @p g (the entity part and "nx" only;
+ *  "timing" is written as null). */
+int etp_column_group_present_nx(etp_column_group g, const etp_nx_row *r);
 
 /** The JSON member name of group @p g ("timing", ...; NULL for the entity). */
 const char *etp_column_group_key(etp_column_group g);
@@ -189,6 +241,19 @@ uint32_t etp_analysis_entity_count(const etp_analysis *a);
  */
 etp_status etp_column_read(const etp_analysis *a, etp_column_id id, uint32_t first, uint32_t n,
                            etp_cell *cells, uint8_t *present);
+
+/** The number of NX rows of @p a (a->nx_row_count; 0 for NULL or an
+ *  analysis without VGF statistics). A pure read. */
+uint32_t etp_analysis_nx_row_count(const etp_analysis *a);
+
+/**
+ * etp_column_read() for the NX rows [@p first, @p first + @p n) of @p a
+ * (the rows operators.csv writes after the entities): the same cells and
+ * presence bits, by nx_present / nx_get and etp_column_group_present_nx().
+ * Same errors and thread safety.
+ */
+etp_status etp_column_read_nx(const etp_analysis *a, etp_column_id id, uint32_t first, uint32_t n,
+                              etp_cell *cells, uint8_t *present);
 
 #ifdef __cplusplus
 }

@@ -202,9 +202,18 @@ class Analysis:
         `.unit`, nested "timing", "kernel" and "dispatch_overhead"."""
         return self._entities().records()
 
+    @property
+    def nx_groups(self):
+        """The VGF NX cycle groups (segments, cascades, chains) as
+        operators.json's "nx_groups" holds them: "timing" null, the cycles in
+        "nx" (group measurements in cycles, not per-operator times). Empty
+        without VGF statistics."""
+        return self._entities().records(nx=True)
+
     def to_dataframe(self):
-        """The operators.csv table as a pandas DataFrame: the same columns in
-        the same order, times named with their unit ("avg_ms"); integer and
+        """The operators.csv table as a pandas DataFrame: the same rows (the
+        entities, then the VGF NX cycle groups, kind "nx_*"), the same columns
+        in the same order, times named with their unit ("avg_ms"); integer and
         boolean columns are pandas' nullable Int64/boolean (an empty cell is
         <NA>), times float64 (NaN), text and lists objects (None, []).
         Needs pandas."""

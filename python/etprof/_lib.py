@@ -71,10 +71,11 @@ class Cell(ctypes.Union):
 
 
 class Column(ctypes.Structure):
-    """etp_column (etprof/columns.h); the two functions are only pointers here."""
+    """etp_column (etprof/columns.h); the four functions are only pointers here."""
     _fields_ = [("id", ctypes.c_int), ("key", ctypes.c_char_p), ("header", ctypes.c_char_p),
                 ("label", ctypes.c_char_p), ("in_unit", ctypes.c_int), ("type", ctypes.c_int),
-                ("group", ctypes.c_int), ("present", ctypes.c_void_p), ("get", ctypes.c_void_p)]
+                ("group", ctypes.c_int), ("present", ctypes.c_void_p), ("get", ctypes.c_void_p),
+                ("nx_present", ctypes.c_void_p), ("nx_get", ctypes.c_void_p)]
 
 
 # etprof/bundle.h: a published bundle read back.
@@ -227,6 +228,9 @@ _PROTOTYPES = {
                                          ctypes.c_size_t]),
     "etp_column_read": (ctypes.c_int, [P, ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32,
                                        ctypes.POINTER(Cell), ctypes.POINTER(ctypes.c_uint8)]),
+    "etp_analysis_nx_row_count": (ctypes.c_uint32, [P]),
+    "etp_column_read_nx": (ctypes.c_int, [P, ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32,
+                                          ctypes.POINTER(Cell), ctypes.POINTER(ctypes.c_uint8)]),
     "etp_operators_csv_columns": (ctypes.POINTER(ctypes.c_int), [SIZE]),
     "etp_publish": (ctypes.c_int, [P, ctypes.POINTER(PublishOptions), PP, ERR]),
     "etp_inspect_run": (ctypes.c_int, [P, ctypes.POINTER(InspectOptions), PP, ERR]),

@@ -6,8 +6,8 @@ from array import array
 from . import _lib
 
 STR, INT, UINT, NUM, BOOL, INTS, STRS = range(7)
-ENTITY, TIMING, KERNEL, DISPATCH = range(4)
-GROUP_KEYS = {TIMING: "timing", KERNEL: "kernel", DISPATCH: "dispatch_overhead"}
+ENTITY, TIMING, KERNEL, DISPATCH, NX = range(5)
+GROUP_KEYS = {TIMING: "timing", KERNEL: "kernel", DISPATCH: "dispatch_overhead", NX: "nx"}
 VALUE, GROUP = 1, 2
 _CELL = ctypes.sizeof(_lib.Cell)
 _WORDS = _CELL // 8  # a cell is a union: its first 8 bytes are the scalar
@@ -32,11 +32,13 @@ def _strings(ptrs, cache):
     return out
 
 
-def read_column(a, col, count, cache):
-    """Values of column @col for all @count entities, and their presence bits."""
+def read_column(a, col, count, cache, nx=False):
+    """Values of column @col for all @count entities (@nx: NX rows), and
+    their presence bits."""
     cells = (_lib.Cell * count)()
     present = (ctypes.c_uint8 * count)()
-    if count and _lib.lib.etp_column_read(a, col.id, 0, count, cells, present):
+    read = _lib.lib.etp_column_read_nx if nx else _lib.lib.etp_column_read
+    if count and read(a, col.id, 0, count, cells, present):
         raise RuntimeError("etprof: etp_column_read refused a valid range")
     raw = bytes(cells)
     bits = bytes(present)
@@ -66,32 +68,38 @@ def read_column(a, col, count, cache):
 
 
 class EntityTable:
-    """Every column of every entity (etprof/columns.h), read once."""
+    """Every column of every entity (etprof/columns.h), read once; then the
+    same columns of the NX rows (VGF cycle groups, which operators.csv
+    writes after the entities and operators.json as "nx_groups")."""
 
     def __init__(self, a, unit):
         self.cols = columns()
         self.count = _lib.lib.etp_analysis_entity_count(a)
+        self.nx_count = _lib.lib.etp_analysis_nx_row_count(a)
         cache = {}
         self.values, self.bits = [], []
         for c in self.cols:
             v, b = read_column(a, c, self.count, cache)
-            self.values.append(v)
-            self.bits.append(b)
+            nv, nb = read_column(a, c, self.nx_count, cache, nx=True)
+            self.values.append(v + nv)
+            self.bits.append(b + nb)
         self.headers = []
         for c in self.cols:
             buf = ctypes.create_string_buffer(128)
             _lib.lib.etp_column_header(ctypes.byref(c), unit, buf, len(buf))
             self.headers.append(buf.value.decode())
 
-    def records(self):
+    def records(self, nx=False):
         """The entities as the analysis JSON writes them (etp_json_entity):
         entity members when present; a group as one object when the entity
-        has it ("timing": null when it has none)."""
+        has it ("timing": null when it has none). @nx: the NX rows instead,
+        as operators.json's "nx_groups" holds them."""
         out = []
         cols = self.cols
         keys = [c.key.decode() for c in cols]
         groups = [c.group for c in cols]
-        for k in range(self.count):
+        rows = range(self.count, self.count + self.nx_count) if nx else range(self.count)
+        for k in rows:
             rec = {}
             sub = None
             open_group = ENTITY
@@ -117,8 +125,9 @@ class EntityTable:
         return out
 
     def table(self, ids):
-        """Columns @ids as {header: (type, [values])}, None where a cell is
-        empty (operators.csv leaves the field empty)."""
+        """Columns @ids as {header: (type, [values])} over the entities and
+        then the NX rows, None where a cell is empty (operators.csv leaves
+        the field empty)."""
         index = {c.id: i for i, c in enumerate(self.cols)}
         out = {}
         for cid in ids:

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/nx_attach.h"
+#include "analysis/nx_rows.h"
 #include "analysis/analysis_internal.h"
 #include "analysis/device_report.h"
 #include "analysis/entities.h"
@@ -205,6 +206,8 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
     a->entities = b.ents.v;
     a->entity_count = (uint32_t)b.ents.n;
     b.ents.v = NULL;
+    if (!s)
+        s = etp_nx_rows_build(a, err);
     etp_hm_free(&b.instr_map);
     etp_hm_free(&b.deleg_map);
     free(b.exec_of_run);
@@ -237,6 +240,7 @@ void etp_analysis_free(etp_analysis *a)
     etp_issue_list_free(&a->issues);
     etp_inspect_free(a->inspect);
     etp_device_report_free(a->device);
+    etp_nx_rows_free(a); /* they point into a->nx */
     etp_nx_result_free(a->nx);
     free(a);
 }

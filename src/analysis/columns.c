@@ -5,6 +5,9 @@
 #include "etprof/device_report.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#include "etprof/nx_stats.h"
 
 /* ---- presence rules ---- */
 
@@ -112,24 +115,136 @@ static etp_cell get_instructions(const etp_analysis *a, const etp_entity *e)
     return c;
 }
 
+/* ---- NX rows (etp_nx_row): group measurements in cycles ---- */
+
+static int never(const etp_entity *e)
+{
+    (void)e;
+    return 0;
+}
+static etp_cell get_none(const etp_analysis *a, const etp_entity *e)
+{
+    (void)a;
+    (void)e;
+    etp_cell c;
+    memset(&c, 0, sizeof c);
+    return c;
+}
+static int nx_always(const etp_nx_row *r)
+{
+    (void)r;
+    return 1;
+}
+static int nx_never(const etp_nx_row *r)
+{
+    (void)r;
+    return 0;
+}
+static etp_cell nx_zero(const etp_analysis *a, const etp_nx_row *r)
+{
+    (void)a;
+    (void)r;
+    etp_cell c;
+    memset(&c, 0, sizeof c);
+    return c;
+}
+static int nx_has_backend(const etp_nx_row *r) { return r->backend != NULL; }
+static int nx_has_instruction(const etp_nx_row *r) { return r->nx->instruction_id >= 0; }
+/* Chains and cascades: the TOSA ops they cover (segments have none listed). */
+static int nx_group(const etp_nx_row *r) { return r->nx->kind == ETP_NX_CHAIN || r->nx->kind == ETP_NX_CASCADE; }
+
+/* The parent when it is a row itself (a segment's parent is the model,
+ * which summary.json holds), else NULL. */
+static const etp_nx_entity *nx_parent_row(const etp_analysis *a, const etp_nx_row *r)
+{
+    const etp_nx_result *x = a ? a->nx : NULL;
+    int p = r->nx->parent;
+    if (!x || p < 0 || (uint32_t)p >= x->entity_count || x->entities[p].kind == ETP_NX_MODEL)
+        return NULL;
+    return &x->entities[p];
+}
+static int nx_has_parent(const etp_nx_row *r) { return r->nx->kind != ETP_NX_SEGMENT && r->nx->parent >= 0; }
+
+#define NXCELL(fn, member, expr)                                                                   \
+    static etp_cell fn(const etp_analysis *a, const etp_nx_row *r)                                \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        etp_cell c;                                                                                \
+        memset(&c, 0, sizeof c);                                                                   \
+        c.member = (expr);                                                                         \
+        return c;                                                                                  \
+    }
+
+NXCELL(nx_get_id, s, r->nx->id)
+NXCELL(nx_get_kind, s, r->kind)
+NXCELL(nx_get_name, s, r->nx->name)
+NXCELL(nx_get_backend, s, r->backend)
+NXCELL(nx_get_instruction, i, r->nx->instruction_id)
+NXCELL(nx_get_unit, s, "cycles")
+NXCELL(nx_get_executions, u, r->nx->s.count)
+NXCELL(nx_get_total_avg, d, r->nx->s.mean_total)
+NXCELL(nx_get_op_avg, d, r->nx->s.mean_op)
+NXCELL(nx_get_total_min, u, r->nx->s.min_total)
+NXCELL(nx_get_total_median, d, r->nx->s.median_total)
+NXCELL(nx_get_total_max, u, r->nx->s.max_total)
+NXCELL(nx_get_full_coverage, b, r->nx->full_coverage)
+NXCELL(nx_get_segment, i, r->nx->segment_id)
+NXCELL(nx_get_stripes, u, r->nx->stripe_count)
+NXCELL(nx_get_filled, b, r->nx->filled)
+
+static etp_cell nx_get_parent(const etp_analysis *a, const etp_nx_row *r)
+{
+    const etp_nx_entity *p = nx_parent_row(a, r);
+    etp_cell c;
+    memset(&c, 0, sizeof c);
+    c.s = p ? p->id : NULL;
+    return c;
+}
+
+static etp_cell nx_get_covers(const etp_analysis *a, const etp_nx_row *r)
+{
+    (void)a;
+    etp_cell c;
+    memset(&c, 0, sizeof c);
+    c.strs.v = r->covers;
+    c.strs.n = r->cover_count;
+    return c;
+}
+
+static etp_cell nx_get_spirv(const etp_analysis *a, const etp_nx_row *r)
+{
+    (void)a;
+    etp_cell c;
+    memset(&c, 0, sizeof c);
+    c.ints.v = r->spirv_ids;
+    c.ints.n = r->spirv_count;
+    return c;
+}
+
 /* ---- the table ---- */
 
 #define E ETP_COLG_ENTITY
 #define T ETP_COLG_TIMING
 #define K ETP_COLG_KERNEL
 #define D ETP_COLG_DISPATCH
+#define N ETP_COLG_NX
+/* An entity column NX rows do not have (times, kernels, source metadata). */
 #define COL(id, key, header, label, unit, type, group, present, get)                               \
-    [ETP_COL_##id] = {ETP_COL_##id, key, header, label, unit, ETP_COLT_##type, group, present, get}
+    COLX(id, key, header, label, unit, type, group, present, get, nx_never, nx_zero)
+#define COLX(id, key, header, label, unit, type, group, present, get, nx_present, nx_get)         \
+    [ETP_COL_##id] = {ETP_COL_##id, key, header, label, unit, ETP_COLT_##type, group, present, get,  \
+                      nx_present, nx_get}
 
 static const etp_column columns[ETP_COL_COUNT] = {
-    COL(ID, "id", "entity_id", "id", 0, STR, E, always, get_id),
-    COL(KIND, "kind", "kind", "kind", 0, STR, E, always, get_kind),
-    COL(NAME, "name", "name", "name", 0, STR, E, always, get_name),
+    COLX(ID, "id", "entity_id", "id", 0, STR, E, always, get_id, nx_always, nx_get_id),
+    COLX(KIND, "kind", "kind", "kind", 0, STR, E, always, get_kind, nx_always, nx_get_kind),
+    COLX(NAME, "name", "name", "name", 0, STR, E, always, get_name, nx_always, nx_get_name),
     COL(OP_TYPE, "op_type", "op_type", "type", 0, STR, E, always, get_op_type),
-    COL(BACKEND, "backend", "backend", "backend", 0, STR, E, always, get_backend),
+    COLX(BACKEND, "backend", "backend", "backend", 0, STR, E, always, get_backend, nx_has_backend,
+         nx_get_backend),
     COL(CHAIN, "chain", "chain", "chain", 0, INT, E, not_operator, get_chain),
-    COL(INSTRUCTION, "instruction", "instruction", "instruction",
-        0, INT, E, not_operator, get_instruction),
+    COLX(INSTRUCTION, "instruction", "instruction", "instruction",
+         0, INT, E, not_operator, get_instruction, nx_has_instruction, nx_get_instruction),
     COL(INSTRUCTION_KIND, "instruction_kind", "instruction_kind", "instruction kind",
         0, STR, E, not_operator, get_instr_kind),
     COL(DEBUG_HANDLES, "debug_handles", "debug_handles", "debug handles",
@@ -197,9 +312,39 @@ static const etp_column columns[ETP_COL_COUNT] = {
         1, NUM, E, npu_out, get_npu_out),
     COL(NPU_REST_AVG, "npu_rest_avg", "npu_rest_avg", "rest of the call avg",
         1, NUM, E, npu_site, get_npu_rest),
+    /* VGF NX cycle groups: entities never have them; NX rows have no times. */
+    COLX(NX_UNIT, "unit", "nx_unit", "NX unit", 0, STR, N, never, get_none, nx_always, nx_get_unit),
+    COLX(NX_EXECUTIONS, "executions", "nx_executions", "NX executions",
+         0, UINT, N, never, get_none, nx_always, nx_get_executions),
+    COLX(NX_TOTAL_AVG, "total_cycles_avg", "nx_total_cycles_avg", "NX total cycles avg",
+         0, NUM, N, never, get_none, nx_always, nx_get_total_avg),
+    COLX(NX_OP_AVG, "op_cycles_avg", "nx_op_cycles_avg", "NX op cycles avg",
+         0, NUM, N, never, get_none, nx_always, nx_get_op_avg),
+    COLX(NX_TOTAL_MIN, "total_cycles_min", "nx_total_cycles_min", "NX total cycles min",
+         0, UINT, N, never, get_none, nx_always, nx_get_total_min),
+    COLX(NX_TOTAL_MEDIAN, "total_cycles_median", "nx_total_cycles_median", "NX total cycles median",
+         0, NUM, N, never, get_none, nx_always, nx_get_total_median),
+    COLX(NX_TOTAL_MAX, "total_cycles_max", "nx_total_cycles_max", "NX total cycles max",
+         0, UINT, N, never, get_none, nx_always, nx_get_total_max),
+    COLX(NX_FULL_COVERAGE, "full_coverage", "nx_full_coverage", "NX full coverage",
+         0, BOOL, N, never, get_none, nx_always, nx_get_full_coverage),
+    COLX(NX_PARENT, "parent", "nx_parent", "NX parent", 0, STR, N, never, get_none, nx_has_parent,
+         nx_get_parent),
+    COLX(NX_SEGMENT, "segment", "nx_segment", "VGF segment", 0, INT, N, never, get_none, nx_always,
+         nx_get_segment),
+    COLX(NX_STRIPES, "stripes", "nx_stripes", "NX stripes", 0, UINT, N, never, get_none, nx_always,
+         nx_get_stripes),
+    COLX(NX_FILLED, "filled_in", "nx_filled_in", "NX filled in", 0, BOOL, N, never, get_none,
+         nx_group, nx_get_filled),
+    COLX(NX_COVERS, "covers", "nx_covers", "NX covers (TOSA op ids)", 0, STRS, N, never, get_none,
+         nx_group, nx_get_covers),
+    COLX(NX_SPIRV_IDS, "spirv_ids", "nx_spirv_ids", "NX SPIR-V result ids", 0, INTS, N, never,
+         get_none, nx_group, nx_get_spirv),
 };
 
 #undef COL
+#undef COLX
+#undef N
 #undef E
 #undef T
 #undef K
@@ -224,8 +369,15 @@ int etp_column_group_present(etp_column_group g, const etp_entity *e)
     case ETP_COLG_TIMING: return e->time.executions > 0;
     case ETP_COLG_KERNEL:
     case ETP_COLG_DISPATCH: return e->has_kernel;
+    case ETP_COLG_NX: return 0;
     }
     return 0;
+}
+
+int etp_column_group_present_nx(etp_column_group g, const etp_nx_row *r)
+{
+    (void)r;
+    return g == ETP_COLG_ENTITY || g == ETP_COLG_NX;
 }
 
 const char *etp_column_group_key(etp_column_group g)
@@ -235,6 +387,7 @@ const char *etp_column_group_key(etp_column_group g)
     case ETP_COLG_TIMING: return "timing";
     case ETP_COLG_KERNEL: return "kernel";
     case ETP_COLG_DISPATCH: return "dispatch_overhead";
+    case ETP_COLG_NX: return "nx";
     }
     return NULL;
 }

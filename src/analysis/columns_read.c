@@ -30,3 +30,30 @@ etp_status etp_column_read(const etp_analysis *a, etp_column_id id, uint32_t fir
     }
     return ETP_OK;
 }
+
+uint32_t etp_analysis_nx_row_count(const etp_analysis *a) { return a ? a->nx_row_count : 0; }
+
+etp_status etp_column_read_nx(const etp_analysis *a, etp_column_id id, uint32_t first, uint32_t n,
+                              etp_cell *cells, uint8_t *present)
+{
+    const etp_column *c = etp_column_get(id);
+    if (!a || !c || first > a->nx_row_count || n > a->nx_row_count - first)
+        return ETP_E_USAGE;
+    if (n && (!cells || !present))
+        return ETP_E_USAGE;
+    for (uint32_t k = 0; k < n; k++) {
+        const etp_nx_row *r = &a->nx_rows[first + k];
+        uint8_t bits = 0;
+        if (etp_column_group_present_nx(c->group, r))
+            bits |= ETP_COLREAD_GROUP;
+        if (c->nx_present(r))
+            bits |= ETP_COLREAD_VALUE;
+        present[k] = bits;
+        if ((bits & ETP_COLREAD_VALUE) ||
+            (c->group != ETP_COLG_ENTITY && (bits & ETP_COLREAD_GROUP)))
+            cells[k] = c->nx_get(a, r);
+        else
+            memset(&cells[k], 0, sizeof cells[k]);
+    }
+    return ETP_OK;
+}

@@ -132,6 +132,14 @@ static void column_read_matches_the_getters(void **state)
     assert_int_equal(etp_column_read(a, ETP_COL_ID, 0, 1, NULL, bits), ETP_E_USAGE);
     assert_int_equal(etp_column_read(a, ETP_COL_COUNT, 0, 1, cells, bits), ETP_E_USAGE);
     assert_int_equal(etp_analysis_entity_count(NULL), 0);
+    /* No VGF statistics in this run: no NX rows, and entities have no NX group. */
+    assert_int_equal(etp_analysis_nx_row_count(a), 0);
+    assert_int_equal(etp_analysis_nx_row_count(NULL), 0);
+    assert_int_equal(etp_column_read_nx(a, ETP_COL_ID, 0, 0, NULL, NULL), ETP_OK);
+    assert_int_equal(etp_column_read_nx(a, ETP_COL_ID, 0, 1, cells, bits), ETP_E_USAGE);
+    assert_int_equal(etp_column_read_nx(NULL, ETP_COL_ID, 0, 0, cells, bits), ETP_E_USAGE);
+    for (uint32_t i = 0; i < n; i++)
+        assert_false(etp_column_group_present(ETP_COLG_NX, &a->entities[i]));
     free(cells);
     free(bits);
 }

@@ -28,7 +28,23 @@
   function report() {
     document.body.setAttribute('data-etprof-vgf', JSON.stringify(state));
   }
-  function colourOf(n) {
+  /* VGF NX cycles (report_nx.js, window.etpNx): the chain a TOSA node is
+   * linked to, whose mean total cycles colour it. A group measurement: all
+   * the chain's nodes share one figure; it is no operation's own cost. */
+  function chainOf(n) {
+    var X = window.etpNx;
+    if (!n.nx || !X || !X.byId || X.byId[n.nx] === undefined) return null;
+    return X.nodes[X.byId[n.nx]];
+  }
+  function heat(v, max) {
+    var t = max > 0 ? Math.max(0, Math.min(1, v / max)) : 0;
+    /* light yellow -> orange (dark text stays readable) */
+    var r = Math.round(255 - 20 * t), g = Math.round(240 - 125 * t), b = Math.round(200 - 135 * t);
+    return 'rgb(' + r + ',' + g + ',' + b + ')';
+  }
+  function colourOf(n, max) {
+    var ch = chainOf(n);
+    if (ch && ch.avg !== undefined) return heat(ch.avg, max);
     if (n.sid !== undefined) return n.tosa ? '#dbe9f6' : '#f6dcdc';
     if (n.id.indexOf('mrt_') === 0) return '#e3f1df';
     return '#eeeeee';
@@ -49,6 +65,20 @@
       row('op type', n.tosa || ('unknown TOSA opcode ' + n.opcode));
       row('SPIR-V result id', '%' + n.sid);
     }
+    var ch = chainOf(n);
+    if (ch) {
+      row('VGF chain', ch.id);
+      if (ch.avg !== undefined) {
+        row('chain mean total cycles', Math.round(ch.avg).toLocaleString('en-US') + ' cycles over ' + ch.n +
+            ' execution(s)');
+        row('chain mean op cycles', Math.round(ch.op).toLocaleString('en-US') + ' cycles');
+      }
+      side.appendChild(t);
+      t = el('table', 'border-collapse:collapse;width:100%;margin:6px 0');
+      side.appendChild(el('p', 'color:#8a5300;margin:4px 0', 'Group measurement: the chain\u2019s cycles (' +
+        (ch.ops ? ch.ops.length : '?') + ' TOSA ops share them), from accelerator activity counters; ' +
+        'not this operation\u2019s own cost, and not elapsed time.'));
+    }
     if (n.out) row('result', n.out);
     n.ins.forEach(function (p, k) { row('operand ' + k + (p[0] ? ' (' + p[0] + ')' : ''), p[1]); });
     n.attrs.forEach(function (a) { row(a[0], a[1]); });
@@ -64,6 +94,20 @@
     var bar = el('div', 'display:flex;gap:12px;align-items:center;padding:6px 10px;border-bottom:1px solid #ddd');
     bar.appendChild(el('b', '', 'VGF graph of ' + g.call));
     bar.appendChild(el('span', 'color:#555', g.ops + ' TOSA ops, ' + g.nodes.length + ' nodes (as Arm\u2019s VGF adapter draws them)'));
+    var maxc = 0, nxNodes = 0;
+    g.nodes.forEach(function (n) {
+      var ch = chainOf(n);
+      if (ch && ch.avg !== undefined) { nxNodes++; if (ch.avg > maxc) maxc = ch.avg; }
+    });
+    if (nxNodes) {
+      var key = el('span', 'color:#8a5300', '');
+      key.id = 'etp-vgf-nx-key';
+      key.appendChild(el('span', 'display:inline-block;width:70px;height:10px;margin-right:4px;vertical-align:middle;' +
+        'background:linear-gradient(to right,' + heat(0, 1) + ',' + heat(1, 1) + ')'));
+      key.appendChild(document.createTextNode(nxNodes + ' ops coloured by their VGF chain\u2019s mean total cycles (0 \u2013 ' +
+        Math.round(maxc).toLocaleString('en-US') + '; a group measurement shared by the chain\u2019s ops)'));
+      bar.appendChild(key);
+    }
     var closeb = el('button', 'margin-left:auto', 'Close');
     closeb.type = 'button';
     closeb.addEventListener('click', close);
@@ -92,7 +136,14 @@
       var x = n.x / 10, y = n.y / 10, w = n.bw / 10;
       if (x >= 0 && y >= 0 && x + w <= W + 0.1 && y + nh <= H + 0.1) placed++;
       var gr = sv('g', {transform: 'translate(' + x + ',' + y + ')', cursor: 'pointer'});
-      var r = sv('rect', {width: w, height: nh, rx: 5, fill: colourOf(n), stroke: '#44546a', 'stroke-width': '1'});
+      var r = sv('rect', {width: w, height: nh, rx: 5, fill: colourOf(n, maxc), stroke: '#44546a', 'stroke-width': '1'});
+      var ch = chainOf(n);
+      if (ch) {
+        var tip = sv('title', {});
+        tip.textContent = ch.id + ': ' + (ch.avg !== undefined ? Math.round(ch.avg) + ' cycles avg ' : '') +
+          '(group measurement of the chain, not this op)';
+        gr.appendChild(tip);
+      }
       gr.appendChild(r);
       var label = Array.from(n.label);
       var t1 = sv('text', {x: 8, y: 14, 'font-size': '12', 'font-family': 'DejaVu Sans Mono, monospace', fill: '#1f1f1f'});
@@ -133,6 +184,7 @@
     });
     window.addEventListener('mouseup', function () { drag = null; });
     state.opened = g.call;
+    state.nx_nodes = nxNodes;
     state.nodes = g.nodes.length;
     state.placed = placed;
     state.selected = null;

@@ -320,6 +320,14 @@ static etp_status flatten(etp_bundle_reader *r, json_build *b, const json_t *obj
     return ETP_OK;
 }
 
+/* Row @p i of the table: "entities" first, then "nx_groups" (the VGF NX
+ * rows; operators.csv holds them after the entities too). */
+static const json_t *json_row(const json_t *ents, const json_t *groups, size_t i)
+{
+    size_t n = json_array_size(ents);
+    return i < n ? json_array_get(ents, i) : json_array_get(groups, i - n);
+}
+
 etp_status etp_bread_operators_json(etp_bundle_reader *r, const etp_bundle_artifact_info *a)
 {
     etp_bundle_doc *d = r->doc;
@@ -330,12 +338,18 @@ etp_status etp_bread_operators_json(etp_bundle_reader *r, const etp_bundle_artif
     const json_t *ents = json_object_get(d->operators_json, "entities");
     if (!json_is_array(ents))
         return etp_bread_bad(r, a->path, "\"entities\" is missing or not an array");
-    size_t n = json_array_size(ents);
+    const json_t *groups = json_object_get(d->operators_json, "nx_groups");
+    if (groups && !json_is_array(groups))
+        return etp_bread_bad(r, a->path, "\"nx_groups\" is not an array");
+    size_t n = json_array_size(ents) + json_array_size(groups);
     json_build b = {.rel = a->path};
     for (size_t i = 0; i < n; i++) {
-        const json_t *e = json_array_get(ents, i);
-        if (!json_is_object(e))
-            return etp_bread_bad(r, a->path, "entities[%zu] is not an object", i);
+        const json_t *e = json_row(ents, groups, i);
+        if (!json_is_object(e)) {
+            size_t ne = json_array_size(ents);
+            return i < ne ? etp_bread_bad(r, a->path, "entities[%zu] is not an object", i)
+                          : etp_bread_bad(r, a->path, "nx_groups[%zu] is not an object", i - ne);
+        }
         if ((s = flatten(r, &b, e, "")))
             return s;
     }
@@ -346,7 +360,7 @@ etp_status etp_bread_operators_json(etp_bundle_reader *r, const etp_bundle_artif
         cells[k].text = "";
     for (size_t i = 0; i < n; i++) {
         b.row = cells + i * b.column_count;
-        if ((s = flatten(r, &b, json_array_get(ents, i), "")))
+        if ((s = flatten(r, &b, json_row(ents, groups, i), "")))
             return s;
     }
     t->source = a->path;

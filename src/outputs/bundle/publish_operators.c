@@ -1,6 +1,9 @@
 /* publish_operators.c - the per-entity table of a bundle: operators.csv
  * (RFC 4180, CRLF) or operators.json (schema etprof.operators), both from
- * the column table of etprof/columns.h. */
+ * the column table of etprof/columns.h. The entities come first; an
+ * analysis with VGF statistics adds its NX rows (segments, cascades,
+ * chains: cycle groups, etp_nx_row) after them in operators.csv and as
+ * "nx_groups" in operators.json. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +25,11 @@ static const etp_column_id csv_columns[] = {
     /* appended: the Ethos-U split of DelegateCall instructions */
     ETP_COL_NPU_EXECUTE_AVG, ETP_COL_NPU_AVG, ETP_COL_NPU_INPUT_COPY_AVG,
     ETP_COL_NPU_OUTPUT_COPY_AVG, ETP_COL_NPU_REST_AVG,
+    /* VGF NX cycle groups (the NX rows after the entities; empty for entities). */
+    ETP_COL_NX_UNIT,     ETP_COL_NX_EXECUTIONS, ETP_COL_NX_TOTAL_AVG, ETP_COL_NX_OP_AVG,
+    ETP_COL_NX_TOTAL_MIN, ETP_COL_NX_TOTAL_MEDIAN, ETP_COL_NX_TOTAL_MAX, ETP_COL_NX_FULL_COVERAGE,
+    ETP_COL_NX_PARENT,   ETP_COL_NX_SEGMENT,    ETP_COL_NX_STRIPES,   ETP_COL_NX_FILLED,
+    ETP_COL_NX_COVERS,   ETP_COL_NX_SPIRV_IDS,
 };
 #define CSV_COLUMNS (sizeof csv_columns / sizeof csv_columns[0])
 
@@ -31,14 +39,9 @@ const etp_column_id *etp_operators_csv_columns(size_t *count)
     return csv_columns;
 }
 
-/* One cell: empty when the entity has no value in the column. */
-static void csv_cell(etp_csvw *w, const etp_analysis *a, const etp_column *c, const etp_entity *e)
+/* One cell: empty when the row has no value in the column. */
+static void csv_value(etp_csvw *w, const etp_column *c, etp_cell v)
 {
-    if (!c->present(e)) {
-        etp_csvw_empty(w);
-        return;
-    }
-    etp_cell v = c->get(a, e);
     switch (c->type) {
     case ETP_COLT_STR: etp_csvw_str(w, v.s); break;
     case ETP_COLT_INT: etp_csvw_int(w, v.i); break;
@@ -48,6 +51,22 @@ static void csv_cell(etp_csvw *w, const etp_analysis *a, const etp_column *c, co
     case ETP_COLT_INTS: etp_csvw_ints(w, v.ints.v, v.ints.n); break;
     case ETP_COLT_STRS: etp_csvw_strs(w, v.strs.v, v.strs.n); break;
     }
+}
+
+static void csv_cell(etp_csvw *w, const etp_analysis *a, const etp_column *c, const etp_entity *e)
+{
+    if (!c->present(e))
+        etp_csvw_empty(w);
+    else
+        csv_value(w, c, c->get(a, e));
+}
+
+static void csv_nx_cell(etp_csvw *w, const etp_analysis *a, const etp_column *c, const etp_nx_row *r)
+{
+    if (!c->nx_present(r))
+        etp_csvw_empty(w);
+    else
+        csv_value(w, c, c->nx_get(a, r));
 }
 
 char *etp_operators_csv(const etp_analysis *a, size_t *len)
@@ -68,6 +87,13 @@ char *etp_operators_csv(const etp_analysis *a, size_t *len)
             csv_cell(&w, a, cols[k], &a->entities[i]);
         etp_csvw_end_row(&w);
     }
+    /* The NX rows (kinds nx_segment / nx_cascade / nx_chain) after every
+     * entity: cycle groups with empty time columns (etprof/columns.h). */
+    for (uint32_t i = 0; i < a->nx_row_count; i++) {
+        for (size_t k = 0; k < CSV_COLUMNS; k++)
+            csv_nx_cell(&w, a, cols[k], &a->nx_rows[i]);
+        etp_csvw_end_row(&w);
+    }
     return etp_csvw_take(&w, len);
 }
 
@@ -86,6 +112,16 @@ char *etp_operators_json(const etp_analysis *a, size_t *len)
     for (uint32_t i = 0; i < a->entity_count; i++)
         etp_json_entity(&w, a, &a->entities[i]);
     etp_jw_arr_end(&w);
+    /* The NX rows as their own array: "entities" keeps its v1 kinds (the
+     * schema fixes them), and readers that do not know "nx_groups" ignore
+     * it. Written only when the analysis has VGF statistics. */
+    if (a->nx_row_count) {
+        etp_jw_key(&w, "nx_groups");
+        etp_jw_arr_begin(&w);
+        for (uint32_t i = 0; i < a->nx_row_count; i++)
+            etp_json_nx_row(&w, a, &a->nx_rows[i]);
+        etp_jw_arr_end(&w);
+    }
     etp_jw_obj_end(&w);
     return etp_jw_take(&w, len);
 }

@@ -463,6 +463,10 @@ static etp_status add_entities(const etp_bundle_doc *doc, etp_diff_side *s, cons
         if (!id || !kind)
             return etp_error_set(err, ETP_E_FORMAT, etp_bundle_doc_dir(doc), ETP_NO_OFFSET,
                                  "%s: row %u has no entity id or kind", t->source, row + 1);
+        /* VGF NX cycle groups (nx_segment / nx_cascade / nx_chain rows):
+         * group measurements in cycles, not timed operators; never matched. */
+        if (!strcmp(kind, "nx_segment") || !strcmp(kind, "nx_cascade") || !strcmp(kind, "nx_chain"))
+            continue;
         etp_diff_entry e;
         memset(&e, 0, sizeof e);
         e.kind = !strcmp(kind, "instruction")      ? ETP_DIFF_INSTRUCTION

@@ -78,10 +78,11 @@ void etp_json_cell(etp_jw *w, const etp_column *c, etp_cell v)
     }
 }
 
-/* Every column of the table, in its order: a member of the entity when the
- * entity has it; a group's columns inside the group's object, written whole
- * when the entity has the group ("timing": null when it has none). */
-void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e)
+/* Every column of the table, in its order: a member of the row when the
+ * row has it; a group's columns inside the group's object, written whole
+ * when the row has the group ("timing": null when it has none). The row is
+ * the entity @p e or, when @p e is NULL, the NX row @p r. */
+static void json_row(etp_jw *w, const etp_analysis *a, const etp_entity *e, const etp_nx_row *r)
 {
     size_t n;
     const etp_column *cols = etp_columns(&n);
@@ -94,7 +95,7 @@ void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e)
             if (open != ETP_COLG_ENTITY && group_shown)
                 etp_jw_obj_end(w);
             open = c->group;
-            group_shown = etp_column_group_present(open, e);
+            group_shown = e ? etp_column_group_present(open, e) : etp_column_group_present_nx(open, r);
             if (open != ETP_COLG_ENTITY && group_shown) {
                 etp_jw_key(w, etp_column_group_key(open));
                 etp_jw_obj_begin(w);
@@ -102,15 +103,19 @@ void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e)
                 etp_jw_knull(w, etp_column_group_key(open));
             }
         }
-        if (!group_shown || (open == ETP_COLG_ENTITY && !c->present(e)))
+        if (!group_shown || (open == ETP_COLG_ENTITY && !(e ? c->present(e) : c->nx_present(r))))
             continue;
         etp_jw_key(w, c->key);
-        etp_json_cell(w, c, c->get(a, e));
+        etp_json_cell(w, c, e ? c->get(a, e) : c->nx_get(a, r));
     }
     if (open != ETP_COLG_ENTITY && group_shown)
         etp_jw_obj_end(w);
     etp_jw_obj_end(w);
 }
+
+void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e) { json_row(w, a, e, NULL); }
+
+void etp_json_nx_row(etp_jw *w, const etp_analysis *a, const etp_nx_row *r) { json_row(w, a, NULL, r); }
 
 static const char *unit_check_name(etp_unit_check c)
 {

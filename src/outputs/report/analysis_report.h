@@ -27,6 +27,9 @@ void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, int entities);
 void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f);
 /* An entity as a JSON object: every column of etprof/columns.h. */
 void etp_json_entity(etp_jw *w, const etp_analysis *a, const etp_entity *e);
+/* The same for an NX row (etprof/columns.h): its entity members,
+ * "timing": null and its "nx" group. */
+void etp_json_nx_row(etp_jw *w, const etp_analysis *a, const etp_nx_row *r);
 /* One cell of column @p c as a JSON value. */
 void etp_json_cell(etp_jw *w, const etp_column *c, etp_cell v);
 /* "tick_unit": how the ticks' unit is known and the wall-time evidence

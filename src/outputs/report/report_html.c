@@ -213,10 +213,12 @@ etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_erro
     }
     fputs("</section>\n<section id=\"tables\">\n", fp);
     rp_write_tables(fp, &r);
+    rp_write_nx_section(fp, &r);
     fputs("</section>\n</main>\n<pre id=\"etp-selftest\" hidden></pre>\n", fp);
     int bad = data_block(fp, &r, "etp-data", rp_write_data);
     bad |= data_block(fp, &r, "etp-ents", rp_write_entities);
     fprintf(fp, "<script>\n%s</script>\n", etp_report_js);
+    bad |= rp_write_nx_data(fp, &r) != 0; /* before the VGF graphs: they show its chains */
     bad |= rp_write_vgf(fp, &r) != 0;
     fputs("</body>\n</html>\n", fp);
     rp_views_free(&r);

@@ -89,6 +89,13 @@ void rp_num(char *buf, size_t size, double v);
 extern const char etp_report_css[];
 extern const char etp_report_js[];
 extern const char etp_report_vgf_js[];
+extern const char etp_report_nx_js[];
+/* The "VGF NX cycles" section (report_nx.c) when the analysis has VGF
+ * statistics: its heading and notes, among the tables, then */
+void rp_write_nx_section(FILE *fp, const rp_report *r);
+/* its data block "etp-nx" and script after the page's script. 0, or -1
+ * when out of memory. */
+int rp_write_nx_data(FILE *fp, const rp_report *r);
 /* The VGF delegates' TOSA graphs and their script (report_vgf.c), after the
  * page's script; nothing when the method has no VGF delegate. 0, or -1 when
  * out of memory. */

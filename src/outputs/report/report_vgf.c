@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etprof/nx_stats.h"
 #include "outputs/mexplorer/me_vgf.h"
 #include "outputs/report/layout.h"
 #include "outputs/report/report_internal.h"
@@ -49,8 +50,27 @@ static const char *kv_value(const etp_me_vgf_meta *m, const char *key)
     return NULL;
 }
 
-/* One delegate's graph; 0 on success (a layout failure drops the graph). */
-static int write_graph(etp_jw *w, const char *call_id, const etp_me_vgf_graph *g)
+/* The NX chain (etprof/nx_stats.h) whose debug-database links name SPIR-V
+ * result @p id of segment @p seg of VGF instruction @p instr, or NULL. */
+static const etp_nx_entity *nx_chain_of(const etp_nx_result *x, int32_t instr, int64_t seg, uint32_t id)
+{
+    for (uint32_t i = 0; x && i < x->entity_count; i++) {
+        const etp_nx_entity *e = &x->entities[i];
+        if (e->kind != ETP_NX_CHAIN || e->instruction_id != instr || e->segment_id != seg)
+            continue;
+        for (uint32_t k = 0; k < e->op_count; k++)
+            if (e->ops[k].spirv_id == (int64_t)id)
+                return e;
+    }
+    return NULL;
+}
+
+/* One delegate's graph; 0 on success (a layout failure drops the graph).
+ * @p x / @p instr: the VGF NX cycles of the call (NULL / -1 when none):
+ * a TOSA node linked to a chain names it ("nx"), for the page to colour it
+ * with the chain's cycles as a group measurement. */
+static int write_graph(etp_jw *w, const char *call_id, const etp_me_vgf_graph *g, const etp_nx_result *x,
+                       int32_t instr)
 {
     uint32_t n = g->node_count, m = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -100,6 +120,10 @@ static int write_graph(etp_jw *w, const char *call_id, const etp_me_vgf_graph *g
             etp_jw_kint(w, "y", tenth(lay.y[i] - boxes[i].height / 2));
             etp_jw_kint(w, "bw", tenth(boxes[i].width));
             if (nd->op) {
+                const etp_nx_entity *ch =
+                    nd->segment >= 0 ? nx_chain_of(x, instr, nd->segment, nd->op->result_id) : NULL;
+                if (ch)
+                    etp_jw_kstr(w, "nx", ch->id);
                 etp_jw_kuint(w, "sid", nd->op->result_id);
                 if (nd->op->name)
                     etp_jw_kstr(w, "tosa", nd->op->name);
@@ -183,7 +207,9 @@ int rp_write_vgf(FILE *fp, const rp_report *r)
                                 (int64_t)d->processed_offset, &v, &err) ||
             etp_me_vgf_build_owned(v, &g, &err))
             continue;
-        if (write_graph(&w, nd->id, g) == 0)
+        /* NX cycles are recorded per instruction of the method's first chain. */
+        const etp_nx_result *x = nd->chain == 0 ? r->a->nx : NULL;
+        if (write_graph(&w, nd->id, g, x, nd->instruction) == 0)
             any = 1;
         etp_me_vgf_free(g);
     }
