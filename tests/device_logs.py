@@ -332,7 +332,7 @@ for old in (False, True):
                 "npu_output_copy_avg_cycles", "npu_rest_avg_cycles"]
     cells = {r.split(",")[0]: r.split(",") for r in rows[1:] if r}
     row = dict(zip(head, cells.get("forward_0_1", [])))
-    ok = rc == 0 and head[:25] == OPS_CSV_HEAD and head[25:] == npu_cols and close(float(row["npu_avg_cycles"]), sum(npus) / 4) \
+    ok = rc == 0 and head[:25] == OPS_CSV_HEAD and head[25:30] == npu_cols and close(float(row["npu_avg_cycles"]), sum(npus) / 4) \
         and close(float(row["npu_rest_avg_cycles"]), sum(rests) / 4) and (row["npu_output_copy_avg_cycles"] != "") == old \
         and all(dict(zip(head, c))["npu_execute_avg_cycles"] == "" for i, c in cells.items() if i != "forward_0_1")
     expect(ok, "  operators.csv: the npu_* columns appended after the 25 existing ones, filled for forward_0_1 only")
