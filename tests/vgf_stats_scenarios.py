@@ -44,18 +44,21 @@ def metrics(summary):
     return {m["name"]: m for m in summary["metrics"]}
 
 
-def validate_nx(out, what):
-    """detailed/nx_hierarchy.json against schemas/nx_hierarchy.v1.schema.json."""
+def validate(doc, schema_file, what):
     try:
         import jsonschema
     except ImportError:
         fail("python3-jsonschema is missing")
         return
-    schema = load(os.path.join(SRC, "schemas", "nx_hierarchy.v1.schema.json"))
-    errs = list(jsonschema.Draft202012Validator(schema).iter_errors(
-        load(os.path.join(out, "detailed", "nx_hierarchy.json"))))
-    for e in errs[:5]:
-        fail("%s: nx_hierarchy.json fails its schema at %s: %s" % (what, list(e.absolute_path), e.message[:200]))
+    schema = load(os.path.join(SRC, "schemas", schema_file))
+    for e in list(jsonschema.Draft202012Validator(schema).iter_errors(doc))[:5]:
+        fail("%s fails %s at %s: %s" % (what, schema_file, list(e.absolute_path), e.message[:200]))
+
+
+def validate_nx(out, what):
+    """detailed/nx_hierarchy.json against schemas/nx_hierarchy.v1.schema.json."""
+    validate(load(os.path.join(out, "detailed", "nx_hierarchy.json")), "nx_hierarchy.v1.schema.json",
+             what + " nx_hierarchy.json")
 
 
 def runtime_oracle(dump):
@@ -152,6 +155,18 @@ def case_mixed(tmp, gen):
     if not op0 or not close(float(q.get("avg_ms") or "nan"), sum(op0) / len(op0) * ns_to_ms):
         fail("mixed: quantize operator %s, expected %s" % (q.get("avg_ms"), op0))
     validate_nx(out, "mixed")
+    # The new timing source and figure in the other documents' schemas.
+    p = run([vo.ETPROF, "analyze", "--pte", PTE, "--etdump", etdp, etrec, "--json"])
+    an = json.loads(p.stdout or "{}")
+    validate(an, "analysis.v1.schema.json", "mixed analyze --json")
+    # (JSON: no timing object at all; the instruction is listed with the NX cycles instead)
+    if [e.get("timing") for e in an.get("entities", []) if e.get("id") == "forward_0_1"] != [None] \
+            or s["vgf_cycles"]["vgf_instructions"] != vgf:
+        fail("mixed: analyze --json gives forward_0_1 a runtime timing, or summary's vgf_instructions %s != %s"
+             % (s["vgf_cycles"]["vgf_instructions"], vgf))
+    out2 = os.path.join(tmp, "mixed-json")
+    run([vo.ETPROF, "analyze", "--pte", PTE, "--etdump", etdp, "-o", out2, "--format", "json", "--quiet"])
+    validate(load(os.path.join(out2, "operators.json")), "operators.v1.schema.json", "mixed operators.json")
 
 
 def delegate_map_oracle(etrecord):
