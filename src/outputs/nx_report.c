@@ -310,7 +310,11 @@ void etp_nx_write_text(const etp_nx_result *r, FILE *fp)
                 m->s.mean_total, (unsigned long long)m->s.min_total, m->s.median_total,
                 (unsigned long long)m->s.max_total, m->s.mean_op, m->s.count);
     else if (m)
-        fprintf(fp, "  model: cycle summaries unavailable (executions cover different VGF segments)\n");
+        fprintf(fp, "  model: cycle summaries and execution count unavailable (VGF instructions or segments were "
+                    "measured in different executions); the entities' own figures below\n");
+    if (r->sources_checked)
+        fprintf(fp, "  source links: %u of %u chain TOSA op(s) named by the ETRecord's delegate map (links, not costs)\n",
+                r->source_linked_ops, r->source_linked_ops + r->source_unlinked_ops);
     /* The five chains with the largest mean total. */
     const etp_nx_entity *top[5] = {0};
     for (uint32_t i = 0; i < r->entity_count; i++) {
