@@ -114,6 +114,7 @@ def case_mixed(tmp, gen):
     out = os.path.join(tmp, "mixed")
     run([vo.ETPROF, "analyze", "--pte", PTE, "--etdump", etdp, etrec, "-o", out, "--quiet"])
     s = load(os.path.join(out, "summary.json"))
+    validate(s, "summary.v1.schema.json", "mixed summary.json")
     m = metrics(s)
     want = {
         "method_execute.avg": avg("execute"),
@@ -273,6 +274,7 @@ def case_coverage(tmp, gen):
         return
     run([vo.ETPROF, "verify", out])
     s = load(os.path.join(out, "summary.json"))
+    validate(s, "summary.v1.schema.json", "coverage summary.json")
     if s["validity"] != "degraded":
         fail("coverage: validity %s (a warning is expected)" % s["validity"])
     iss = [i for i in s["issues"] if i["code"] == "vgf.coverage_differs"]
