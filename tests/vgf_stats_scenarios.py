@@ -136,7 +136,7 @@ def case_mixed(tmp, gen):
     iss = [i for i in s["issues"] if i["code"] == "vgf.runtime_excluded"]
     n_ev = sum(x["vgf_events"] for x in per)
     if not iss or iss[0]["severity"] != "info" or ("%d runtime event records" % n_ev) not in iss[0]["message"] \
-            or "forward_0_1" not in iss[0]["message"]:
+            or "forward_0_1" not in iss[0]["message"] or iss[0].get("context") != {"instructions": vgf, "events": n_ev}:
         fail("mixed: no vgf.runtime_excluded info naming forward_0_1 and %d events: %s" % (n_ev, iss))
     if "vgf_cycles" not in s:
         fail("mixed: the NX cycles are missing from summary.json")

@@ -8,6 +8,7 @@
 
 #include "analysis/analysis_internal.h"
 #include "analysis/series.h"
+#include "etprof/nx_stats.h"
 #include "etprof/runner_log.h"
 #include "util/str.h"
 
@@ -215,7 +216,15 @@ static int vgf_excluded_figure(etp_abuild *b)
     }
     uint32_t ni = b->vgf_excluded_instructions;
     uint64_t ne = b->vgf_excluded_events;
-    if (etp_issue_add(&a->issues, "vgf.runtime_excluded", NULL,
+    /* machine-readable too: {"instructions": [ids], "events": n} */
+    char ctx[512];
+    size_t cl = (size_t)snprintf(ctx, sizeof ctx, "{\"instructions\": [");
+    for (uint32_t i = 0; a->nx && i < a->nx->vgf_instruction_count && cl + 24 < sizeof ctx; i++)
+        cl += (size_t)snprintf(ctx + cl, sizeof ctx - cl, "%s%u", i ? ", " : "", a->nx->vgf_instructions[i]);
+    int ctx_ok = cl + 40 < sizeof ctx;
+    if (ctx_ok)
+        snprintf(ctx + cl, sizeof ctx - cl, "], \"events\": %llu}", (unsigned long long)ne);
+    if (etp_issue_add(&a->issues, "vgf.runtime_excluded", ctx_ok ? ctx : NULL,
                       "%u instruction%s with VGF statistics (%s%s) measured as NX cycles: %llu runtime event "
                       "record%s of %s left out of the ordinary runtime result (instructions, operators, "
                       "*_total, delegate_time); their DELEGATE_CALL time is figure vgf_excluded_runtime",
