@@ -129,6 +129,9 @@ expect(s and s["memory"]["peak_rss"]["value"] == 43600 and s["memory"]["peak_rss
        "over adb with the device's time -v: its peak RSS (43600 KiB)")
 rc, out, err, _ = run(["run", "-o", "adb3", "--quiet", "--", adb, "shell", cmd])
 expect(rc == 2 and "--pte" in err, "over adb --pte is required")
+rc, out, err, _ = run(["run", "-o", "adb4", "--quiet", "--companion-model", ADD + ".pte", "--", adb, "shell", cmd])
+expect(rc == 0 and summary("adb4")["method"]["name"] == s["method"]["name"],
+       "over adb --companion-model names the host's program as --pte does (%s)" % err.strip()[-200:])
 shutil.rmtree(TMP, ignore_errors=True)
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)

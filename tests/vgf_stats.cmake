@@ -4,3 +4,12 @@ add_test(NAME vgf_stats.oracle
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vgf_stats_oracle.py $<TARGET_FILE:etprof_cli>
                  ${PROJECT_SOURCE_DIR}/schema ${ETP_FIXTURES})
 set_tests_properties(vgf_stats.oracle PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 900)
+# Beside the runtime result: a mixed dump's VGF instruction left out of the
+# runtime totals, source links from the ETRecord's delegate map, the
+# --companion-model alias, and the coverage-gap capture end to end.
+foreach(case mixed links alias coverage)
+  add_test(NAME vgf_stats.${case}
+           COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vgf_stats_scenarios.py $<TARGET_FILE:etprof_cli>
+                   ${PROJECT_SOURCE_DIR}/schema ${ETP_FIXTURES} ${case})
+  set_tests_properties(vgf_stats.${case} PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()

@@ -20,6 +20,13 @@
  *     never double counted.
  *  5. Sums across entities exist only when they cover the same executions.
  *     P50/min/max are never summed.
+ *  6. Mixed dumps: the runtime events (DELEGATE_CALL, delegate events) of an
+ *     instruction that carries VGF_NEURAL_STATISTICS are left out of the
+ *     ordinary runtime result (instructions, operators, the *_total and
+ *     delegate_time figures; issue vgf.runtime_excluded): that instruction is
+ *     measured as NX cycles (etp_analysis.nx). Its DELEGATE_CALL time stays
+ *     visible apart, as figure vgf_excluded_runtime; Method::execute is as
+ *     measured.
  * Every figure carries its unit and whether its average may be added.
  *
  * Ownership: an etp_analysis owns everything it points to except its inputs
@@ -141,7 +148,12 @@ typedef enum etp_timing_source {
     ETP_SRC_OTHER_CALL,           /**< JF_CALL / MOVE_CALL / FREE_CALL */
     ETP_SRC_DELEGATE_EVENTS,      /**< detailed delegate-internal events */
     ETP_SRC_DELEGATE_FALLBACK,    /**< enclosing DELEGATE_CALL, no detail for this operator */
-    ETP_SRC_MIXED                 /**< several kinds of source */
+    ETP_SRC_MIXED,                /**< several kinds of source */
+    ETP_SRC_VGF_NX                /**< an instruction with VGF_NEURAL_STATISTICS: measured as NX
+                                       cycles (etp_analysis.nx); its runtime events are left out
+                                       of the ordinary runtime result (no time series, not
+                                       additive), their DELEGATE_CALL time is figure
+                                       "vgf_excluded_runtime" */
 } etp_timing_source;
 
 typedef struct etp_entity {
@@ -207,6 +219,9 @@ typedef enum etp_figure_id {
     ETP_FIG_RUNNER_ITERATION,        /**< "runner_iteration" (ms, runner-reported) */
     ETP_FIG_RUNNER_LOAD,             /**< "runner_load" (ms, runner-reported) */
     ETP_FIG_RUNNER_PLANNED_MEMORY,   /**< "runner_planned_memory" (bytes, runner-reported) */
+    ETP_FIG_VGF_EXCLUDED_RUNTIME,    /**< "vgf_excluded_runtime": DELEGATE_CALL intervals of the
+                                          instructions measured as VGF NX cycles, left out of every
+                                          runtime total above (never added to them, nor to cycles) */
     ETP_FIG_COUNT
 } etp_figure_id;
 

@@ -13,8 +13,14 @@
  * Files written into the directory (every device x mode x version, and
  * the special cases): g1_mode0_v1.etdp ... g2_mode1_v2.etdp, coverage_gap,
  * lost_stripe, unavailable, malformed_blob, misaligned_blob,
- * missing_debug_database (.etdp each). Output is a pure function of the
- * options. Thread safety: no shared state. Nothing to free.
+ * missing_debug_database (.etdp each). Each execution is a mixed dump:
+ * OPERATOR_CALLs of the two KernelCalls beside the VGF DELEGATE_CALL and its
+ * delegate events. Also vgf_stats.etrecord: the program's ETRecord, whose
+ * delegate map names each TOSA op by its SPIR-V result id or plain label,
+ * except every fifth op (k % 5 == 3); and coverage_gap.pte: the program
+ * with the VGF called twice (instructions 1 and 2), which coverage_gap.etdp
+ * ran, its second call without statistics in execution 1. Output is a pure
+ * function of the options. Thread safety: no shared state. Nothing to free.
  */
 #ifndef ETPROF_GEN_VGF_STATS_H
 #define ETPROF_GEN_VGF_STATS_H

@@ -31,6 +31,8 @@
 extern "C" {
 #endif
 
+struct etp_etrecord;
+
 typedef enum etp_nx_kind { ETP_NX_MODEL = 0, ETP_NX_SEGMENT, ETP_NX_CASCADE, ETP_NX_CHAIN, ETP_NX_STRIPE } etp_nx_kind;
 /** "model", "segment", "cascade", "chain", "stripe" (static). */
 const char *etp_nx_kind_name(etp_nx_kind k);
@@ -44,6 +46,12 @@ typedef struct etp_nx_op {
     const char *link_reason; /**< why spirv_id is -1 (static), NULL when linked */
     char *vgf_op;            /**< companion program: the VGF graph op with that result id ("Conv2D"),
                                   NULL when not checked or not linked */
+    /* Source operators named by the ETRecord's delegate map (etp_nx_link_sources): */
+    int64_t *source_handles; /**< the debug handles the map gives this op (owned), NULL when none */
+    uint32_t source_handle_count;
+    char **source_nodes;     /**< exported-graph nodes with those handles, graph order (owned) */
+    uint32_t source_node_count;
+    const char *source_link_reason; /**< why no source node is linked (static), NULL when linked */
 } etp_nx_op;
 
 /** Summary over executions of one measured quantity. */
@@ -81,6 +89,9 @@ typedef struct etp_nx_entity {
     uint64_t *sum_counters;
     uint32_t last_exec;      /**< execution index +1 of the pending per-execution sums */
     uint64_t cur_total;      /**< the pending execution's total cycles */
+    /* chains and cascades: the union of their ops' source_nodes (owned), first-seen order */
+    char **source_nodes;
+    uint32_t source_node_count;
 } etp_nx_entity;
 
 /** One analysed VGF record (event). */
@@ -110,6 +121,10 @@ typedef struct etp_nx_result {
     uint32_t companion_associations; /**< linked TOSA ops found in their segment's SPIR-V */
     uint32_t companion_segments;     /**< (instruction, segment) pairs matched */
     struct etp_nx_index *index;      /**< lookup state */
+    /* source-operator links from the ETRecord's delegate map (etp_nx_link_sources) */
+    int sources_checked;             /**< an ETRecord was looked at */
+    uint32_t source_linked_ops;      /**< chain ops linked to at least one source node */
+    uint32_t source_unlinked_ops;    /**< chain ops without (each with its reason) */
 } etp_nx_result;
 
 /**
@@ -141,6 +156,18 @@ etp_status etp_nx_finish(etp_nx_result *r, etp_error *err);
  */
 etp_status etp_nx_companion_check(etp_nx_result *r, const struct etp_program *p, const struct etp_plan *plan,
                                   const char *method, const char *sha256, etp_error *err);
+
+/**
+ * Link the chains' and cascades' TOSA ops to source operators where the
+ * ETRecord @p rec (may be NULL) names them, never by op type: the delegate
+ * map entry of the op's DELEGATE_CALL instruction (method @p method) must
+ * have a delegate debug identifier equal to the op's SPIR-V result id (in
+ * decimal) or to one of its API labels; its debug handles give the nodes of
+ * the method's exported graph. Every op left unlinked gets a
+ * source_link_reason. Replaces earlier links; ETP_E_NOMEM only.
+ */
+etp_status etp_nx_link_sources(etp_nx_result *r, const struct etp_etrecord *rec, const char *method,
+                               etp_error *err);
 
 void etp_nx_result_free(etp_nx_result *r);
 

@@ -21,6 +21,13 @@ typedef struct etp_abuild {
                                      --skip-executions (a->method_executions of them) */
     double all_execute_ticks;     /* Method::execute ticks over method_runs (warmup.c) */
     uint32_t all_execute_count;   /* how many of method_runs have a Method::execute */
+    /* Instructions measured as VGF NX cycles (a->nx, known before the
+     * entities are built): their runtime events stay out of the runtime
+     * result, so that nothing is counted twice (entities.c). */
+    int has_vgf_excluded;         /* vgf_excluded is allocated */
+    etp_series vgf_excluded;      /* their DELEGATE_CALL time per execution (figures.c) */
+    uint32_t vgf_excluded_instructions;
+    uint64_t vgf_excluded_events; /* every runtime event record of theirs that was left out */
 } etp_abuild;
 
 /* Whether block @p blk holds at least one selected execution. */

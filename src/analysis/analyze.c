@@ -13,6 +13,7 @@
 #include "analysis/inspect_internal.h"
 #include "analysis/method_match.h"
 #include "analysis/method_select.h"
+#include "analysis/series.h"
 #include "util/parallel.h"
 #include "util/str.h"
 #include "etprof/etrecord.h"
@@ -166,6 +167,10 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
     }
     if (!s && p)
         a->plan = etp_program_find_plan(p, a->method);
+    /* The VGF NX cycles before any runtime entity: the instructions they
+     * measure are left out of the runtime result (entities.c, figures.c). */
+    if (!s)
+        s = etp_nx_attach(a, d, opt->nx_options, err);
     if (!s)
         s = etp_select_executions(&b, p);
     if (!s)
@@ -198,8 +203,6 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
         s = etp_check_tick_unit(&b);
     if (!s)
         s = etp_build_device_report(&b);
-    if (!s)
-        s = etp_nx_attach(a, d, opt->nx_options, err);
     if (!s && opt->has_debug_buffer)
         s = check_debug_buffer(a, d, opt, err);
     /* Hand the entities over. */
@@ -212,6 +215,8 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
     etp_hm_free(&b.deleg_map);
     free(b.exec_of_run);
     free(b.method_runs);
+    if (b.has_vgf_excluded)
+        etp_series_free(&b.vgf_excluded);
     if (s) {
         etp_analysis_free(a);
         return s;
@@ -273,6 +278,7 @@ const char *etp_timing_source_name(etp_timing_source s)
     case ETP_SRC_DELEGATE_EVENTS: return "delegate_events";
     case ETP_SRC_DELEGATE_FALLBACK: return "delegate_call_fallback";
     case ETP_SRC_MIXED: return "mixed";
+    case ETP_SRC_VGF_NX: return "vgf_nx_cycles";
     }
     return "?";
 }

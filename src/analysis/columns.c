@@ -19,6 +19,8 @@ static int always(const etp_entity *e)
 static int not_operator(const etp_entity *e) { return e->kind != ETP_ENTITY_OPERATOR; }
 static int operator_only(const etp_entity *e) { return e->kind == ETP_ENTITY_OPERATOR; }
 static int timed(const etp_entity *e) { return e->time.executions > 0; }
+/* An instruction measured as VGF NX cycles has no runtime series; its source says why. */
+static int timed_or_vgf(const etp_entity *e) { return timed(e) || e->source == ETP_SRC_VGF_NX; }
 static int kernel_timed(const etp_entity *e) { return e->has_kernel && e->kernel.executions > 0; }
 static int dispatch_timed(const etp_entity *e) { return e->has_kernel && e->dispatch.n > 0; }
 static int has_unresolved(const etp_entity *e) { return e->unresolved_count > 0; }
@@ -249,7 +251,7 @@ static const etp_column columns[ETP_COL_COUNT] = {
         0, STR, E, not_operator, get_instr_kind),
     COL(DEBUG_HANDLES, "debug_handles", "debug_handles", "debug handles",
         0, INTS, E, always, get_handles),
-    COL(TIMING_SOURCE, "source", "timing_source", "timing source", 0, STR, T, timed, get_source),
+    COL(TIMING_SOURCE, "source", "timing_source", "timing source", 0, STR, T, timed_or_vgf, get_source),
     COL(TIMING_UNIT, "unit", "unit", "unit", 0, STR, T, always, get_unit),
     COL(EXECUTIONS, "executions", "executions", "executions", 0, UINT, T, always, get_executions),
     COL(EVENTS, "events", "events", "events", 0, UINT, T, always, get_events),

@@ -71,7 +71,8 @@ static int check_coverage(etp_abuild *b, int *checked)
         return 0;
     for (size_t i = 0; i < b->ents.n; i++) {
         const etp_entity *e = &b->ents.v[i];
-        if (e->kind != ETP_ENTITY_INSTRUCTION || e->time.executions >= n)
+        /* (an instruction measured as NX cycles has no runtime series by design) */
+        if (e->kind != ETP_ENTITY_INSTRUCTION || e->time.executions >= n || e->source == ETP_SRC_VGF_NX)
             continue;
         if (e->time.executions == 0 && !chain_has_jumps(a->plan, e->chain)) {
             never++;

@@ -9,6 +9,7 @@
 #include "analysis/entities.h"
 #include "analysis/series.h"
 #include "etprof/etrecord.h"
+#include "etprof/nx_stats.h"
 #include "util/str.h"
 
 uint64_t etp_instr_key(int32_t chain, int32_t instr)
@@ -176,6 +177,58 @@ static void add_row(etp_abuild *b, const etp_inspect_block *blk, const etp_inspe
     }
 }
 
+/* Whether instruction @p instr of chain @p chain has VGF NX statistics
+ * (the NX analysis keys its records by the events' instruction id; ExecuTorch
+ * methods run chain 0). vgf_instructions is sorted. */
+static int is_vgf_instruction(const etp_abuild *b, int32_t chain, int32_t instr)
+{
+    const etp_nx_result *nx = b->a->nx;
+    if (!nx || chain != 0 || instr < 0)
+        return 0;
+    uint32_t lo = 0, hi = nx->vgf_instruction_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (nx->vgf_instructions[mid] < (uint32_t)instr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nx->vgf_instruction_count && nx->vgf_instructions[lo] == (uint32_t)instr;
+}
+
+/* Mark instruction entity @p id as measured in NX cycles: no runtime time. */
+static void mark_vgf(etp_abuild *b, int64_t id)
+{
+    etp_entity *e = &b->ents.v[id];
+    if (e->source != ETP_SRC_VGF_NX)
+        b->vgf_excluded_instructions++;
+    e->source = ETP_SRC_VGF_NX;
+    e->additive = 0;
+}
+
+/* A row of an instruction measured in NX cycles: counted, never timed; its
+ * DELEGATE_CALL interval kept apart (figure vgf_excluded_runtime). */
+static etp_status exclude_row(etp_abuild *b, const etp_inspect_block *blk, const etp_inspect_row *row, int64_t ie)
+{
+    if (!b->has_vgf_excluded) {
+        if (etp_series_init(&b->vgf_excluded, b->nexec))
+            return etp_abuild_oom(b);
+        b->has_vgf_excluded = 1;
+    }
+    mark_vgf(b, ie);
+    uint64_t before = b->vgf_excluded.events;
+    if (!row->is_delegated && is_name(row, "DELEGATE_CALL")) {
+        add_row(b, blk, row, &b->vgf_excluded);
+        b->vgf_excluded_events += b->vgf_excluded.events - before;
+        return ETP_OK;
+    }
+    /* the other rows: only their records of the selected executions count */
+    for (uint32_t r = 0; r < blk->run_count; r++)
+        if (b->exec_of_run[blk->runs[r]] != UINT32_MAX)
+            b->vgf_excluded_events += row->per_run[r];
+    return ETP_OK;
+}
+
 etp_status etp_build_instruction_entities(etp_abuild *b)
 {
     etp_analysis *a = b->a;
@@ -210,6 +263,12 @@ etp_status etp_build_instruction_entities(etp_abuild *b)
             int64_t ie = find_or_add_instruction(b, row->chain_index, row->instruction_id);
             if (ie < 0)
                 return etp_abuild_oom(b);
+            if (is_vgf_instruction(b, row->chain_index, row->instruction_id)) {
+                etp_status st = exclude_row(b, blk, row, ie);
+                if (st)
+                    return st;
+                continue;
+            }
             if (row->is_delegated) {
                 int64_t de = find_or_add_delegate(b, row, ie);
                 if (de < 0)
@@ -239,6 +298,13 @@ etp_status etp_build_instruction_entities(etp_abuild *b)
                 b->other_instr_events++;
             }
         }
+    }
+    /* Every instruction with NX statistics is marked, even one whose runtime
+     * events all fell in skipped executions. */
+    for (uint32_t i = 0; a->nx && i < a->nx->vgf_instruction_count; i++) {
+        int64_t ie = etp_find_instruction(b, 0, (int32_t)a->nx->vgf_instructions[i]);
+        if (ie >= 0)
+            mark_vgf(b, ie);
     }
     return ETP_OK;
 }

@@ -2,11 +2,13 @@
  * native kernels, dispatch and framework overhead. Each is a per-execution
  * total summarised across executions, with its unit and additivity; a total
  * over entities that were measured in different executions is unavailable. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis_internal.h"
 #include "analysis/series.h"
+#include "etprof/nx_stats.h"
 #include "etprof/runner_log.h"
 #include "util/str.h"
 
@@ -30,6 +32,7 @@ static const struct figure_def {
     [ETP_FIG_RUNNER_ITERATION] = {"runner_iteration", ETP_FIGURE_RUNNER_REPORTED},
     [ETP_FIG_RUNNER_LOAD] = {"runner_load", ETP_FIGURE_RUNNER_REPORTED},
     [ETP_FIG_RUNNER_PLANNED_MEMORY] = {"runner_planned_memory", ETP_FIGURE_RUNNER_REPORTED},
+    [ETP_FIG_VGF_EXCLUDED_RUNTIME] = {"vgf_excluded_runtime", ETP_FIGURE_PER_EXECUTION},
 };
 
 const char *etp_figure_id_name(etp_figure_id id)
@@ -193,6 +196,55 @@ static int runner_figures(etp_abuild *b)
     return bad;
 }
 
+/* The instructions measured as VGF NX cycles: their runtime events were
+ * left out of every figure above (entities.c); say so, and keep their
+ * DELEGATE_CALL time visible under a name of its own, never additive. */
+static int vgf_excluded_figure(etp_abuild *b)
+{
+    etp_analysis *a = b->a;
+    if (!b->vgf_excluded_instructions)
+        return 0;
+    char list[200] = "";
+    size_t len = 0;
+    uint32_t listed = 0;
+    for (size_t i = 0; i < b->ents.n && listed < 8; i++) {
+        const etp_entity *e = &b->ents.v[i];
+        if (e->kind != ETP_ENTITY_INSTRUCTION || e->source != ETP_SRC_VGF_NX || len + strlen(e->id) + 8 >= sizeof list)
+            continue;
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", listed ? ", " : "", e->id);
+        listed++;
+    }
+    uint32_t ni = b->vgf_excluded_instructions;
+    uint64_t ne = b->vgf_excluded_events;
+    /* machine-readable too: {"instructions": [ids], "events": n} */
+    char ctx[512];
+    size_t cl = (size_t)snprintf(ctx, sizeof ctx, "{\"instructions\": [");
+    for (uint32_t i = 0; a->nx && i < a->nx->vgf_instruction_count && cl + 24 < sizeof ctx; i++)
+        cl += (size_t)snprintf(ctx + cl, sizeof ctx - cl, "%s%u", i ? ", " : "", a->nx->vgf_instructions[i]);
+    int ctx_ok = cl + 40 < sizeof ctx;
+    if (ctx_ok)
+        snprintf(ctx + cl, sizeof ctx - cl, "], \"events\": %llu}", (unsigned long long)ne);
+    if (etp_issue_add(&a->issues, "vgf.runtime_excluded", ctx_ok ? ctx : NULL,
+                      "%u instruction%s with VGF statistics (%s%s) measured as NX cycles: %llu runtime event "
+                      "record%s of %s left out of the ordinary runtime result (instructions, operators, "
+                      "*_total, delegate_time); their DELEGATE_CALL time is figure vgf_excluded_runtime",
+                      ni, ni == 1 ? "" : "s", list, ni > listed ? ", ..." : "", (unsigned long long)ne,
+                      ne == 1 ? "" : "s", ni == 1 ? "it" : "them"))
+        return -1;
+    if (!b->has_vgf_excluded || !b->vgf_excluded.events)
+        return figure_unavailable(b, ETP_FIG_VGF_EXCLUDED_RUNTIME, NULL, 0,
+                                  "the instructions measured as NX cycles have no DELEGATE_CALL event");
+    int64_t *v = malloc((b->nexec ? b->nexec : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    for (uint32_t x = 0; x < b->nexec; x++)
+        v[x] = (int64_t)b->vgf_excluded.ticks[x];
+    int rc = figure_from(b, ETP_FIG_VGF_EXCLUDED_RUNTIME, NULL, v, b->vgf_excluded.present, 0,
+                         b->vgf_excluded.events);
+    free(v);
+    return rc;
+}
+
 etp_status etp_compute_figures(etp_abuild *b)
 {
     etp_analysis *a = b->a;
@@ -318,8 +370,11 @@ etp_status etp_compute_figures(etp_abuild *b)
             }
         }
     }
+    /* The DELEGATE_CALLs measured as NX cycles are instructions too: their
+     * time is neither framework overhead nor part of the runtime totals. */
     for (uint32_t x = 0; x < n; x++)
-        v[FRAMEWORK][x] = v[EXEC][x] - v[INSTR][x];
+        v[FRAMEWORK][x] = v[EXEC][x] - v[INSTR][x] -
+                          (b->has_vgf_excluded && b->vgf_excluded.present[x] ? (int64_t)b->vgf_excluded.ticks[x] : 0);
 
     if (!any_instruction_events &&
         etp_issue_add(&a->issues, "etdump.method_level_only", NULL,
@@ -367,6 +422,7 @@ etp_status etp_compute_figures(etp_abuild *b)
                   ? figure_unavailable(b, ETP_FIG_DELEGATE_TIME, backends[k], 1, why_cov)
                   : figure_from(b, ETP_FIG_DELEGATE_TIME, backends[k], bvals[k], NULL, 1, bevents[k]);
 #undef TOTAL
+    ok |= vgf_excluded_figure(b);
     ok |= runner_figures(b);
     for (uint32_t k = 0; k < nb; k++)
         free(bvals[k]);

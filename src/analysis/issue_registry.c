@@ -129,6 +129,10 @@ static const etp_issue_code registry[] = {
     {"vgf.layout_assumption", ETP_SEV_WARNING,
      "a VGF statistics layout fact that is not public (leading block, mode-1 core) was assumed",
      "the reading used is recorded in the result; confirm it against a known capture"},
+    {"vgf.runtime_excluded", ETP_SEV_INFO,
+     "runtime events of instructions with VGF statistics are left out of the ordinary runtime result",
+     "read those instructions in the NX cycle figures; their DELEGATE_CALL time is vgf_excluded_runtime, "
+     "not part of any runtime total"},
 };
 
 const etp_issue_code *etp_issue_registry(size_t *count)

@@ -34,6 +34,10 @@ static void free_ops(etp_nx_op *ops, uint32_t n)
         free(ops[i].types);
         free(ops[i].labels);
         free(ops[i].vgf_op);
+        free(ops[i].source_handles);
+        for (uint32_t k = 0; k < ops[i].source_node_count; k++)
+            free(ops[i].source_nodes[k]);
+        free(ops[i].source_nodes);
     }
     free(ops);
 }
@@ -53,6 +57,9 @@ void etp_nx_result_free(etp_nx_result *r)
         free(e->totals);
         free(e->execs);
         free(e->sum_counters);
+        for (uint32_t k = 0; k < e->source_node_count; k++)
+            free(e->source_nodes[k]);
+        free(e->source_nodes);
         if (r->index)
             free(r->index->keys[i]);
     }
@@ -288,6 +295,11 @@ static int push_op(etp_nx_entity *e, const char *tosa, char *types, char *labels
     x->spirv_id = spirv;
     x->link_reason = why;
     x->vgf_op = NULL;
+    x->source_handles = NULL;
+    x->source_handle_count = 0;
+    x->source_nodes = NULL;
+    x->source_node_count = 0;
+    x->source_link_reason = NULL;
     e->op_count++;
     return x->tosa_id && types && labels ? 0 : -1;
 }

@@ -38,6 +38,10 @@ etp_status etp_nx_attach(etp_analysis *a, const etp_etdump *d, const etp_nx_opti
         if (s)
             return s;
     }
+    /* Source-operator links where the ETRecord's delegate map names them. */
+    s = etp_nx_link_sources(a->nx, a->etrecord, a->method, err);
+    if (s)
+        return s;
     for (size_t i = 0; i < a->nx->issues.count; i++) {
         const etp_issue *it = &a->nx->issues.items[i];
         if (etp_issue_add(&a->issues, it->code->code, it->context_json, "%s", it->message))

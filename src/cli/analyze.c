@@ -41,7 +41,9 @@ static void help(void)
            "(--etdump, --pte, --etrecord, --log), which check the file is of that kind.\n\n"
            "  --etdump FILE      the runtime's ETDump (required)\n"
            "  --etrecord FILE    the ETRecord saved at export time\n"
-           "  --pte PROGRAM      the deployed program (.pte or .bpte)\n"
+           "  --pte PROGRAM      the deployed program (.pte or .bpte); --companion-model\n"
+           "                     PROGRAM is the same (MLIA's name): with VGF statistics it\n"
+           "                     is the companion program their associations are checked on\n"
            "  --log FILE         the runner's output (executor_runner / example_runner): its\n"
            "                     method, iteration times and planned memory, kept apart;\n"
            "                     checked against the ETDump and the program, and its wall\n"
@@ -322,6 +324,7 @@ int cmd_analyze(int argc, char **argv)
         {"log", required_argument, NULL, 'l'},          {"skip-executions", required_argument, NULL, 'S'},
         {"rank-by", required_argument, NULL, 'R'},      {"fail-on", required_argument, NULL, 'G'},
         {"etrecord", required_argument, NULL, 'r'},    {"debug-buffer", required_argument, NULL, 'B'},
+        {"companion-model", required_argument, NULL, 'p'}, /* MLIA's name for --pte */
         {"nx-statistics-mode", required_argument, NULL, 1001}, {"nx-profiling-device", required_argument, NULL, 1002},
         {"nx-leading-blocks", required_argument, NULL, 1003},  {"nx-core-key", required_argument, NULL, 1004},
         {"force", no_argument, NULL, 'F'},             {"parents", no_argument, NULL, 'P'},
@@ -344,7 +347,11 @@ int cmd_analyze(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
         switch (c) {
         case 'e': etdump = optarg; break;
-        case 'p': pte = optarg; break;
+        case 'p':
+            if (pte && strcmp(pte, optarg))
+                return cli_usage("analyze", "--pte/--companion-model given twice: '%s' and '%s'", pte, optarg);
+            pte = optarg;
+            break;
         case 'l':
             if (cli_logs_add(&logs, optarg))
                 return EXIT_USAGE;

@@ -18,7 +18,10 @@ static void help(void)
            "ETDumps of PROGRAM's VGF delegate call recording VGF_NEURAL_STATISTICS (synthetic\n"
            "counters on the program's own VGF graph): every device (Mali-G1, Mali-G2) x mode\n"
            "(0, 1) x wrapper version (1, 2), and coverage_gap, lost_stripe, unavailable,\n"
-           "malformed_blob, misaligned_blob, missing_debug_database. DIR is created if missing.\n"
+           "malformed_blob, misaligned_blob, missing_debug_database; vgf_stats.etrecord (its\n"
+           "delegate map names most TOSA ops, by SPIR-V result id or label) and\n"
+           "coverage_gap.pte (the VGF called twice; coverage_gap.etdp ran it, the second\n"
+           "call without statistics in one execution). DIR is created if missing.\n"
            "  --executions R   Execute blocks per file (default 3, at least 2)\n"
            "  --seed S         PRNG seed of the counter words (default 1)\n");
 }
@@ -67,7 +70,7 @@ int cli_gen_vgf_stats(int argc, char **argv)
     etp_status st = etp_gen_vgf_stats(&o, &res, &err);
     if (st)
         return cli_fail_status(st, &err);
-    printf("wrote %u ETDumps into %s (%" PRIu64 " bytes): VGF instruction %d, %u TOSA ops, %u fused ops, "
+    printf("wrote %u files into %s (%" PRIu64 " bytes): VGF instruction %d, %u TOSA ops, %u fused ops, "
            "%u chains, %u cascades, %u stripes, %u executions each\n",
            res.files, o.out_dir, res.bytes, (int)res.instruction_id, res.tosa_ops, res.fused_ops, res.chains,
            res.cascades, res.stripes, o.executions);

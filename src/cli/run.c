@@ -33,10 +33,11 @@ static void help(void)
            "                  -- RUNNER [ARGS...]\n\n"
            "Run an ExecuTorch runner (no shell), show and keep its output, measure it with\n"
            "wait4 (wall time, user/system CPU, peak RSS), then analyse and publish as\n"
-           "`etprof analyze -o DIR` does: the program is --pte or the runner's --model_path,\n"
-           "the ETDump its --etdump_path or the \"ETDump written to file\" line. The\n"
-           "runner's output is a --log of the analysis and is kept in the bundle as\n"
-           "logs/runner.log; the measurements are reported as process.* device figures.\n\n"
+           "`etprof analyze -o DIR` does: the program is --pte (or --companion-model) or the\n"
+           "runner's --model_path, the ETDump its --etdump_path or the \"ETDump written to\n"
+           "file\" line. The runner's output is a --log of the analysis and is kept in the\n"
+           "bundle as logs/runner.log; the measurements are reported as process.* device\n"
+           "figures.\n\n"
            "  --repeat K     run K times (process wall/CPU/RSS over the K runs; the last\n"
            "                 run's output and ETDump are analysed)\n"
            "  --timeout S    kill the runner's process group after S seconds (exit 1)\n"
@@ -241,7 +242,7 @@ static int is_adb(const char *argv0)
 /* Analysis options before `--` that take a value (to tell values from flags). */
 static int takes_value(const char *a)
 {
-    static const char *const with[] = {"--pte", "--method", "--source-unit", "--unit", "--cpu-hz",
+    static const char *const with[] = {"--pte", "--companion-model", "--method", "--source-unit", "--unit", "--cpu-hz",
                                        "--top", "-o", "--output", "--format", "--model-explorer",
                                        "--log", "--etdump", "--debug-buffer", NULL};
     for (int i = 0; with[i]; i++)
@@ -299,7 +300,7 @@ static int parse(int argc, char **argv, run_plan *p)
         if (!strcmp(a, "--etdump"))
             return cli_usage("run", "--etdump comes from the runner (its --etdump_path)");
         if (takes_value(a) && i + 1 < dd) {
-            if (!strcmp(a, "--pte"))
+            if (!strcmp(a, "--pte") || !strcmp(a, "--companion-model")) /* the same (analyze) */
                 p->pte = argv[i + 1];
             if (!strcmp(a, "-o") || !strcmp(a, "--output"))
                 p->outdir = argv[i + 1];

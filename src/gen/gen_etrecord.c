@@ -339,11 +339,15 @@ static void write_map(etp_jw *w, const gm_program *p, int which)
                  * string-id backends like XNNPACK return an empty one. */
                 for (uint32_t k = 0; k < in->dev_count; k++) {
                     const gm_dev *dv = &GEN_AT(&m->devs, gm_dev, in->dev_start + k);
-                    if (dv->id_int < 0)
-                        continue;
                     char key[16];
-                    snprintf(key, sizeof key, "%d", dv->id_int);
-                    etp_jw_key(w, key);
+                    if (dv->id_int >= 0) {
+                        snprintf(key, sizeof key, "%d", dv->id_int);
+                        etp_jw_key(w, key);
+                    } else if (dv->map_str && dv->id_str) {
+                        etp_jw_key(w, dv->id_str);
+                    } else {
+                        continue;
+                    }
                     write_handles(w, h + dv->handle_start, dv->handle_count);
                 }
                 etp_jw_obj_end(w);

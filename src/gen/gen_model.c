@@ -136,7 +136,7 @@ uint64_t gm_tensor_bytes(const gm_value *v)
     uint64_t n = 1;
     for (int k = 0; k < v->rank; k++)
         n *= (uint64_t)(v->sizes[k] > 0 ? v->sizes[k] : 0);
-    uint64_t es = v->scalar_type == GM_ST_LONG ? 8 : v->scalar_type == GM_ST_BOOL ? 1 : 4;
+    uint64_t es = v->scalar_type == GM_ST_LONG ? 8 : v->scalar_type == GM_ST_BOOL || v->scalar_type == GM_ST_CHAR ? 1 : 4;
     return n * es;
 }
 
@@ -291,6 +291,7 @@ void gm_dev_event(gm_method *m, int32_t id_int, const char *id_str, double share
     d->id_int = id_int;
     d->id_str = id_str;
     d->share = share;
+    d->map_str = 0;
     d->handle_start = (uint32_t)gen_vec_append(&m->handles, handles, (size_t)nhandles);
     d->handle_count = (uint32_t)nhandles;
     in->dev_count++;

@@ -23,7 +23,7 @@
 #define GM_MAX_SPECS 4
 
 /* ExecuTorch ScalarType codes (.pte / ETDump). */
-enum { GM_ST_LONG = 4, GM_ST_FLOAT = 6, GM_ST_BOOL = 11 };
+enum { GM_ST_CHAR = 1, GM_ST_LONG = 4, GM_ST_FLOAT = 6, GM_ST_BOOL = 11 };
 /* torch.export serde dtype codes (ETRecord tensor_values); differ from the above. */
 enum { GM_DT_LONG = 5, GM_DT_FLOAT = 7, GM_DT_BOOL = 12 };
 
@@ -49,6 +49,8 @@ typedef struct gm_dev {
     double share;            /* fraction of the delegate call's time */
     uint32_t handle_start;   /* debug handles (gm_method.handles) for delegate_map */
     uint32_t handle_count;
+    uint8_t map_str;         /* delegate_map keyed by id_str (a backend that names its ops);
+                                string ids are otherwise not mapped (XNNPACK's empty map) */
 } gm_dev;
 
 typedef struct gm_instr {

@@ -13,6 +13,7 @@
 #include "formats/schemas.h"
 #include "gen/fbbuild.h"
 #include "gen/gen_util.h"
+#include "gen/gen_vgf_companion.h"
 
 /* ---- a growable byte buffer ---- */
 typedef struct sb {
@@ -95,6 +96,7 @@ typedef struct gmodel {
     int32_t instr;           /* DELEGATE_CALL instruction */
     uint32_t nfused, nchains, ncascades, nstripes; /* nstripes includes the fill-in stripe */
     uint32_t *stripe_chain;  /* per stripe (named ones) */
+    const etp_delegate *delegate; /* the VGF delegate (its bytes go into the two-call program) */
 } gmodel;
 
 #define OPS_PER_FUSED 2u
@@ -129,7 +131,7 @@ static void debug_database(const gmodel *m, sb *s)
     for (uint32_t k = 0; k < m->nops; k++) {
         char nm[48];
         tosa_name(m->ops[k], nm, sizeof nm);
-        if (k % 25 == 7) /* a TFLite-style label naming no SPIR-V id */
+        if (gen_vgf_plain_label(k)) /* a TFLite-style label naming no SPIR-V id */
             sb_printf(s, "%u\t%s\tmodel/op_%u\n", 1000 + k, m->ops[k]->label, k);
         else
             sb_printf(s, "%u\t%s\tTOSA%s_spirv_id_%u;\n", 1000 + k, m->ops[k]->label, nm, m->ops[k]->result_id);
@@ -277,7 +279,7 @@ static void wrapper(const gmodel *m, const variant *v, uint32_t exec, uint64_t s
     if (v->version == 2)
         settings_v2(j, v);
     sb_printf(j, "\"segments\":[");
-    uint32_t nseg = unavailable ? 0 : v->kind == V_GAP && exec == 0 ? 2 : 1;
+    uint32_t nseg = unavailable ? 0 : 1;
     for (uint32_t g = 0; g < nseg; g++) {
         gen_rng rng = gen_rng_make(seed, 0x4e58u + 131u * exec + 7u * g);
         sb mem = {0}, info = {0};
@@ -361,6 +363,22 @@ static void close_run(ed *c, const char *name)
     c->events.len = 0;
 }
 
+/* One VGF delegate call of instruction @p instr starting at @p d0: its
+ * delegate events (with the statistics @p stats when not NULL) inside the
+ * DELEGATE_CALL interval of 2,101,000 ticks; returns where the next
+ * instruction starts. */
+static uint64_t vgf_call(ed *c, int32_t instr, const sb *stats, uint64_t d0)
+{
+    pevent(c, NULL, instr, "VGF_COPY_INPUTS", NULL, d0 + 200, d0 + 30200);
+    pevent(c, NULL, instr, "VGF_DISPATCH_AND_WAIT", NULL, d0 + 30300, d0 + 2030300);
+    if (stats)
+        pevent(c, NULL, instr, ETP_NX_EVENT_NAME, stats, d0 + 2030400, d0 + 2090400);
+    pevent(c, NULL, instr, "VGF_COPY_OUTPUTS", NULL, d0 + 2090500, d0 + 2100500);
+    pevent(c, NULL, instr, "VGF_EXECUTE", NULL, d0 + 100, d0 + 2100600);
+    pevent(c, "DELEGATE_CALL", instr, NULL, NULL, d0, d0 + 2101000);
+    return d0 + 2102000;
+}
+
 static etp_status write_variant(const gmodel *m, const variant *v, const etp_gen_vgf_opts *o, const sb *ddb,
                                 uint64_t *bytes, etp_error *err)
 {
@@ -391,16 +409,15 @@ static etp_status write_variant(const gmodel *m, const variant *v, const etp_gen
         uint64_t s0 = t;
         pevent(&c, "native_call_quantize_per_tensor.out", 0, NULL, NULL, s0 + 100, s0 + 20100);
         pevent(&c, "OPERATOR_CALL", 0, NULL, NULL, s0, s0 + 20300);
-        uint64_t d0 = s0 + 21000;
-        pevent(&c, NULL, m->instr, "VGF_COPY_INPUTS", NULL, d0 + 200, d0 + 30200);
-        pevent(&c, NULL, m->instr, "VGF_DISPATCH_AND_WAIT", NULL, d0 + 30300, d0 + 2030300);
-        pevent(&c, NULL, m->instr, ETP_NX_EVENT_NAME, &j, d0 + 2030400, d0 + 2090400);
-        pevent(&c, NULL, m->instr, "VGF_COPY_OUTPUTS", NULL, d0 + 2090500, d0 + 2100500);
-        pevent(&c, NULL, m->instr, "VGF_EXECUTE", NULL, d0 + 100, d0 + 2100600);
-        pevent(&c, "DELEGATE_CALL", m->instr, NULL, NULL, d0, d0 + 2101000);
-        uint64_t k0 = d0 + 2102000;
-        pevent(&c, "native_call_dequantize_per_tensor.out", 2, NULL, NULL, k0 + 100, k0 + 5100);
-        pevent(&c, "OPERATOR_CALL", 2, NULL, NULL, k0, k0 + 5300);
+        uint64_t k0 = vgf_call(&c, m->instr, &j, s0 + 21000);
+        int32_t last = m->instr + 1;
+        if (v->kind == V_GAP) {
+            /* the two-call program's second VGF call, without statistics in execution 1 */
+            k0 = vgf_call(&c, m->instr + 1, e == 1 ? NULL : &j, k0);
+            last++;
+        }
+        pevent(&c, "native_call_dequantize_per_tensor.out", last, NULL, NULL, k0 + 100, k0 + 5100);
+        pevent(&c, "OPERATOR_CALL", last, NULL, NULL, k0, k0 + 5300);
         pevent(&c, "Method::execute", -1, NULL, NULL, s0 - 500, k0 + 6000);
         close_run(&c, "Execute");
         free(j.p);
@@ -447,6 +464,7 @@ etp_status etp_gen_vgf_stats(const etp_gen_vgf_opts *o, etp_gen_vgf_result *res,
             if (in->kind == ETP_INSTR_DELEGATE && in->a >= 0 && (uint32_t)in->a < plan->delegate_count &&
                 etp_vgf_is_delegate(&plan->delegates[in->a])) {
                 m.instr = (int32_t)i;
+                m.delegate = &plan->delegates[in->a];
                 st = etp_vgf_from_delegate(p, &plan->delegates[in->a], &vgf, err);
                 break;
             }
@@ -486,6 +504,27 @@ etp_status etp_gen_vgf_stats(const etp_gen_vgf_opts *o, etp_gen_vgf_result *res,
     uint32_t files = 0;
     for (size_t i = 0; st == ETP_OK && i < sizeof variants / sizeof variants[0]; i++, files++)
         st = write_variant(&m, &variants[i], o, &ddb, &bytes, err);
+    /* The ETRecord (its delegate map names most TOSA ops) and the program
+     * the coverage gap ran: the same VGF called twice. */
+    char path[4096];
+    uint64_t n = 0;
+    if (st == ETP_OK && m.instr != 1)
+        st = etp_error_set(err, ETP_E_USAGE, o->pte_path, ETP_NO_OFFSET,
+                           "gen vgf-stats: the VGF DelegateCall is instruction %d; the generated ETRecord and "
+                           "coverage-gap program need the fixture's layout (KernelCall, DelegateCall, KernelCall)",
+                           (int)m.instr);
+    if (st == ETP_OK) {
+        snprintf(path, sizeof path, "%s/vgf_stats.etrecord", o->out_dir);
+        st = gen_vgf_etrecord(m.ops, m.nops, path, &n, err);
+        bytes += n;
+        files++;
+    }
+    if (st == ETP_OK) {
+        snprintf(path, sizeof path, "%s/coverage_gap.pte", o->out_dir);
+        st = gen_vgf_two_call_pte(m.delegate, path, &n, err);
+        bytes += n;
+        files++;
+    }
     if (st == ETP_OK && res) {
         res->files = files;
         res->tosa_ops = m.nops;

@@ -159,6 +159,14 @@ static void companion_json(etp_jw *w, const etp_nx_result *r)
     etp_jw_obj_end(w);
 }
 
+static void strs_json(etp_jw *w, char *const *v, uint32_t n)
+{
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < n; i++)
+        etp_jw_str(w, v[i]);
+    etp_jw_arr_end(w);
+}
+
 static void ops_json(etp_jw *w, const etp_nx_entity *e)
 {
     etp_jw_arr_begin(w);
@@ -180,6 +188,18 @@ static void ops_json(etp_jw *w, const etp_nx_entity *e)
             etp_jw_knull(w, "spirv_result_id");
             etp_jw_kstr(w, "link_reason", o->link_reason);
         }
+        /* the ETRecord delegate map's links (etp_nx_link_sources) */
+        etp_jw_key(w, "source_debug_handles");
+        etp_jw_arr_begin(w);
+        for (uint32_t k = 0; k < o->source_handle_count; k++)
+            etp_jw_int(w, o->source_handles[k]);
+        etp_jw_arr_end(w);
+        etp_jw_key(w, "source_nodes");
+        strs_json(w, o->source_nodes, o->source_node_count);
+        if (o->source_link_reason)
+            etp_jw_kstr(w, "source_link_reason", o->source_link_reason);
+        else
+            etp_jw_knull(w, "source_link_reason");
         etp_jw_obj_end(w);
     }
     etp_jw_arr_end(w);
@@ -201,6 +221,14 @@ char *etp_nx_hierarchy_json(const etp_nx_result *r, size_t *len)
     etp_jw_kbool(&w, "model_available", r->model_available);
     etp_jw_key(&w, "companion_model");
     companion_json(&w, r);
+    etp_jw_key(&w, "source_links");
+    etp_jw_obj_begin(&w);
+    etp_jw_kbool(&w, "etrecord_checked", r->sources_checked);
+    etp_jw_kuint(&w, "linked_ops", r->source_linked_ops);
+    etp_jw_kuint(&w, "unlinked_ops", r->source_unlinked_ops);
+    etp_jw_kstr(&w, "basis", "ETRecord delegate_map: a delegate debug identifier equal to the op's SPIR-V "
+                             "result id (decimal) or to one of its API labels; never inferred from op types");
+    etp_jw_obj_end(&w);
     etp_jw_key(&w, "entities");
     etp_jw_arr_begin(&w);
     for (uint32_t i = 0; i < r->entity_count; i++) {
@@ -245,6 +273,8 @@ char *etp_nx_hierarchy_json(const etp_nx_result *r, size_t *len)
         if (e->kind == ETP_NX_CHAIN || e->kind == ETP_NX_CASCADE) {
             etp_jw_key(&w, "operators");
             ops_json(&w, e);
+            etp_jw_key(&w, "source_nodes");
+            strs_json(&w, e->source_nodes, e->source_node_count);
             etp_jw_kstr(&w, "measurement", "group: the cycles of the whole group, not per-operator costs");
         }
         etp_jw_obj_end(&w);
@@ -280,7 +310,11 @@ void etp_nx_write_text(const etp_nx_result *r, FILE *fp)
                 m->s.mean_total, (unsigned long long)m->s.min_total, m->s.median_total,
                 (unsigned long long)m->s.max_total, m->s.mean_op, m->s.count);
     else if (m)
-        fprintf(fp, "  model: cycle summaries unavailable (executions cover different VGF segments)\n");
+        fprintf(fp, "  model: cycle summaries and execution count unavailable (VGF instructions or segments were "
+                    "measured in different executions); the entities' own figures below\n");
+    if (r->sources_checked)
+        fprintf(fp, "  source links: %u of %u chain TOSA op(s) named by the ETRecord's delegate map (links, not costs)\n",
+                r->source_linked_ops, r->source_linked_ops + r->source_unlinked_ops);
     /* The five chains with the largest mean total. */
     const etp_nx_entity *top[5] = {0};
     for (uint32_t i = 0; i < r->entity_count; i++) {

@@ -218,6 +218,10 @@ char *etp_summary_json(const etp_analysis *a)
                    "(load figures: across their occurrences).");
     etp_jw_str(&w, "Only metrics marked additive may be summed; p50, min and max never are.");
     etp_jw_str(&w, "Shared timings give each co-attributed operator the full time of the event.");
+    if (etp_analysis_figure_by_id(a, ETP_FIG_VGF_EXCLUDED_RUNTIME))
+        etp_jw_str(&w, "Instructions with VGF statistics are measured as NX cycles (vgf_cycles): their runtime "
+                       "events are left out of every runtime figure and operator; their DELEGATE_CALL time is "
+                       "vgf_excluded_runtime, never added to the runtime totals or to cycles.");
     etp_jw_arr_end(&w);
     etp_jw_obj_end(&w);
     return etp_jw_take(&w, NULL);

@@ -423,6 +423,10 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
     if (oc && (!oc->available || oc->events))
         rows[nr++] = (text_row){"other calls (move/jump/free)", oc};
     rows[nr++] = (text_row){"framework overhead", etp_analysis_figure_by_id(a, ETP_FIG_FRAMEWORK_OVERHEAD)};
+    /* Apart from the runtime figures: the delegate calls measured as NX cycles. */
+    const etp_figure *vx = etp_analysis_figure_by_id(a, ETP_FIG_VGF_EXCLUDED_RUNTIME);
+    if (vx)
+        rows[nr++] = (text_row){"VGF calls (kept apart)", vx};
     fputc('\n', fp);
     print_table(fp, "Per execution", rows, nr, a->target_unit);
     if (a->cold_start.available) {
@@ -438,7 +442,8 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
                         {"Method::init", etp_analysis_figure_by_id(a, ETP_FIG_METHOD_INIT)}};
     print_table(fp, "Load (per occurrence)", load, 2, a->target_unit);
     fprintf(fp, "  (+ marks figures whose averages add up: delegates + kernels + dispatch + other +\n"
-                "   framework = Method::execute; p50/min/max never add)\n");
+                "   framework%s = Method::execute; p50/min/max never add)\n",
+            vx ? " + VGF calls (measured as NX cycles, out of the\n   runtime totals)" : "");
     if (a->runner_log) {
         char title[300];
         const char *lp = a->runner_log->path, *ls = strrchr(lp, '/');
