@@ -27,8 +27,12 @@ import sys
 import tempfile
 import zipfile
 
-import vgf_stats_oracle as vo  # reads ETPROF SCHEMA_DIR FIXTURES from sys.argv[1:4]
+import vgf_stats_oracle as vo
 
+# The oracle's settings, which its own main() sets from the same arguments.
+if len(sys.argv) >= 4:
+    vo.ETPROF, vo.SCHEMA_DIR, vo.FIXTURES = sys.argv[1:4]
+    vo.PTE = os.path.join(vo.FIXTURES, "pte-adapter", "mobilenet_v2_vgf", "input.pte")
 CASE = sys.argv[4] if len(sys.argv) > 4 else ""
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PTE = vo.PTE
