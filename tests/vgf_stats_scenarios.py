@@ -160,6 +160,19 @@ def case_mixed(tmp, gen):
     if not op0 or not close(float(q.get("avg_ms") or "nan"), sum(op0) / len(op0) * ns_to_ms):
         fail("mixed: quantize operator %s, expected %s" % (q.get("avg_ms"), op0))
     validate_nx(out, "mixed")
+    # The page shows the excluded time apart: a header figure and a row of the
+    # per-backend table, with the generated events' average.
+    with open(os.path.join(out, "model_explorer", "index.html"), encoding="utf-8") as f:
+        page = f.read()
+    want_ms = avg("vgf_delegate_calls")
+    chip = re.search(r"VGF calls \(kept apart, NX cycles below\) <b>([0-9.]+)</b> ms avg", page)
+    row = re.search(r"<td>VGF calls measured as NX cycles \(kept apart\)</td><td>VGF</td>"
+                    r"<td data-v=\"1\">1</td><td data-v=\"([0-9.e+-]+)\">", page)
+    # the chip shows 4 significant digits; the table cell keeps the value
+    if not chip or abs(float(chip.group(1)) - want_ms) > 0.0005 * max(1.0, want_ms) \
+            or not row or not close(float(row.group(1)), want_ms):
+        fail("mixed: the page does not show vgf_excluded_runtime (%s ms) apart: chip %s, row %s" % (
+            want_ms, chip and chip.group(1), row and row.group(1)))
     # The new timing source and figure in the other documents' schemas.
     p = run([vo.ETPROF, "analyze", "--pte", PTE, "--etdump", etdp, etrec, "--json"])
     an = json.loads(p.stdout or "{}")

@@ -58,6 +58,9 @@ static void figure_chips(FILE *fp, const rp_report *r)
     if (oc && oc->events)
         figure_chip(fp, r, "other calls (move/jump/free)", oc);
     figure_chip(fp, r, "framework overhead", etp_analysis_figure_by_id(a, ETP_FIG_FRAMEWORK_OVERHEAD));
+    /* NULL (no chip) unless instructions were measured as VGF NX cycles */
+    figure_chip(fp, r, "VGF calls (kept apart, NX cycles below)",
+                etp_analysis_figure_by_id(a, ETP_FIG_VGF_EXCLUDED_RUNTIME));
     figure_chip(fp, r, "runner iteration wall time", etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_ITERATION));
     figure_chip(fp, r, "runner load", etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_LOAD));
 }
