@@ -7,6 +7,7 @@ is adb's: unavailable unless the device ran `time -v`).
 
 usage: run_cmd.py ETPROF FIXTURES_DIR
 """
+import hashlib
 import json
 import os
 import shutil
@@ -74,6 +75,31 @@ f = {x["name"]: x for x in summary("rep")["device"]["figures"]} if rc == 0 else 
 expect(rc == 0 and f["process.wall"]["n"] == 3 and f["process.peak_rss"]["n"] == 3 and
        f["process.wall"]["min"] <= f["process.wall"]["p50"] <= f["process.wall"]["max"],
        "--repeat 3: process latency and RSS over 3 runs")
+
+# The runner's --debug_output_path: taken as the debug buffer when the run wrote it.
+DBG = os.path.join(FIX, "real-runs", "et_bundled_program_debug_intermediate")
+dbg_runner = [FAKE, "--model_path", DBG + ".bpte", "--fake_etdump", DBG + ".etdp", "--num_executions", "1",
+              "--etdump_path", "dbg.etdp", "--debug_output_path", "dbg.bin", "--fake_debug", DBG + ".debug.bin"]
+rc, out, err, _ = run(["run", "-o", "dbg", "--quiet", "--"] + dbg_runner)
+if rc == 0:
+    s = summary("dbg")
+    man = json.load(open(os.path.join(TMP, "dbg", "result_manifest.json")))
+    ins = {i["role"]: i for i in man["provenance"]["inputs"]}
+    with open(DBG + ".debug.bin", "rb") as f:
+        want = hashlib.sha256(f.read()).hexdigest()
+    expect(s.get("debug_buffer") and s["debug_buffer"]["tensors_checked"] > 0 and
+           ins.get("debug_buffer", {}).get("sha256") == want,
+           "the runner's --debug_output_path is the debug buffer: checked and hashed into the bundle (%s)" %
+           s.get("debug_buffer"))
+else:
+    expect(False, "run with --debug_output_path publishes (%s)" % err.strip()[-300:].replace("\n", " | "))
+os.unlink(os.path.join(TMP, "dbg.bin"))
+with open(os.path.join(TMP, "dbg.bin"), "wb") as f:
+    f.write(b"\0" * 8)
+os.utime(os.path.join(TMP, "dbg.bin"), (1, 1))  # an earlier run's file: not this run's
+rc, out, err, _ = run(["run", "-o", "dbg_stale", "--quiet", "--"] + dbg_runner[:-2])
+expect(rc == 0 and summary("dbg_stale").get("debug_buffer") is None,
+       "a debug output the run did not write is not taken (%s)" % err.strip()[-200:])
 
 rc, out, err, _ = run(["run", "-o", "wr", "--quiet", "--"] + runner(etdump=None))
 expect(rc == 0 and os.path.exists(os.path.join(TMP, "model.etdump")), "the ETDump found from the \"ETDump written\" line")

@@ -35,9 +35,10 @@ static void help(void)
            "wait4 (wall time, user/system CPU, peak RSS), then analyse and publish as\n"
            "`etprof analyze -o DIR` does: the program is --pte (or --companion-model) or the\n"
            "runner's --model_path, the ETDump its --etdump_path or the \"ETDump written to\n"
-           "file\" line. The runner's output is a --log of the analysis and is kept in the\n"
-           "bundle as logs/runner.log; the measurements are reported as process.* device\n"
-           "figures.\n\n"
+           "file\" line, the debug buffer its --debug_output_path when the run wrote it\n"
+           "(unless --debug-buffer is given). The runner's output is a --log of the analysis\n"
+           "and is kept in the bundle as logs/runner.log; the measurements are reported as\n"
+           "process.* device figures.\n\n"
            "  --repeat K     run K times (process wall/CPU/RSS over the K runs; the last\n"
            "                 run's output and ETDump are analysed)\n"
            "  --timeout S    kill the runner's process group after S seconds (exit 1)\n"
@@ -257,6 +258,7 @@ typedef struct run_plan {
     int nargs;            /* analyze options kept */
     char **args;
     const char *pte, *etdump, *outdir;
+    int has_debug_buffer; /* --debug-buffer given: the runner's debug output is not looked for */
     char **runner;
     int runner_argc;
 } run_plan;
@@ -304,6 +306,8 @@ static int parse(int argc, char **argv, run_plan *p)
                 p->pte = argv[i + 1];
             if (!strcmp(a, "-o") || !strcmp(a, "--output"))
                 p->outdir = argv[i + 1];
+            if (!strcmp(a, "--debug-buffer"))
+                p->has_debug_buffer = 1;
             p->args[p->nargs++] = argv[i++];
         }
         p->args[p->nargs++] = argv[i];
@@ -313,6 +317,17 @@ static int parse(int argc, char **argv, run_plan *p)
     p->runner = argv + dd + 1;
     p->runner_argc = argc - dd - 1;
     return EXIT_OK;
+}
+
+/* Whether @p path exists and was modified at or after @p t (file times are
+ * coarse: a few ms of slack). */
+static int written_since(const char *path, const struct timespec *t)
+{
+    struct stat st;
+    if (stat(path, &st))
+        return 0;
+    double mt = (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+    return mt >= (double)t->tv_sec + t->tv_nsec / 1e9 - 0.05;
 }
 
 /* Fetch @p remote from the device with the same adb (and its -s SERIAL). */
@@ -463,12 +478,9 @@ int cmd_run(int argc, char **argv)
         rc = adb_pull(p.runner, p.runner_argc, src, pulled);
         etdump = pulled;
     } else {
-        struct stat st;
         etdump = src;
         /* A file older than the last run is an earlier run's: not this one's. */
-        double mt = stat(etdump, &st) ? 0 : (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
-        double t0 = (double)started.tv_sec + started.tv_nsec / 1e9;
-        if (mt < t0 - 0.05) { /* (file times are coarse: a few ms of slack) */
+        if (!written_since(etdump, &started)) {
             tail_print(&t);
             rc = cli_error("%s: the runner did not write its ETDump %s; no bundle", p.runner[0], etdump);
         }
@@ -493,6 +505,14 @@ int cmd_run(int argc, char **argv)
     av[n++] = log_path;
     av[n++] = "--log";
     av[n++] = run_path;
+    /* The debug buffer: the runner's --debug_output_path (example runners
+     * write the intermediate outputs' bytes there), when this run wrote it. */
+    const char *dbg = p.has_debug_buffer || remote ? NULL
+                                                   : runner_flag(p.runner, p.runner_argc, "--debug_output_path");
+    if (dbg && written_since(dbg, &started)) {
+        av[n++] = "--debug-buffer";
+        av[n++] = (char *)dbg;
+    }
     av[n] = NULL;
     cli_run_embed_log = log_path;
     rc = cmd_analyze(n, av);

@@ -6,7 +6,9 @@ copies a real fixture ETDump to --etdump_path (default model.etdump), and can
 misbehave: --fake_mode fail (exit 3), crash (SIGSEGV), hang (sleeps, with a
 child in its process group), noetdump (never writes it), written (no
 --etdump_path given to etprof: announces the file with the "ETDump written"
-line only). --fake_etdump SRC names the dump to copy.
+line only). --fake_etdump SRC names the dump to copy; --fake_debug SRC, the
+debug buffer to copy to --debug_output_path (as ExecuTorch's example runner
+writes the intermediate outputs' bytes).
 """
 import os
 import shutil
@@ -58,5 +60,7 @@ if mode == "hang":
     time.sleep(300)
 if mode != "noetdump":
     shutil.copyfile(src, etdump)
+    if flag("--fake_debug") and flag("--debug_output_path"):
+        shutil.copyfile(flag("--fake_debug"), flag("--debug_output_path"))
     print(p % (500, 900, "ETDump written to file '%s'." % etdump), file=sys.stderr)
 sys.exit(0)
