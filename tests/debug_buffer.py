@@ -18,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklist import Checklist  # noqa: E402
+
 ETPROF, FIX, SCHEMA = sys.argv[1], sys.argv[2], sys.argv[3]
 if not os.path.isdir(FIX):
     print("SKIP: ../shared/fixtures is absent")
@@ -26,7 +29,6 @@ SCH = os.path.join(os.path.dirname(SCHEMA), "schemas")
 R = os.path.join(FIX, "real-runs")
 DBG = os.path.join(R, "et_bundled_program_debug_intermediate")
 TMP = tempfile.mkdtemp(prefix="etprof-debugbuf-")
-failures = []
 # c10::elementSize by schema/scalar_type.fbs name
 ELEM = {"BYTE": 1, "CHAR": 1, "SHORT": 2, "INT": 4, "LONG": 8, "HALF": 2, "FLOAT": 4, "DOUBLE": 8,
         "BOOL": 1, "QINT8": 1, "QUINT8": 1, "QINT32": 4, "BFLOAT16": 2, "QUINT4X2": 1, "QUINT2X4": 1,
@@ -34,22 +36,8 @@ ELEM = {"BYTE": 1, "CHAR": 1, "SHORT": 2, "INT": 4, "LONG": 8, "HALF": 2, "FLOAT
         "UINT16": 2, "UINT32": 4, "UINT64": 8}
 
 
-def expect(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def run(*args):
-    p = subprocess.run([ETPROF] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
-
-
-def write(name, data):
-    path = os.path.join(TMP, name)
-    with open(path, "wb") as f:
-        f.write(data.encode() if isinstance(data, str) else data)
-    return path
+CHECKS = Checklist(ETPROF, TMP)
+expect, run, write = CHECKS.expect, CHECKS.run, CHECKS.write
 
 
 def flatc_json(etdp):
@@ -249,5 +237,4 @@ expect(rc == 1 and one_line(err) and "differs from --etdump" in err, "--etdump o
 rc, doc, err = analyze("--log", cap, "--pte", DBG + ".bpte", "--etdump", DBG + ".etdp")
 expect(rc == 0, "--etdump equal to the carried one: accepted")
 
-print("%d failure(s)" % len(failures))
-sys.exit(1 if failures else 0)
+CHECKS.finish()

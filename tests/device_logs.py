@@ -17,6 +17,9 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 import gen_device_logs as G  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklist import Checklist  # noqa: E402
+
 ETPROF, FIX, SCHEMA = sys.argv[1], sys.argv[2], sys.argv[3]
 if not os.path.isdir(FIX):
     print("SKIP: ../shared/fixtures is absent")
@@ -26,25 +29,8 @@ ARM_LOG = os.path.join(FIX, "device-logs", "arm_serial_kws_u85.log")
 KWS = os.path.join(R, "cm_et_arduino_kws_x10")
 ADD = os.path.join(R, "et_add_x10")
 TMP = tempfile.mkdtemp(prefix="etprof-devlogs-")
-failures = []
-
-
-def expect(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def run(*args):
-    p = subprocess.run([ETPROF] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
-
-
-def write(name, data):
-    path = os.path.join(TMP, name)
-    with open(path, "wb") as f:
-        f.write(data.encode() if isinstance(data, str) else data)
-    return path
+CHECKS = Checklist(ETPROF, TMP)
+expect, run, write = CHECKS.expect, CHECKS.run, CHECKS.write
 
 
 def analyze_json(*logs, etdump=ADD + ".etdp", pte=ADD + ".pte", extra=()):
@@ -379,5 +365,4 @@ if jsonschema:
     errs = list(jsonschema.Draft202012Validator(json.load(open(os.path.join(SCH, "analysis.v1.schema.json")))).iter_errors(doc))
     expect(not errs, "analyze --json with device members validates against analysis.v1")
 
-print("%d failure(s)" % len(failures))
-sys.exit(1 if failures else 0)
+CHECKS.finish()

@@ -19,7 +19,6 @@ Checks, against the event times chosen here:
 The etprof binary is $ETPROF; fixtures under $ETP_FIXTURES. Exit 77 when the
 fixture or chromium is absent.
 """
-import json
 import os
 import re
 import subprocess
@@ -27,22 +26,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import views_check  # noqa: E402  (chromium_binary, selftest_of)
+import views_check  # noqa: E402
+from etdump_build import pe  # noqa: E402
+from views_check import fail  # noqa: E402
+import etdump_build  # noqa: E402  (chromium_binary, selftest_of)
 
 ETPROF = os.environ.get("ETPROF", "etprof")
 FIXTURES = os.environ.get("ETP_FIXTURES", "")
-SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schema")
 GUARD = 600  # seconds: against a hung child, not a timing assertion
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def pe(name, instr, start, end, chain=0):
-    return {"profile_event": {"name": name, "chain_index": chain, "instruction_id": instr,
-                              "start_time": start, "end_time": end}}
 
 
 def etdump(work, name, npu, copy, gap, ethosu=True):
@@ -68,12 +59,7 @@ def etdump(work, name, npu, copy, gap, ethosu=True):
         ex.append(length)
         nn.append(n)
         cc.append(c)
-    src = os.path.join(work, name + ".json")
-    with open(src, "w") as f:
-        json.dump({"run_data": runs}, f)
-    subprocess.run(["flatc", "-b", "--size-prefixed", "-o", work, os.path.join(SCHEMA, "etdump.fbs"), src],
-                   check=True)
-    return os.path.join(work, name + ".etdp"), ex, nn, cc
+    return etdump_build.write(work, name, runs), ex, nn, cc
 
 
 def publish(dump, pte, out):

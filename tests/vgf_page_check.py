@@ -34,22 +34,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import views_check  # noqa: E402  (png_info, chromium_binary)
+import views_check  # noqa: E402
+from etdump_build import SCHEMA, pe  # noqa: E402
+from views_check import fail  # noqa: E402
+import etdump_build  # noqa: E402  (png_info, chromium_binary)
 
 ETPROF = os.environ.get("ETPROF", "etprof")
 FIXTURES = os.environ.get("ETP_FIXTURES", "")
-SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schema")
 GUARD = 600  # seconds: against a hung child, not a timing assertion
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def pe(name, instr, start, end, chain=0):
-    return {"profile_event": {"name": name, "chain_index": chain, "instruction_id": instr,
-                              "start_time": start, "end_time": end}}
 
 
 def etdump(work):
@@ -66,12 +58,7 @@ def etdump(work):
             pe("OPERATOR_CALL", 2, t + 5200 + d, t + 5250 + d),
             pe("Method::execute", 0, t - 5, t + 5300 + d, -1)]})
         t += 10000
-    src = os.path.join(work, "run.json")
-    with open(src, "w") as f:
-        json.dump({"run_data": runs}, f)
-    subprocess.run(["flatc", "-b", "--size-prefixed", "-o", work,
-                    os.path.join(SCHEMA, "etdump.fbs"), src], check=True)
-    return os.path.join(work, "run.etdp")
+    return etdump_build.write(work, "run", runs)
 
 
 def page_state(text, attr):
