@@ -26,14 +26,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import views_check  # noqa: E402
+import etdump_build  # noqa: E402
+import views_check  # noqa: E402  (chromium_binary, page_dom, selftest_of)
 from etdump_build import pe  # noqa: E402
-from views_check import fail  # noqa: E402
-import etdump_build  # noqa: E402  (chromium_binary, selftest_of)
-
-ETPROF = os.environ.get("ETPROF", "etprof")
-FIXTURES = os.environ.get("ETP_FIXTURES", "")
-GUARD = 600  # seconds: against a hung child, not a timing assertion
+from views_check import ETPROF, FIXTURES, HANG_GUARD as GUARD, fail  # noqa: E402
 
 
 def etdump(work, name, npu, copy, gap, ethosu=True):
@@ -123,21 +119,9 @@ def main():
     if not exe:
         print("SKIP: chromium is not installed (the page's HTML was checked)")
         return 77
-    base = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--hide-scrollbars", "--window-size=1600,1200", "--virtual-time-budget=10000"]
-
     def dom(bundle, frag):
         url = "file://" + os.path.abspath(os.path.join(bundle, "model_explorer", "index.html"))
-        with tempfile.TemporaryDirectory() as prof:
-            p = subprocess.run(base + ["--user-data-dir=" + prof, "--enable-logging=stderr", "--v=0",
-                                       "--dump-dom", url + frag], capture_output=True, timeout=GUARD)
-        text, log = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
-        for line in log.splitlines():
-            if "Uncaught" in line or "ERROR:CONSOLE" in line or ":CONSOLE(" in line:
-                fail("console message with %s: %s" % (frag, line))
-        if 'data-etprof-ready="1"' not in text:
-            fail("%s: the page did not reach its ready state" % frag)
+        text = views_check.page_dom(exe, url + frag, "with '%s'" % frag)
         st = views_check.selftest_of(text)
         if st["errors"]:
             fail("%s: script errors %r" % (frag, st["errors"]))

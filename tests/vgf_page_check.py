@@ -34,14 +34,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import views_check  # noqa: E402
+import etdump_build  # noqa: E402
+import views_check  # noqa: E402  (png_info, chromium_binary, page_dom)
 from etdump_build import SCHEMA, pe  # noqa: E402
-from views_check import fail  # noqa: E402
-import etdump_build  # noqa: E402  (png_info, chromium_binary)
-
-ETPROF = os.environ.get("ETPROF", "etprof")
-FIXTURES = os.environ.get("ETP_FIXTURES", "")
-GUARD = 600  # seconds: against a hung child, not a timing assertion
+from views_check import ETPROF, FIXTURES, HANG_GUARD as GUARD, fail  # noqa: E402
 
 
 def etdump(work):
@@ -258,21 +254,10 @@ def main():
     if not call or call[0]["subgraphIds"] != ["forward_0_1"]:
         fail("graph.json: the delegate call does not link to its VGF graph")
     url = "file://" + os.path.abspath(os.path.join(out, "model_explorer", "index.html"))
-    base = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--hide-scrollbars", "--window-size=1600,1200", "--virtual-time-budget=10000"]
+    base = views_check.chromium_args(exe) + ["--virtual-time-budget=10000"]
 
     def dom(frag):
-        with tempfile.TemporaryDirectory() as prof:
-            p = subprocess.run(base + ["--user-data-dir=" + prof, "--enable-logging=stderr", "--v=0",
-                                       "--dump-dom", url + frag],
-                               capture_output=True, timeout=GUARD)
-        text, log = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
-        for line in log.splitlines():
-            if "Uncaught" in line or "ERROR:CONSOLE" in line or ":CONSOLE(" in line:
-                fail("console message with %s: %s" % (frag, line))
-        if 'data-etprof-ready="1"' not in text:
-            fail("%s: the page did not reach its ready state" % frag)
+        text = views_check.page_dom(exe, url + frag, "with '%s'" % frag)
         at = text.find('data-etprof-vgf="')
         if at < 0:
             fail("%s: no VGF state on the page" % frag)

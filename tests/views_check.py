@@ -327,6 +327,37 @@ def chromium_binary():
     return None
 
 
+def chromium_args(exe):
+    """Headless Chromium quiet and offline, a 1600x1200 window (add
+    --user-data-dir and what to do)."""
+    return [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--hide-scrollbars", "--window-size=1600,1200"]
+
+
+def page_dom(exe, url, what, log_path=None):
+    """The DOM headless Chromium dumps of URL (a file:// page and its #fragment)
+    once its script ran, the page's ready state checked; fails on a non-zero
+    exit, any console message or uncaught error. LOG_PATH, when given, gets
+    Chromium's log appended."""
+    with tempfile.TemporaryDirectory() as prof:
+        p = subprocess.run(chromium_args(exe) + ["--user-data-dir=" + prof, "--enable-logging=stderr", "--v=0",
+                                   "--virtual-time-budget=10000", "--dump-dom", url],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=HANG_GUARD)
+    dom, log = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    if log_path:
+        with open(log_path, "a") as f:
+            f.write(log)
+    if p.returncode != 0:
+        fail("chromium --dump-dom exited %d\n%s" % (p.returncode, log[-3000:]))
+    for line in log.splitlines():
+        if "Uncaught" in line or "ERROR:CONSOLE" in line or ":CONSOLE(" in line:
+            fail("console message %s: %s" % (what, line))
+    if 'data-etprof-ready="1"' not in dom:
+        fail("%s: the page did not reach its ready state (data-etprof-ready)" % what)
+    return dom
+
+
 def selftest_of(dom):
     start = dom.find('id="etp-selftest"')
     text = dom[dom.index(">", start) + 1:dom.index("</pre>", start)]
@@ -341,26 +372,11 @@ def chromium(kind, work):
         sys.exit(77)
     a = analyze(kind, work, os.path.join(work, "a"))
     url = "file://" + os.path.abspath(os.path.join(a, "model_explorer", "index.html"))
-    base = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--hide-scrollbars", "--window-size=1600,1200"]
+    base = chromium_args(exe)
 
     def load(frag, what):
         """The page's DOM after load (and its self test) with no console message."""
-        with tempfile.TemporaryDirectory() as prof:
-            p = subprocess.run(base + ["--user-data-dir=" + prof, "--enable-logging=stderr", "--v=0",
-                                       "--virtual-time-budget=10000", "--dump-dom", url + frag],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=HANG_GUARD)
-        dom, log = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
-        with open(os.path.join(work, "console.log"), "a") as f:
-            f.write(log)
-        if p.returncode != 0:
-            fail("chromium --dump-dom exited %d\n%s" % (p.returncode, log[-3000:]))
-        for line in log.splitlines():
-            if "Uncaught" in line or "ERROR:CONSOLE" in line or ":CONSOLE(" in line:
-                fail("console message %s: %s" % (what, line))
-        if 'data-etprof-ready="1"' not in dom:
-            fail("%s: the page did not reach its ready state (data-etprof-ready)" % what)
+        dom = page_dom(exe, url + frag, what, os.path.join(work, "console.log"))
         st = selftest_of(dom)
         if st["errors"]:
             fail("script errors %s: %r" % (what, st["errors"]))
