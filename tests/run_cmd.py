@@ -101,6 +101,12 @@ rc, out, err, _ = run(["run", "-o", "dbg_stale", "--quiet", "--"] + dbg_runner[:
 expect(rc == 0 and summary("dbg_stale").get("debug_buffer") is None,
        "a debug output the run did not write is not taken (%s)" % err.strip()[-200:])
 
+# stdout and stderr at once: the kept log has whole lines, so the method is still read.
+rc, out, err, _ = run(["run", "-o", "inter", "--quiet", "--"] + runner("--fake_mode", "interleave"))
+kept = open(os.path.join(TMP, "inter", "logs", "runner.log")).read() if rc == 0 else ""
+expect(rc == 0 and "Using method forward\n" in kept and "Loading the inputs\n" in kept,
+       "a stderr line cut by a stdout line is kept whole in logs/runner.log (%s)" % err.strip()[-200:])
+
 rc, out, err, _ = run(["run", "-o", "wr", "--quiet", "--"] + runner(etdump=None))
 expect(rc == 0 and os.path.exists(os.path.join(TMP, "model.etdump")), "the ETDump found from the \"ETDump written\" line")
 

@@ -104,6 +104,54 @@ static int write_all(int fd, const char *s, size_t n)
     return 0;
 }
 
+/* A stream's line not yet complete: the log receives whole lines only, so
+ * the runner's stdout and stderr cannot interleave inside a line (Python's
+ * print, for one, writes a line's text and its newline separately). */
+typedef struct partial_line {
+    char *buf;
+    size_t len, cap;
+} partial_line;
+
+/* A line longer than this goes to the log unfinished rather than held. */
+#define PARTIAL_MAX ((size_t)1 << 20)
+
+static void log_out(int log_fd, tail *t, const char *s, size_t n)
+{
+    write_all(log_fd, s, n);
+    tail_add(t, s, n);
+}
+
+/* Send the whole lines of @p s (after what @p pl holds) to the log; keep the rest. */
+static void log_lines(int log_fd, tail *t, partial_line *pl, const char *s, size_t n)
+{
+    const char *nl = NULL; /* the last newline of s */
+    for (size_t i = n; i > 0 && !nl; i--)
+        if (s[i - 1] == '\n')
+            nl = s + i - 1;
+    if (!nl && pl->len + n <= PARTIAL_MAX) {
+        if (pl->len + n > pl->cap) {
+            size_t cap = (pl->len + n) * 2;
+            char *nb = realloc(pl->buf, cap);
+            if (nb) {
+                pl->buf = nb;
+                pl->cap = cap;
+            }
+        }
+        if (pl->len + n <= pl->cap) {
+            memcpy(pl->buf + pl->len, s, n);
+            pl->len += n;
+            return;
+        }
+    }
+    size_t whole = nl ? (size_t)(nl - s) + 1 : n; /* no newline: flushed as it is */
+    if (pl->len)
+        log_out(log_fd, t, pl->buf, pl->len);
+    pl->len = 0;
+    log_out(log_fd, t, s, whole);
+    if (whole < n)
+        log_lines(log_fd, t, pl, s + whole, n - whole);
+}
+
 typedef struct run_result {
     int status;          /* wait status */
     int timed_out;
@@ -150,6 +198,7 @@ static int run_once(char **argv, double timeout_s, int log_fd, tail *t, run_resu
     char buf[65536];
     memset(r, 0, sizeof *r);
     int killed = 0;
+    partial_line pending[2] = {{NULL, 0, 0}, {NULL, 0, 0}};
     while (open_fds) {
         int wait_ms = -1;
         if (timeout_s > 0) {
@@ -181,13 +230,16 @@ static int run_once(char **argv, double timeout_s, int log_fd, tail *t, run_resu
                 continue;
             }
             write_all(i ? STDERR_FILENO : STDOUT_FILENO, buf, (size_t)k);
-            write_all(log_fd, buf, (size_t)k);
-            tail_add(t, buf, (size_t)k);
+            log_lines(log_fd, t, &pending[i], buf, (size_t)k);
         }
     }
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         if (fds[i].fd >= 0)
             close(fds[i].fd);
+        if (pending[i].len) /* a last line without its newline */
+            log_out(log_fd, t, pending[i].buf, pending[i].len);
+        free(pending[i].buf);
+    }
     struct rusage ru;
     pid_t w;
     while ((w = wait4(pid, &r->status, 0, &ru)) < 0 && errno == EINTR)

@@ -3,7 +3,7 @@
 
 It prints the portable runner's 1.5 lines (the fixture run's iteration times),
 copies a real fixture ETDump to --etdump_path (default model.etdump), and can
-misbehave: --fake_mode fail (exit 3), crash (SIGSEGV), hang (sleeps, with a
+misbehave (or interleave: a stderr line cut by a stdout line): --fake_mode fail (exit 3), crash (SIGSEGV), hang (sleeps, with a
 child in its process group), noetdump (never writes it), written (no
 --etdump_path given to etprof: announces the file with the "ETDump written"
 line only). --fake_etdump SRC names the dump to copy; --fake_debug SRC, the
@@ -36,7 +36,17 @@ src = flag("--fake_etdump")
 n = int(flag("--num_executions", "3"))
 p = "I 00:00:00.%06d executorch:executor_runner.cpp:%d] %s"
 print(p % (100, 302, "Model file %s is loaded." % model), file=sys.stderr)
-print(p % (110, 320, "Using method forward"), file=sys.stderr)
+if mode == "interleave":
+    # A line of stderr cut by a line of stdout, as two streams written at once can be.
+    sys.stderr.write(p % (110, 320, "Using method "))
+    sys.stderr.flush()
+    time.sleep(0.05)
+    sys.stdout.write("Loading the inputs\n")
+    sys.stdout.flush()
+    time.sleep(0.05)
+    sys.stderr.write("forward\n")
+else:
+    print(p % (110, 320, "Using method forward"), file=sys.stderr)
 print(p % (120, 556, "Setting up CPU planned buffer 0, size 48."), file=sys.stderr)
 print(p % (130, 600, "Model loaded in 0.250000 ms."), file=sys.stderr)
 sys.stderr.flush()
