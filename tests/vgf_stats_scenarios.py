@@ -208,6 +208,8 @@ def case_links(tmp, gen):
     run([vo.ETPROF, "analyze", "--pte", PTE, "--etdump", etdp, "--etrecord", etrec, "-o", out, "--quiet"])
     nx = load(os.path.join(out, "detailed", "nx_hierarchy.json"))
     validate_nx(out, "links")
+    with open(os.path.join(out, "operators.csv"), newline="") as f:
+        table = {r["entity_id"]: r for r in csv.DictReader(f) if r["kind"].startswith("nx_")}
     linked = unlinked = 0
     for e in nx["entities"]:
         if e["kind"] not in ("chain", "cascade"):
@@ -232,6 +234,11 @@ def case_links(tmp, gen):
             union += [n for n in o["source_nodes"] if n not in union]
         if e["source_nodes"] != union:
             fail("links %s: source_nodes %s, the union of its ops' %s" % (e["id"], e["source_nodes"], union))
+        # the operators table's row of the group names the same source operators
+        row = table.get(e["id"])
+        if row is None or row["nx_source_operators"].split() != union:
+            fail("links %s: operators.csv nx_source_operators %r, expected %s" % (
+                e["id"], row and row["nx_source_operators"], union))
     sl = nx["source_links"]
     if not sl["etrecord_checked"] or (sl["linked_ops"], sl["unlinked_ops"]) != (linked, unlinked) \
             or not linked or not unlinked:

@@ -102,6 +102,9 @@ typedef enum etp_column_id {
     ETP_COL_NX_COVERS,         /**< the debug-database TOSA op ids it covers (fill-in placeholders
                                     left out: nx_filled_in) */
     ETP_COL_NX_SPIRV_IDS,      /**< the SPIR-V result ids (VGF graph operations) they link to */
+    ETP_COL_NX_SOURCE_OPERATORS, /**< chains and cascades: the source operators the ETRecord's
+                                      delegate map names for their ops (links, not costs; why an
+                                      op has none: detailed/nx_hierarchy.json) */
     ETP_COL_COUNT
 } etp_column_id;
 

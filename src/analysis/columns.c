@@ -223,6 +223,16 @@ static etp_cell nx_get_spirv(const etp_analysis *a, const etp_nx_row *r)
     return c;
 }
 
+static etp_cell nx_get_sources(const etp_analysis *a, const etp_nx_row *r)
+{
+    (void)a;
+    etp_cell c;
+    memset(&c, 0, sizeof c);
+    c.strs.v = (const char *const *)r->nx->source_nodes;
+    c.strs.n = r->nx->source_node_count;
+    return c;
+}
+
 /* ---- the table ---- */
 
 #define E ETP_COLG_ENTITY
@@ -342,6 +352,8 @@ static const etp_column columns[ETP_COL_COUNT] = {
          nx_group, nx_get_covers),
     COLX(NX_SPIRV_IDS, "spirv_ids", "nx_spirv_ids", "NX SPIR-V result ids", 0, INTS, N, never,
          get_none, nx_group, nx_get_spirv),
+    COLX(NX_SOURCE_OPERATORS, "source_operators", "nx_source_operators", "NX source operators (links)",
+         0, STRS, N, never, get_none, nx_group, nx_get_sources),
 };
 
 #undef COL

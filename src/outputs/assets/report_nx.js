@@ -84,7 +84,8 @@
   var table = el('table', 'nx');
   var head = el('tr');
   ['group', 'mean total cycles', 'mean op cycles', 'min', 'median', 'max', 'executions',
-   'share of parent', '', 'stripes', 'TOSA / SPIR-V ops covered'].forEach(function (h, k) {
+   'share of parent', '', 'stripes', 'TOSA / SPIR-V ops covered',
+   'source operators (links)'].forEach(function (h, k) {
     var th = el('th', k >= 1 && k <= 7 || k === 9 ? 'num' : '', h);
     head.appendChild(th);
   });
@@ -139,6 +140,9 @@
     if (n.ops && n.ops.length) ot.title = 'group measurement: these ops share the chain\u2019s cycles; ' +
       'none has a cost of its own here';
     tr.appendChild(ot);
+    var st = el('td', 'nx-ops', n.src ? n.src.join(', ') : '');
+    if (n.src) st.title = 'named by the ETRecord\u2019s delegate map: links, not costs';
+    tr.appendChild(st);
     tr.addEventListener('click', function () { select(i); });
     tbody.appendChild(tr);
     rows[i] = tr;
