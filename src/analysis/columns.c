@@ -81,41 +81,21 @@ CELL(get_npu_in, d, e->npu ? e->npu->input_copy_avg : 0)
 CELL(get_npu_out, d, e->npu ? e->npu->output_copy_avg : 0)
 CELL(get_npu_rest, d, e->npu ? e->npu->rest_avg : 0)
 
-static etp_cell get_handles(const etp_analysis *a, const etp_entity *e)
-{
-    (void)a;
-    etp_cell c;
-    c.ints.v = e->handles;
-    c.ints.n = e->handle_count;
-    return c;
-}
+/* A list cell: @p count items at @p items. */
+#define LIST(fn, member, items, count)                                                                     \
+    static etp_cell fn(const etp_analysis *a, const etp_entity *e)                                \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        etp_cell c;                                                                                \
+        c.member.v = (items);                                                                      \
+        c.member.n = (count);                                                                      \
+        return c;                                                                                  \
+    }
 
-static etp_cell get_unresolved(const etp_analysis *a, const etp_entity *e)
-{
-    (void)a;
-    etp_cell c;
-    c.ints.v = e->unresolved;
-    c.ints.n = e->unresolved_count;
-    return c;
-}
-
-static etp_cell get_co_attributed(const etp_analysis *a, const etp_entity *e)
-{
-    (void)a;
-    etp_cell c;
-    c.strs.v = (const char *const *)e->co_attributed;
-    c.strs.n = e->co_count;
-    return c;
-}
-
-static etp_cell get_instructions(const etp_analysis *a, const etp_entity *e)
-{
-    (void)a;
-    etp_cell c;
-    c.strs.v = (const char *const *)e->instructions;
-    c.strs.n = e->instruction_count;
-    return c;
-}
+LIST(get_handles, ints, e->handles, e->handle_count)
+LIST(get_unresolved, ints, e->unresolved, e->unresolved_count)
+LIST(get_co_attributed, strs, (const char *const *)e->co_attributed, e->co_count)
+LIST(get_instructions, strs, (const char *const *)e->instructions, e->instruction_count)
 
 /* ---- NX rows (etp_nx_row): group measurements in cycles ---- */
 
@@ -123,14 +103,6 @@ static int never(const etp_entity *e)
 {
     (void)e;
     return 0;
-}
-static etp_cell get_none(const etp_analysis *a, const etp_entity *e)
-{
-    (void)a;
-    (void)e;
-    etp_cell c;
-    memset(&c, 0, sizeof c);
-    return c;
 }
 static int nx_always(const etp_nx_row *r)
 {
@@ -141,14 +113,6 @@ static int nx_never(const etp_nx_row *r)
 {
     (void)r;
     return 0;
-}
-static etp_cell nx_zero(const etp_analysis *a, const etp_nx_row *r)
-{
-    (void)a;
-    (void)r;
-    etp_cell c;
-    memset(&c, 0, sizeof c);
-    return c;
 }
 static int nx_has_backend(const etp_nx_row *r) { return r->backend != NULL; }
 static int nx_has_instruction(const etp_nx_row *r) { return r->nx->instruction_id >= 0; }
@@ -176,6 +140,28 @@ static int nx_has_parent(const etp_nx_row *r) { return r->nx->kind != ETP_NX_SEG
         c.member = (expr);                                                                         \
         return c;                                                                                  \
     }
+/* A list cell of an NX row. */
+#define NXLIST(fn, member, items, count)                                                                   \
+    static etp_cell fn(const etp_analysis *a, const etp_nx_row *r)                                \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        etp_cell c;                                                                                \
+        memset(&c, 0, sizeof c);                                                                   \
+        c.member.v = (items);                                                                      \
+        c.member.n = (count);                                                                      \
+        return c;                                                                                  \
+    }
+
+/* The (unread) cells of columns a row or an entity never has. */
+static etp_cell get_none(const etp_analysis *a, const etp_entity *e)
+{
+    (void)a;
+    (void)e;
+    etp_cell c;
+    memset(&c, 0, sizeof c);
+    return c;
+}
+NXCELL(nx_zero, i, 0)
 
 NXCELL(nx_get_id, s, r->nx->id)
 NXCELL(nx_get_kind, s, r->kind)
@@ -203,35 +189,9 @@ static etp_cell nx_get_parent(const etp_analysis *a, const etp_nx_row *r)
     return c;
 }
 
-static etp_cell nx_get_covers(const etp_analysis *a, const etp_nx_row *r)
-{
-    (void)a;
-    etp_cell c;
-    memset(&c, 0, sizeof c);
-    c.strs.v = r->covers;
-    c.strs.n = r->cover_count;
-    return c;
-}
-
-static etp_cell nx_get_spirv(const etp_analysis *a, const etp_nx_row *r)
-{
-    (void)a;
-    etp_cell c;
-    memset(&c, 0, sizeof c);
-    c.ints.v = r->spirv_ids;
-    c.ints.n = r->spirv_count;
-    return c;
-}
-
-static etp_cell nx_get_sources(const etp_analysis *a, const etp_nx_row *r)
-{
-    (void)a;
-    etp_cell c;
-    memset(&c, 0, sizeof c);
-    c.strs.v = (const char *const *)r->nx->source_nodes;
-    c.strs.n = r->nx->source_node_count;
-    return c;
-}
+NXLIST(nx_get_covers, strs, r->covers, r->cover_count)
+NXLIST(nx_get_spirv, ints, r->spirv_ids, r->spirv_count)
+NXLIST(nx_get_sources, strs, (const char *const *)r->nx->source_nodes, r->nx->source_node_count)
 
 /* ---- the table ---- */
 
