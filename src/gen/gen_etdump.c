@@ -197,18 +197,8 @@ etp_status gm_write_etdump(const gm_program *p, const gm_etdump_opts *o, const c
         t += gen_range(r, 3000, 40000);
     }
 
-    fbb_ref runs = fbb_vec_refs(&c.b, (const fbb_ref *)c.runs.items, c.runs.len);
-    fbb_table_begin(&c.b);
-    fbb_add_ref(&c.b, ETD_ETDUMP_RUN_DATA, runs);
-    fbb_ref root = fbb_table_end(&c.b);
-    if (c.events.failed || c.runs.failed || fbb_finish(&c.b, root, "ED00", 1)) {
-        st = etp_error_set(err, ETP_E_LIMIT, path, ETP_NO_OFFSET, "cannot build ETDump: %s",
-                           fbb_error(&c.b) ? fbb_error(&c.b) : "out of memory");
-        goto done;
-    }
     size_t len;
-    const uint8_t *data = fbb_data(&c.b, &len);
-    st = gen_write_file(path, data, len, err);
+    st = gen_write_etdump(&c.b, &c.runs, c.events.failed, path, &len, err);
     if (st)
         goto done;
     if (bytes)

@@ -1,6 +1,8 @@
 /* gen_util.c - arena, growable arrays and file output for the generators. */
 #include "gen/gen_util.h"
 
+#include "formats/schemas.h"
+#include "gen/fbbuild.h"
 #include "util/atomic_file.h"
 
 #include <errno.h>
@@ -143,4 +145,18 @@ etp_status gen_write_file(const char *path, const void *data, size_t n, etp_erro
         return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "write error");
     }
     return etp_atomic_commit(&f, err);
+}
+
+etp_status gen_write_etdump(fbb *b, const gen_vec *runs, int failed, const char *path, size_t *len,
+                            etp_error *err)
+{
+    fbb_ref vec = fbb_vec_refs(b, (const fbb_ref *)runs->items, runs->len);
+    fbb_table_begin(b);
+    fbb_add_ref(b, ETD_ETDUMP_RUN_DATA, vec);
+    fbb_ref root = fbb_table_end(b);
+    if (failed || runs->failed || fbb_finish(b, root, "ED00", 1))
+        return etp_error_set(err, ETP_E_LIMIT, path, ETP_NO_OFFSET, "cannot build ETDump: %s",
+                             fbb_error(b) ? fbb_error(b) : "out of memory");
+    const uint8_t *data = fbb_data(b, len);
+    return gen_write_file(path, data, *len, err);
 }

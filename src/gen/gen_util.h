@@ -88,4 +88,12 @@ size_t gen_vec_append(gen_vec *v, const void *src, size_t n);
  * or the whole new one, never a part); errors name @p path. */
 etp_status gen_write_file(const char *path, const void *data, size_t n, etp_error *err);
 
+struct fbb;
+/* Finish the ETDump being built in @p b: its root over the RunData tables
+ * @p runs (fbb_ref items), size-prefixed with identifier ED00, and write it
+ * to @p path; *@p len receives its size. @p failed: an earlier step ran out
+ * of memory (then nothing is written). */
+etp_status gen_write_etdump(struct fbb *b, const gen_vec *runs, int failed, const char *path, size_t *len,
+                            etp_error *err);
+
 #endif

@@ -423,18 +423,8 @@ static etp_status write_variant(const gmodel *m, const variant *v, const etp_gen
         free(j.p);
         t = k0 + 50000;
     }
-    fbb_ref runs = fbb_vec_refs(&c.b, (const fbb_ref *)c.runs.items, c.runs.len);
-    fbb_table_begin(&c.b);
-    fbb_add_ref(&c.b, ETD_ETDUMP_RUN_DATA, runs);
-    fbb_ref root = fbb_table_end(&c.b);
-    if (c.events.failed || c.runs.failed || fbb_finish(&c.b, root, "ED00", 1)) {
-        st = etp_error_set(err, ETP_E_LIMIT, path, ETP_NO_OFFSET, "cannot build ETDump: %s",
-                           fbb_error(&c.b) ? fbb_error(&c.b) : "out of memory");
-        goto done;
-    }
-    size_t len;
-    const uint8_t *data = fbb_data(&c.b, &len);
-    st = gen_write_file(path, data, len, err);
+    size_t len = 0;
+    st = gen_write_etdump(&c.b, &c.runs, c.events.failed, path, &len, err);
     *bytes += len;
 done:
     fbb_free(&c.b);
