@@ -100,11 +100,7 @@ void etp_nx_summary_write(etp_jw *w, const etp_nx_result *r)
     settings_json(w, r);
     etp_jw_kuint(w, "events", r->events);
     etp_jw_kuint(w, "events_unavailable", r->events_unavailable);
-    etp_jw_key(w, "vgf_instructions");
-    etp_jw_arr_begin(w);
-    for (uint32_t i = 0; i < r->vgf_instruction_count; i++)
-        etp_jw_uint(w, r->vgf_instructions[i]);
-    etp_jw_arr_end(w);
+    etp_jw_ku32s(w, "vgf_instructions", r->vgf_instructions, r->vgf_instruction_count);
     etp_jw_key(w, "metrics");
     const etp_nx_entity *m = r->entity_count ? &r->entities[0] : NULL;
     if (m && r->model_available) {
@@ -146,25 +142,13 @@ static void companion_json(etp_jw *w, const etp_nx_result *r)
     if (r->companion_checked) {
         etp_jw_kstr(w, "program_sha256", r->companion_sha256);
         etp_jw_kstr(w, "method", r->companion_method);
-        etp_jw_key(w, "instructions");
-        etp_jw_arr_begin(w);
-        for (uint32_t i = 0; i < r->vgf_instruction_count; i++)
-            etp_jw_uint(w, r->vgf_instructions[i]);
-        etp_jw_arr_end(w);
+        etp_jw_ku32s(w, "instructions", r->vgf_instructions, r->vgf_instruction_count);
         etp_jw_kuint(w, "segments_matched", r->companion_segments);
         etp_jw_kuint(w, "operator_associations", r->companion_associations);
         etp_jw_kstr(w, "meaning", "structural: method, DELEGATE_CALL instruction, VGF segment and SPIR-V result "
                                   "ids agree; this does not prove the program produced the capture");
     }
     etp_jw_obj_end(w);
-}
-
-static void strs_json(etp_jw *w, char *const *v, uint32_t n)
-{
-    etp_jw_arr_begin(w);
-    for (uint32_t i = 0; i < n; i++)
-        etp_jw_str(w, v[i]);
-    etp_jw_arr_end(w);
 }
 
 static void ops_json(etp_jw *w, const etp_nx_entity *e)
@@ -189,13 +173,8 @@ static void ops_json(etp_jw *w, const etp_nx_entity *e)
             etp_jw_kstr(w, "link_reason", o->link_reason);
         }
         /* the ETRecord delegate map's links (etp_nx_link_sources) */
-        etp_jw_key(w, "source_debug_handles");
-        etp_jw_arr_begin(w);
-        for (uint32_t k = 0; k < o->source_handle_count; k++)
-            etp_jw_int(w, o->source_handles[k]);
-        etp_jw_arr_end(w);
-        etp_jw_key(w, "source_nodes");
-        strs_json(w, o->source_nodes, o->source_node_count);
+        etp_jw_ki64s(w, "source_debug_handles", o->source_handles, o->source_handle_count);
+        etp_jw_kstrs(w, "source_nodes", o->source_nodes, o->source_node_count);
         if (o->source_link_reason)
             etp_jw_kstr(w, "source_link_reason", o->source_link_reason);
         else
@@ -273,8 +252,7 @@ char *etp_nx_hierarchy_json(const etp_nx_result *r, size_t *len)
         if (e->kind == ETP_NX_CHAIN || e->kind == ETP_NX_CASCADE) {
             etp_jw_key(&w, "operators");
             ops_json(&w, e);
-            etp_jw_key(&w, "source_nodes");
-            strs_json(&w, e->source_nodes, e->source_node_count);
+            etp_jw_kstrs(&w, "source_nodes", e->source_nodes, e->source_node_count);
             etp_jw_kstr(&w, "measurement", "group: the cycles of the whole group, not per-operator costs");
         }
         etp_jw_obj_end(&w);

@@ -532,3 +532,16 @@ void etp_jw_kstrs(etp_jw *w, const char *key, char *const *strs, uint32_t n)
         etp_jw_str(w, strs[i]);
     etp_jw_arr_end(w);
 }
+
+#define KARRAY(fn, type, put)                                                                      \
+    void fn(etp_jw *w, const char *key, const type *v, uint32_t n)                                \
+    {                                                                                              \
+        etp_jw_key(w, key);                                                                        \
+        etp_jw_arr_begin(w);                                                                       \
+        for (uint32_t i = 0; i < n; i++)                                                           \
+            put(w, v[i]);                                                                          \
+        etp_jw_arr_end(w);                                                                         \
+    }
+KARRAY(etp_jw_ku32s, uint32_t, etp_jw_uint)
+KARRAY(etp_jw_ku64s, uint64_t, etp_jw_uint)
+KARRAY(etp_jw_ki64s, int64_t, etp_jw_int)

@@ -99,6 +99,10 @@ void etp_jw_raw(etp_jw *w, const char *json, size_t n);
 
 /* Member @p key holding an array of @p n strings. */
 void etp_jw_kstrs(etp_jw *w, const char *key, char *const *strs, uint32_t n);
+/* Member @p key holding an array of @p n integers. */
+void etp_jw_ku32s(etp_jw *w, const char *key, const uint32_t *v, uint32_t n);
+void etp_jw_ku64s(etp_jw *w, const char *key, const uint64_t *v, uint32_t n);
+void etp_jw_ki64s(etp_jw *w, const char *key, const int64_t *v, uint32_t n);
 /* Convenience: key + value. */
 void etp_jw_kstr(etp_jw *w, const char *k, const char *v);
 void etp_jw_kint(etp_jw *w, const char *k, int64_t v);

@@ -284,11 +284,7 @@ void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, int entities)
     etp_jw_key(w, "executions");
     etp_jw_obj_begin(w);
     etp_jw_kuint(w, "count", a->execution_count);
-    etp_jw_key(w, "run_indices");
-    etp_jw_arr_begin(w);
-    for (uint32_t i = 0; i < a->execution_count; i++)
-        etp_jw_uint(w, a->executions[i]);
-    etp_jw_arr_end(w);
+    etp_jw_ku32s(w, "run_indices", a->executions, a->execution_count);
     etp_jw_obj_end(w);
     etp_jw_key(w, "figures");
     etp_jw_arr_begin(w);

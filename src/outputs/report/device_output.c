@@ -86,11 +86,7 @@ void etp_json_memory(etp_jw *w, const etp_analysis *a)
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "unit", "bytes");
     etp_jw_kstr(w, "source", m->planned_source);
-    etp_jw_key(w, "buffers");
-    etp_jw_arr_begin(w);
-    for (uint32_t i = 0; i < m->planned_count; i++)
-        etp_jw_uint(w, m->planned_bytes[i]);
-    etp_jw_arr_end(w);
+    etp_jw_ku64s(w, "buffers", m->planned_bytes, m->planned_count);
     etp_jw_key(w, "total");
     if (m->planned_source)
         etp_jw_uint(w, m->planned_total);
