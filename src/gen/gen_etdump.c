@@ -62,18 +62,7 @@ static void framework_event(ed_ctx *c, const char *name, uint64_t start, uint64_
     profile_event(c, name, (uint32_t)strlen(name), -1, 0, -1, NULL, 0, start, end);
 }
 
-static void close_block(ed_ctx *c, const char *name)
-{
-    fbb *b = &c->b;
-    fbb_ref evs = fbb_vec_refs(b, (const fbb_ref *)c->events.items, c->events.len);
-    fbb_ref nm = fbb_cstring(b, name);
-    fbb_table_begin(b);
-    fbb_add_ref(b, ETD_RUN_EVENTS, evs);
-    fbb_add_ref(b, ETD_RUN_NAME, nm);
-    fbb_ref run = fbb_table_end(b);
-    gen_vec_append(&c->runs, &run, 1);
-    c->events.len = 0;
-}
+static void close_block(ed_ctx *c, const char *name) { gen_close_run(&c->b, &c->events, &c->runs, name); }
 
 /* A duration: never negative, rounded to whole ticks. */
 static uint64_t ticks(double ns) { return ns < 0.0 ? 0 : (uint64_t)(ns + 0.5); }

@@ -147,6 +147,18 @@ etp_status gen_write_file(const char *path, const void *data, size_t n, etp_erro
     return etp_atomic_commit(&f, err);
 }
 
+void gen_close_run(fbb *b, gen_vec *events, gen_vec *runs, const char *name)
+{
+    fbb_ref evs = fbb_vec_refs(b, (const fbb_ref *)events->items, events->len);
+    fbb_ref nm = fbb_cstring(b, name);
+    fbb_table_begin(b);
+    fbb_add_ref(b, ETD_RUN_EVENTS, evs);
+    fbb_add_ref(b, ETD_RUN_NAME, nm);
+    fbb_ref run = fbb_table_end(b);
+    gen_vec_append(runs, &run, 1);
+    events->len = 0;
+}
+
 etp_status gen_write_etdump(fbb *b, const gen_vec *runs, int failed, const char *path, size_t *len,
                             etp_error *err)
 {

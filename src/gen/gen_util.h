@@ -89,6 +89,9 @@ size_t gen_vec_append(gen_vec *v, const void *src, size_t n);
 etp_status gen_write_file(const char *path, const void *data, size_t n, etp_error *err);
 
 struct fbb;
+/* Close one RunData named @p name over the Event tables collected in
+ * @p events (fbb_ref items, emptied after) and append it to @p runs. */
+void gen_close_run(struct fbb *b, gen_vec *events, gen_vec *runs, const char *name);
 /* Finish the ETDump being built in @p b: its root over the RunData tables
  * @p runs (fbb_ref items), size-prefixed with identifier ED00, and write it
  * to @p path; *@p len receives its size. @p failed: an earlier step ran out

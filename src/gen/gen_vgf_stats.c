@@ -125,6 +125,20 @@ static void tosa_name(const etp_spv_op *op, char *out, size_t n)
     out[w] = 0;
 }
 
+/* A debug-database section "id\t<column>": group g (id @p gbase + g) lists
+ * members g * per .. (g + 1) * per - 1 (ids @p mbase + k) of @p members. */
+static void group_section(sb *s, const char *column, uint32_t groups, uint32_t gbase, uint32_t per,
+                          uint32_t members, uint32_t mbase)
+{
+    sb_printf(s, "----\nid\t%s\n", column);
+    for (uint32_t g = 0; g < groups; g++) {
+        sb_printf(s, "%u\t", gbase + g);
+        for (uint32_t k = g * per; k < (g + 1) * per && k < members; k++)
+            sb_printf(s, "%u;", mbase + k);
+        sb_printf(s, "\n");
+    }
+}
+
 static void debug_database(const gmodel *m, sb *s)
 {
     sb_printf(s, "id\ttosa_op\tapi_labels\n");
@@ -139,27 +153,11 @@ static void debug_database(const gmodel *m, sb *s)
     sb_printf(s, "----\nid\tapi_label\n");
     for (uint32_t k = 0; k < m->nops; k += 10)
         sb_printf(s, "%u\tshader_%u\n", 100000 + k, k);
-    sb_printf(s, "----\nid\ttosa_op_ids\n");
-    for (uint32_t f = 0; f < m->nfused; f++) {
-        sb_printf(s, "%u\t", 2000 + f);
-        for (uint32_t k = f * OPS_PER_FUSED; k < (f + 1) * OPS_PER_FUSED && k < m->nops; k++)
-            sb_printf(s, "%u;", 1000 + k);
-        sb_printf(s, "\n");
-    }
-    sb_printf(s, "----\nid\tfused_op_ids\n");
-    for (uint32_t c = 0; c < m->nchains; c++) {
-        sb_printf(s, "%u\t", 3000 + c);
-        for (uint32_t f = c * FUSED_PER_CHAIN; f < (c + 1) * FUSED_PER_CHAIN && f < m->nfused; f++)
-            sb_printf(s, "%u;", 2000 + f);
-        sb_printf(s, "\n");
-    }
-    sb_printf(s, "----\nid\tcascade_op_ids\n");
-    for (uint32_t g = 0; g < m->ncascades; g++) {
-        sb_printf(s, "%u\t", 4000 + g);
-        for (uint32_t c = g * CHAINS_PER_CASCADE; c < (g + 1) * CHAINS_PER_CASCADE && c < m->nchains; c++)
-            sb_printf(s, "%u;", 3000 + c);
-        sb_printf(s, "\n");
-    }
+    /* fused ops of TOSA ops (ids 2000.. of 1000..), chains of fused ops
+     * (3000.. of 2000..), cascades of chains (4000.. of 3000..) */
+    group_section(s, "tosa_op_ids", m->nfused, 2000, OPS_PER_FUSED, m->nops, 1000);
+    group_section(s, "fused_op_ids", m->nchains, 3000, FUSED_PER_CHAIN, m->nfused, 2000);
+    group_section(s, "cascade_op_ids", m->ncascades, 4000, CHAINS_PER_CASCADE, m->nchains, 3000);
     sb_printf(s, "----\nid\top_id\tcascade_op_id\n");
     for (uint32_t i = 0; i + 1 < m->nstripes; i++)
         sb_printf(s, "%u\t%u\t%u\n", 5000 + i, 3000 + m->stripe_chain[i], 4000 + m->stripe_chain[i] / CHAINS_PER_CASCADE);
@@ -350,18 +348,7 @@ static void pevent(ed *c, const char *name, int32_t instr, const char *did, cons
     gen_vec_append(&c->events, &ev, 1);
 }
 
-static void close_run(ed *c, const char *name)
-{
-    fbb *b = &c->b;
-    fbb_ref evs = fbb_vec_refs(b, (const fbb_ref *)c->events.items, c->events.len);
-    fbb_ref nm = fbb_cstring(b, name);
-    fbb_table_begin(b);
-    fbb_add_ref(b, ETD_RUN_EVENTS, evs);
-    fbb_add_ref(b, ETD_RUN_NAME, nm);
-    fbb_ref run = fbb_table_end(b);
-    gen_vec_append(&c->runs, &run, 1);
-    c->events.len = 0;
-}
+static void close_run(ed *c, const char *name) { gen_close_run(&c->b, &c->events, &c->runs, name); }
 
 /* One VGF delegate call of instruction @p instr starting at @p d0: its
  * delegate events (with the statistics @p stats when not NULL) inside the
