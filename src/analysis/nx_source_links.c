@@ -88,16 +88,7 @@ static int has_name(char **v, uint32_t n, const char *s)
 
 static int push_name(char ***v, uint32_t *n, const char *s)
 {
-    if (has_name(*v, *n, s))
-        return 0;
-    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
-    if (!nv)
-        return -1;
-    *v = nv;
-    if (!(nv[*n] = etp_strdup(s)))
-        return -1;
-    (*n)++;
-    return 0;
+    return has_name(*v, *n, s) ? 0 : etp_strs_push(v, n, s, strlen(s));
 }
 
 /* Link one op through entry @p h: its handles, the nodes that have them. */

@@ -135,18 +135,6 @@ static etp_status nomem(etp_error *err, const char *where)
     return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "%s: out of memory", where);
 }
 
-static int split_push(char ***v, uint32_t *n, const char *p, size_t len)
-{
-    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
-    if (!nv)
-        return -1;
-    *v = nv;
-    if (!(nv[*n] = etp_strndup(p, len)))
-        return -1;
-    (*n)++;
-    return 0;
-}
-
 /* Split a cell on ';', trimming items and dropping empty ones. */
 static int split_semicolons(const char *p, size_t len, cell *c)
 {
@@ -158,7 +146,7 @@ static int split_semicolons(const char *p, size_t len, cell *c)
             a++;
         while (b > a && isspace((unsigned char)p[b - 1]))
             b--;
-        if (b > a && split_push(&c->v, &c->n, p + a, b - a))
+        if (b > a && etp_strs_push(&c->v, &c->n, p + a, b - a))
             return -1;
         i = end + 1;
     }
@@ -206,7 +194,7 @@ static etp_status parse_section(etp_nx_ddb *d, int k, const line *lines, size_t 
             x++;
         while (y > x && isspace((unsigned char)h->p[y - 1]))
             y--;
-        if (split_push(&s->cols, &s->ncols, h->p + x, y - x))
+        if (etp_strs_push(&s->cols, &s->ncols, h->p + x, y - x))
             return nomem(err, where);
         if (tabbed && b == h->len)
             break;
@@ -250,7 +238,7 @@ static etp_status parse_section(etp_nx_ddb *d, int k, const line *lines, size_t 
             size_t clen = end - pos;
             int rc = 0;
             if (c == 0) {
-                rc = split_push(&w->cells[0].v, &w->cells[0].n, w->id, strlen(w->id));
+                rc = etp_strs_push(&w->cells[0].v, &w->cells[0].n, w->id, strlen(w->id));
             } else if ((int)c == labels_col) {
                 if (etp_nx_split_labels(cp, clen, known, known_count, &w->cells[c].v, &w->cells[c].n))
                     rc = -1;
@@ -261,7 +249,7 @@ static etp_status parse_section(etp_nx_ddb *d, int k, const line *lines, size_t 
                 while (y > x && isspace((unsigned char)cp[y - 1]))
                     y--;
                 if (y > x)
-                    rc = split_push(&w->cells[c].v, &w->cells[c].n, cp + x, y - x);
+                    rc = etp_strs_push(&w->cells[c].v, &w->cells[c].n, cp + x, y - x);
             } else {
                 rc = split_semicolons(cp, clen, &w->cells[c]);
             }

@@ -82,3 +82,15 @@ const char *etp_string_at(const void *strings, size_t i)
 {
     return ((const char *const *)strings)[i];
 }
+
+int etp_strs_push(char ***v, uint32_t *n, const char *s, size_t len)
+{
+    char **nv = realloc(*v, ((size_t)*n + 1) * sizeof *nv);
+    if (!nv)
+        return -1;
+    *v = nv;
+    if (!(nv[*n] = etp_strndup(s, len)))
+        return -1;
+    (*n)++;
+    return 0;
+}

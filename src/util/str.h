@@ -5,6 +5,7 @@
 #define ETP_STR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Copy of @p s; NULL when @p s is NULL or on allocation failure. */
 char *etp_strdup(const char *s);
@@ -31,5 +32,10 @@ char *etp_join_names(char *buf, size_t cap, const void *items, size_t n, etp_nam
 
 /* etp_name_at_fn of an array of strings (const char *const *). */
 const char *etp_string_at(const void *strings, size_t i);
+
+/* Append a copy of the @p len bytes at @p s to the owned list *@p v of *@p n
+ * strings (it grows by one: for the short lists of names and cells).
+ * 0, or -1 on allocation failure (the list is unchanged but may have moved). */
+int etp_strs_push(char ***v, uint32_t *n, const char *s, size_t len);
 
 #endif
