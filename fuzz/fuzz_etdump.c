@@ -1,6 +1,9 @@
 /* fuzz_etdump.c - libFuzzer target: ETDump reader + inspect grouping, and
  * a differential check of the deferred open (events checked while they are
- * decoded) against the verifying one: the same result or the same error.
+ * decoded) against the verifying one: the same result or the same error;
+ * and the debug-buffer check, whose verdict must follow the buffer's size:
+ * every tensor fits a buffer of exactly bytes_referenced bytes, one byte
+ * less is a mismatch.
  * Build: CC=clang cmake -S . -B build-fuzz -DETP_FUZZ=ON && cmake --build build-fuzz
  * Run:   ./build-fuzz/fuzz_etdump -max_total_time=60 fuzz/corpus-etdump  */
 #include <stddef.h>
@@ -51,6 +54,29 @@ static void same_or_die(const etp_inspect *a, const etp_inspect *b)
     }
 }
 
+/* The debug-buffer check of a verified dump at the sizes that decide it. */
+static void debug_buffer_or_die(const etp_etdump *d)
+{
+    etp_debug_buffer_check big, exact, less;
+    etp_error err;
+    etp_status s = etp_etdump_check_debug_buffer(d, UINT64_MAX, "fuzz.bin", &big, &err);
+    if (s == ETP_E_FORMAT)
+        return; /* a tensor whose size cannot be known: refused at every size */
+    if (s != ETP_OK) {
+        fprintf(stderr, "debug buffer of unbounded size refused: %s\n", err.message);
+        abort();
+    }
+    if (etp_etdump_check_debug_buffer(d, big.bytes_referenced, "fuzz.bin", &exact, &err) != ETP_OK) {
+        fprintf(stderr, "a buffer of bytes_referenced bytes refused: %s\n", err.message);
+        abort();
+    }
+    if (big.bytes_referenced > 0 &&
+        etp_etdump_check_debug_buffer(d, big.bytes_referenced - 1, "fuzz.bin", &less, &err) != ETP_E_MISMATCH) {
+        fprintf(stderr, "a buffer one byte short of bytes_referenced passed\n");
+        abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     etp_etdump *d, *dd;
@@ -69,6 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     etp_inspect_free(in);
     etp_inspect_free(din);
     if (d) {
+        debug_buffer_or_die(d);
         FILE *null = fopen("/dev/null", "w");
         if (null) {
             etp_etdump_write_json(d, null, 0, NULL);

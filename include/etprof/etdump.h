@@ -204,8 +204,9 @@ typedef struct etp_debug_buffer_check {
  * every RunData's events: the dump must be verified (etp_etdump_verified()).
  * @return ETP_OK with *@p out filled; ETP_E_MISMATCH naming the run, event,
  *         tensor and offset when one lies outside; ETP_E_FORMAT for a
- *         tensor whose size cannot be known (unknown scalar type, negative
- *         size, a byte count past 2^63); ETP_E_USAGE for an unverified dump.
+ *         tensor whose size or place cannot be known (unknown scalar type,
+ *         negative size, a byte count past 2^63, a negative offset other
+ *         than -1); ETP_E_USAGE for an unverified dump.
  *         A pure read: safe from any thread once the dump is verified.
  */
 etp_status etp_etdump_check_debug_buffer(const etp_etdump *d, uint64_t buffer_size, const char *buffer_name,

@@ -78,7 +78,15 @@ etp_status etp_etdump_check_debug_buffer(const etp_etdump *d, uint64_t buffer_si
                                          "run %" PRIu32 " event %" PRIu32 ": tensor %" PRIu32
                                          " has %s (scalar type %d): its bytes in %s cannot be checked",
                                          r, j, k, why, t.scalar_type, buffer_name);
-                if (t.offset < 0 || (uint64_t)t.offset > buffer_size || nbytes > buffer_size - (uint64_t)t.offset)
+                /* -1 (no bytes) is the only negative offset the runtime writes:
+                 * another is a defect of the dump, whatever the buffer */
+                if (t.offset < 0)
+                    return etp_error_set(err, ETP_E_FORMAT, path, ev.debug.offset,
+                                         "run %" PRIu32 " event %" PRIu32 ": tensor %" PRIu32
+                                         " has offset %" PRId64 " (only -1, no bytes, may be negative): its bytes in "
+                                         "%s cannot be checked",
+                                         r, j, k, t.offset, buffer_name);
+                if ((uint64_t)t.offset > buffer_size || nbytes > buffer_size - (uint64_t)t.offset)
                     return etp_error_set(err, ETP_E_MISMATCH, path, ev.debug.offset,
                                          "run %" PRIu32 " event %" PRIu32 ": tensor %" PRIu32
                                          " at offset %" PRId64 " (%" PRIu64 " bytes) lies outside the %" PRIu64
