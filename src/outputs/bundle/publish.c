@@ -28,6 +28,26 @@ static etp_status write_text(etp_bundle *b, const char *rel, char *text, size_t 
     return s;
 }
 
+/* The operators table (CSV or JSON) as a stream of the bundle. */
+typedef struct operators_job {
+    const etp_analysis *a;
+    int csv;
+} operators_job;
+
+static int fill_operators(FILE *fp, void *ctx, etp_error *err)
+{
+    const operators_job *j = ctx;
+    size_t len = 0;
+    char *t = j->csv ? etp_operators_csv(j->a, &len) : etp_operators_json(j->a, &len);
+    if (!t) {
+        nomem(err);
+        return -1;
+    }
+    size_t put = fwrite(t, 1, len, fp);
+    free(t);
+    return put == len ? 0 : -1;
+}
+
 /* The runner's captured output, carried in the bundle as logs/runner.log. */
 static etp_status embed_log(etp_bundle *b, const char *path, etp_error *err)
 {
@@ -52,8 +72,9 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
     memset(&in, 0, sizeof in);
     if (po->run_id || po->timestamp)
         s = etp_bundle_set_identity(b, po->run_id, po->timestamp, err);
-    /* The inputs are hashed meanwhile: summary.json and the operators table
-     * do not name their digests; everything after them does. */
+    /* The inputs are hashed meanwhile: summary.json, the operators table
+     * and model_explorer/ do not name their digests; everything after them
+     * does. */
     const char *roles[5], *paths[5];
     etp_publish_input *slots[5];
     size_t ni = 0;
@@ -78,13 +99,28 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
             s = etp_bundle_write(b, "summary.json", summary, strlen(summary), "application/json",
                                  "core", ETP_SUMMARY_SCHEMA, 1, err);
     }
-    size_t len = 0;
-    if (!s && po->operators_csv) {
-        char *t = etp_operators_csv(a, &len);
-        s = write_text(b, "operators.csv", t, len, "text/csv", "core", NULL, err);
-    } else if (!s) {
-        char *t = etp_operators_json(a, &len);
-        s = write_text(b, "operators.json", t, len, "application/json", "core", ETP_OPERATORS_SCHEMA, err);
+    /* Everything the model_explorer/ files draw is built while the inputs
+     * are hashed; then the operators table and those files are written
+     * together. */
+    etp_publish_me *me = NULL;
+    if (!s && po->model_explorer)
+        s = etp_publish_me_prepare(a, po, &me, err);
+    if (!s) {
+        etp_bundle_stream mj[ETP_PUBLISH_ME_STREAMS], jobs[1 + ETP_PUBLISH_ME_STREAMS];
+        size_t nm = me ? etp_publish_me_streams(me, mj) : 0, nj = 0;
+        operators_job ops = {a, po->operators_csv};
+        /* graph.json first and index.html last, the two largest: each of
+         * the two threads starts on one of them. */
+        if (nm)
+            jobs[nj++] = mj[0];
+        jobs[nj++] = po->operators_csv ? (etp_bundle_stream){"operators.csv", "text/csv", "core",
+                                                             NULL, 0, fill_operators, &ops}
+                                       : (etp_bundle_stream){"operators.json", "application/json",
+                                                             "core", ETP_OPERATORS_SCHEMA, 1,
+                                                             fill_operators, &ops};
+        for (size_t k = 1; k < nm; k++)
+            jobs[nj++] = mj[k];
+        s = etp_bundle_write_streams(b, jobs, nj, err);
     }
     if (hashing) {
         etp_error herr;
@@ -120,12 +156,14 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
     if (!s && po->detailed)
         s = etp_publish_detailed(b, a, err);
     if (!s && a->nx) {
+        size_t len = 0;
         char *t = etp_nx_hierarchy_json(a->nx, &len);
         s = write_text(b, "detailed/nx_hierarchy.json", t, len, "application/json", "extension",
                        ETP_NX_HIERARCHY_SCHEMA, err);
     }
-    if (!s && po->model_explorer)
-        s = etp_publish_model_explorer(b, a, po, &in, err);
+    if (!s && me)
+        s = etp_publish_me_finish(b, me, &in, err);
+    etp_publish_me_free(me);
     if (!s) {
         etp_bundle_set_status(b, "complete", etp_validity_name(a->validity));
         char *iss = etp_manifest_issues_json(a), *cmp = etp_comparability_json(a, &in);

@@ -37,9 +37,19 @@ etp_status etp_publish_detailed(etp_bundle *b, const etp_analysis *a, etp_error 
 /* detailed/memory.json (publish_memory.c). */
 #define ETP_MEMORY_SCHEMA "etprof.memory"
 etp_status etp_publish_memory(etp_bundle *b, const etp_analysis *a, etp_error *err);
-/* model_explorer/: graphs, overlays, the standalone page. */
-etp_status etp_publish_model_explorer(etp_bundle *b, const etp_analysis *a,
-                                      const etp_publish_options *po, const etp_publish_inputs *in,
-                                      etp_error *err);
+/* model_explorer/: graphs, overlays, the standalone page (publish_me.c),
+ * in three steps so that its files are written together with the core ones:
+ * prepare builds everything they draw (*out NULL: nothing to draw); streams
+ * lists the files to write (at most ETP_PUBLISH_ME_STREAMS, into @p jobs,
+ * which point into @p m); finish, once the inputs are hashed, checks that
+ * the program drawn is the file recorded and adds the VGF overlays. */
+typedef struct etp_publish_me etp_publish_me;
+#define ETP_PUBLISH_ME_STREAMS 11
+etp_status etp_publish_me_prepare(const etp_analysis *a, const etp_publish_options *po,
+                                  etp_publish_me **out, etp_error *err);
+size_t etp_publish_me_streams(etp_publish_me *m, etp_bundle_stream *jobs);
+etp_status etp_publish_me_finish(etp_bundle *b, const etp_publish_me *m,
+                                 const etp_publish_inputs *in, etp_error *err);
+void etp_publish_me_free(etp_publish_me *m);
 
 #endif

@@ -151,6 +151,7 @@ static const char **sorted_ids(const etp_me_graph *g)
 }
 
 #define OVERLAY_METRICS 6
+_Static_assert(OVERLAY_METRICS + 5 == ETP_PUBLISH_ME_STREAMS, "the stream list's size");
 
 /* The overlay files (one per metric with values), into @p files; *count
  * receives how many. Their value arrays are freed by free_overlays. */
@@ -314,95 +315,123 @@ static etp_status build_link_overlay(const me_ctx *ctx, label_file *f, etp_error
     return ETP_OK;
 }
 
-etp_status etp_publish_model_explorer(etp_bundle *b, const etp_analysis *a,
-                                      const etp_publish_options *po, const etp_publish_inputs *in,
-                                      etp_error *err)
-{
+/* The model_explorer/ files of one publication, built before any is
+ * written so that they can be written together with the core ones. */
+struct etp_publish_me {
     me_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.a = a;
-    etp_me_collection *c = NULL;
-    etp_source_graph *sg = NULL;
+    etp_me_collection *c;
+    etp_source_graph *sg;
+    overlay_file ovf[OVERLAY_METRICS];
+    size_t novf;
+    label_file links;
+};
+
+void etp_publish_me_free(etp_publish_me *m)
+{
+    if (!m)
+        return;
+    free_overlays(m->ovf, m->novf);
+    free(m->links.il);
+    free(m->links.sl);
+    etp_source_graph_free(m->sg);
+    etp_me_free(m->c);
+    free(m);
+}
+
+etp_status etp_publish_me_prepare(const etp_analysis *a, const etp_publish_options *po,
+                                  etp_publish_me **out, etp_error *err)
+{
+    *out = NULL;
+    etp_publish_me *m = calloc(1, sizeof *m);
+    if (!m)
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    me_ctx *ctx = &m->ctx;
+    ctx->a = a;
     etp_status s = ETP_OK;
     if (a->program) {
-        s = etp_me_build(a->program, NULL, basename_of(a->program->path), &c, err);
-        if (!s && !(ctx.ig = etp_me_find_graph(c, a->method)))
+        s = etp_me_build(a->program, NULL, basename_of(a->program->path), &m->c, err);
+        if (!s && !(ctx->ig = etp_me_find_graph(m->c, a->method)))
             s = etp_error_set(err, ETP_E_INTERNAL, a->program->path, ETP_NO_OFFSET,
                               "no graph for method %s", a->method);
     }
     if (!s && a->etrecord && etp_etrecord_edge_program(a->etrecord, a->method))
-        s = etp_source_graph_build(a, NULL, &sg, err);
-    if (!s && !c && !sg)
-        return ETP_OK; /* nothing to draw */
-    ctx.c = c;
-    ctx.sg = sg;
-    ctx.label = a->etrecord ? basename_of(a->etrecord->path) : "etprof";
-    if (!s && c && sg && etp_me_find_graph(c, sg->id))
-        s = etp_error_set(err, ETP_E_MISMATCH, a->program->path, ETP_NO_OFFSET,
-                          "the program has a method named %s, the source graph's id", sg->id);
-    /* The companion-program gate: the page draws the program as it was
-     * analysed; a file changed since then would not match it. */
-    if (!s && a->program && in->pte.sha256)
-        s = etp_views_check_program_digest(a, in->pte.path, in->pte.sha256, err);
-    else if (!s && a->program)
-        s = etp_views_check_program(a, a->program->path, err);
-
-    /* Everything is built: the files are written together (two threads),
-     * the biggest ones first and last so that each thread starts on one. */
-    overlay_file ovf[OVERLAY_METRICS];
-    size_t novf = 0;
-    label_file links;
-    memset(&links, 0, sizeof links);
-    if (!s)
-        s = build_overlays(&ctx, ovf, &novf, err);
-    if (!s && sg)
-        s = build_link_overlay(&ctx, &links, err);
-    if (!s) {
-        ctx.report.analysis = a;
-        ctx.report.instructions = ctx.ig;
-        ctx.report.source = sg;
-        ctx.report.etdump_name = basename_of(po->etdump_path);
-        ctx.report.pte_name = basename_of(po->pte_path);
-        ctx.report.etrecord_name = basename_of(po->etrecord_path);
-        etp_bundle_stream jobs[OVERLAY_METRICS + 5];
-        size_t nj = 0;
-        jobs[nj++] = (etp_bundle_stream){"model_explorer/index.html", "text/html", "projection",
-                                         NULL, 0, fill_page, &ctx};
-        for (size_t k = 0; k < novf; k++)
-            jobs[nj++] = (etp_bundle_stream){ovf[k].rel, "application/json", "projection", NULL,
-                                             0, fill_overlay, &ovf[k]};
-        if (links.count)
-            jobs[nj++] = (etp_bundle_stream){"model_explorer/link-status.json", "application/json",
-                                             "projection", NULL, 0, fill_labels, &links};
-        if (ctx.ig && sg) {
-            jobs[nj++] = (etp_bundle_stream){"model_explorer/mapping.json", "application/json",
-                                             "projection", "etprof.me-mapping", 1, fill_mapping,
-                                             &ctx};
-            jobs[nj++] = (etp_bundle_stream){"model_explorer/sync_navigation.json",
-                                             "application/json", "projection", NULL, 0, fill_sync,
-                                             &ctx};
-        }
-        jobs[nj++] = (etp_bundle_stream){"model_explorer/graph.json", "application/json",
-                                         "projection", NULL, 0, fill_graph, &ctx};
-        s = etp_bundle_write_streams(b, jobs, nj, err);
+        s = etp_source_graph_build(a, NULL, &m->sg, err);
+    if (!s && !m->c && !m->sg) {
+        etp_publish_me_free(m); /* nothing to draw */
+        return ETP_OK;
     }
+    ctx->c = m->c;
+    ctx->sg = m->sg;
+    ctx->label = a->etrecord ? basename_of(a->etrecord->path) : "etprof";
+    if (!s && m->c && m->sg && etp_me_find_graph(m->c, m->sg->id))
+        s = etp_error_set(err, ETP_E_MISMATCH, a->program->path, ETP_NO_OFFSET,
+                          "the program has a method named %s, the source graph's id", m->sg->id);
+    if (!s)
+        s = build_overlays(ctx, m->ovf, &m->novf, err);
+    if (!s && m->sg)
+        s = build_link_overlay(ctx, &m->links, err);
+    if (s) {
+        etp_publish_me_free(m);
+        return s;
+    }
+    ctx->report.analysis = a;
+    ctx->report.instructions = ctx->ig;
+    ctx->report.source = m->sg;
+    ctx->report.etdump_name = basename_of(po->etdump_path);
+    ctx->report.pte_name = basename_of(po->pte_path);
+    ctx->report.etrecord_name = basename_of(po->etrecord_path);
+    *out = m;
+    return ETP_OK;
+}
+
+size_t etp_publish_me_streams(etp_publish_me *m, etp_bundle_stream *jobs)
+{
+    me_ctx *ctx = &m->ctx;
+    size_t nj = 0;
+    jobs[nj++] = (etp_bundle_stream){"model_explorer/graph.json", "application/json", "projection",
+                                     NULL, 0, fill_graph, ctx};
+    for (size_t k = 0; k < m->novf; k++)
+        jobs[nj++] = (etp_bundle_stream){m->ovf[k].rel, "application/json", "projection", NULL, 0,
+                                         fill_overlay, &m->ovf[k]};
+    if (m->links.count)
+        jobs[nj++] = (etp_bundle_stream){"model_explorer/link-status.json", "application/json",
+                                         "projection", NULL, 0, fill_labels, &m->links};
+    if (ctx->ig && m->sg) {
+        jobs[nj++] = (etp_bundle_stream){"model_explorer/mapping.json", "application/json",
+                                         "projection", "etprof.me-mapping", 1, fill_mapping, ctx};
+        jobs[nj++] = (etp_bundle_stream){"model_explorer/sync_navigation.json", "application/json",
+                                         "projection", NULL, 0, fill_sync, ctx};
+    }
+    jobs[nj++] = (etp_bundle_stream){"model_explorer/index.html", "text/html", "projection", NULL, 0,
+                                     fill_page, ctx};
+    return nj;
+}
+
+etp_status etp_publish_me_finish(etp_bundle *b, const etp_publish_me *m,
+                                 const etp_publish_inputs *in, etp_error *err)
+{
+    const etp_analysis *a = m->ctx.a;
+    etp_status s = ETP_OK;
+    /* The companion-program gate: the page draws the program as it was
+     * analysed; a file changed since then would not match it. Checked once
+     * the inputs are hashed, after the files are written: a failure here
+     * fails the whole publication, so nothing of them is ever published. */
+    if (a->program && in->pte.sha256)
+        s = etp_views_check_program_digest(a, in->pte.path, in->pte.sha256, err);
+    else if (a->program)
+        s = etp_views_check_program(a, a->program->path, err);
     if (!s && a->nx) { /* VGF chain cycles on the VGF graph's nodes */
         char *vt = NULL, *lt = NULL;
         size_t vl = 0, ll = 0;
         s = etp_nx_overlays(a, &vt, &vl, &lt, &ll, err);
         if (!s && vt)
-            s = etp_bundle_write(b, "model_explorer/vgf-chain-total-cycles-avg.json", vt, vl, "application/json",
-                                 "projection", NULL, 0, err);
+            s = etp_bundle_write(b, "model_explorer/vgf-chain-total-cycles-avg.json", vt, vl,
+                                 "application/json", "projection", NULL, 0, err);
         if (!s && lt)
-            s = etp_bundle_write(b, "model_explorer/vgf-chain.json", lt, ll, "application/json", "projection",
-                                 NULL, 0, err);
+            s = etp_bundle_write(b, "model_explorer/vgf-chain.json", lt, ll, "application/json",
+                                 "projection", NULL, 0, err);
         free(vt);
         free(lt);
     }
-    free_overlays(ovf, novf);
-    free(links.il);
-    free(links.sl);
-    etp_source_graph_free(sg);
-    etp_me_free(c);
     return s;
 }
