@@ -16,12 +16,47 @@ void etp_csvw_discard(etp_csvw *w)
     etp_csvw_init(w);
 }
 
+/* A file writer hands its buffer to the FILE at this size. */
+#define FLUSH_AT ((size_t)1 << 16)
+
+void etp_csvw_init_file(etp_csvw *w, FILE *fp)
+{
+    etp_csvw_init(w);
+    w->fp = fp;
+}
+
+static void flush(etp_csvw *w)
+{
+    if (w->failed || !w->len)
+        return;
+    if (fwrite(w->buf, 1, w->len, w->fp) != w->len)
+        w->failed = 1;
+    w->len = 0;
+}
+
+int etp_csvw_finish(etp_csvw *w)
+{
+    if (w->fp)
+        flush(w);
+    int failed = w->failed;
+    free(w->buf);
+    etp_csvw_init(w);
+    return failed ? -1 : 0;
+}
+
 static int reserve(etp_csvw *w, size_t n)
 {
     if (w->failed)
         return -1;
     if (w->len + n < w->cap)
         return 0;
+    if (w->fp && w->len + n >= FLUSH_AT) {
+        flush(w);
+        if (w->failed)
+            return -1;
+        if (n < w->cap)
+            return 0;
+    }
     size_t cap = w->cap ? w->cap : 4096;
     while (cap <= w->len + n)
         cap *= 2;

@@ -1,5 +1,5 @@
 /*
- * csvw.h - CSV writer into memory (RFC 4180: fields separated by commas,
+ * csvw.h - CSV writer into memory or a FILE (RFC 4180: fields separated by commas,
  * rows ended by CRLF, a field quoted only when it holds a comma, a double
  * quote, CR or LF, with its quotes doubled).
  *
@@ -14,15 +14,23 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct etp_csvw {
-    char *buf;
+    FILE *fp;          /* destination, or NULL for memory */
+    char *buf;         /* pending bytes (FILE) or the whole text (memory) */
     size_t len, cap;
     int row_open;      /* 1 once the current row has a field */
-    int failed;        /* sticky: an allocation failed */
+    int failed;        /* sticky: an allocation or a write failed */
 } etp_csvw;
 
 void etp_csvw_init(etp_csvw *w);
+/* A writer to @p fp, through a small buffer (a table of any size costs
+ * 64 KiB); end it with etp_csvw_finish(). */
+void etp_csvw_init_file(etp_csvw *w, FILE *fp);
+/* File writer: write what is pending, release the buffer; 0, or -1 when an
+ * allocation or a write failed (errno from the failed write). */
+int etp_csvw_finish(etp_csvw *w);
 /* The NUL-terminated text (caller frees) and its length; the writer is
  * reset. NULL when anything failed (the buffer is released). */
 char *etp_csvw_take(etp_csvw *w, size_t *len);

@@ -3,12 +3,15 @@
  * refusals, and
  * every tamper case `etprof verify` must catch, checked through the library
  * report and through the CLI's exit status and message. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -996,6 +999,47 @@ static char *batch_manifest(const char *bundle, int fail_at)
     return m;
 }
 
+/* A writer that stops when its file refuses bytes, as the table writers do. */
+static int fill_until_refused(FILE *fp, void *ctx, etp_error *err)
+{
+    (void)ctx;
+    (void)err;
+    for (int i = 0; i < 200000; i++)
+        if (fprintf(fp, "%d\n", i) < 0)
+            return -1;
+    return fflush(fp) == 0 ? 0 : -1;
+}
+
+/* A stream whose file cannot grow (the file size limit standing in for a
+ * full disk) fails with the file's own error, not a bare "writer failed". */
+static void stream_sink_error_is_reported(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *bundle = path_in(dir, "out");
+    struct rlimit old, small;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    small = old;
+    small.rlim_cur = 65536;
+    void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
+    etp_error err;
+    etp_bundle *b;
+    check_ok(etp_bundle_begin(bundle, &b, &err), &err);
+    etp_bundle_stream st = {"big.txt", NULL, "diagnostic", NULL, 0, fill_until_refused, NULL};
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    etp_status s = etp_bundle_write_streams(b, &st, 1, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, prev);
+    assert_int_equal(s, ETP_E_IO);
+    assert_non_null(strstr(err.message, "artifact 'big.txt': write: "));
+    assert_non_null(strstr(err.message, strerror(EFBIG)));
+    etp_bundle_free(b);
+    assert_false(exists(bundle, ETP_BUNDLE_MANIFEST));
+    free(bundle);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 static void stream_batch(void **state)
 {
     (void)state;
@@ -1132,6 +1176,7 @@ int main(void)
         cmocka_unit_test(begin_refusals),
         cmocka_unit_test(writes_never_follow_symlinks),
         cmocka_unit_test(stream_writes_and_inputs), cmocka_unit_test(stream_batch),
+        cmocka_unit_test(stream_sink_error_is_reported),
         cmocka_unit_test(inputs_in_background),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

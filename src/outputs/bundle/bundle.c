@@ -576,7 +576,9 @@ static void run_stream_job(stream_job *j)
     int e = 0;
     if (etp_hashed_file_finish(hf, ETP_HF_WRITEBACK, &j->size, j->sha, &what) != 0)
         e = errno;
-    if (filled != 0)
+    /* A writer that failed because its file did (a full disk) is reported
+     * by the file's own error, which says why. */
+    if (filled != 0 && !what)
         what = "the writer failed", e = 0;
     else if (j->inject && !what)
         what = "write", e = ENOSPC;

@@ -37,8 +37,14 @@ typedef struct operators_job {
 static int fill_operators(FILE *fp, void *ctx, etp_error *err)
 {
     const operators_job *j = ctx;
+    if (j->csv) { /* streamed: the table never sits whole in memory */
+        etp_csvw w;
+        etp_csvw_init_file(&w, fp);
+        etp_operators_csv_write(j->a, &w);
+        return etp_csvw_finish(&w);
+    }
     size_t len = 0;
-    char *t = j->csv ? etp_operators_csv(j->a, &len) : etp_operators_json(j->a, &len);
+    char *t = etp_operators_json(j->a, &len);
     if (!t) {
         nomem(err);
         return -1;

@@ -7,6 +7,7 @@
 
 #include "etprof/bundle.h"
 #include "outputs/bundle/publish.h"
+#include "util/csvw.h"
 
 /* One input file of the bundle. Each file is hashed once, when the bundle
  * records it (etp_bundle_add_input); every other file that names its digest
@@ -25,6 +26,8 @@ typedef struct etp_publish_inputs {
  * out of memory; *len (if given) receives its length. */
 /* etp_summary_json() is public (etprof/publish.h). */
 char *etp_operators_csv(const etp_analysis *a, size_t *len);
+/* The same table into @p w (a memory or a file writer). */
+void etp_operators_csv_write(const etp_analysis *a, etp_csvw *w);
 char *etp_operators_json(const etp_analysis *a, size_t *len);
 char *etp_run_metadata_json(const etp_analysis *a, const etp_publish_options *po,
                             const etp_publish_inputs *in, const char *run_id, const char *timestamp);

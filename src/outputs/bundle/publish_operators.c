@@ -69,31 +69,36 @@ static void csv_nx_cell(etp_csvw *w, const etp_analysis *a, const etp_column *c,
         csv_value(w, c, c->nx_get(a, r));
 }
 
-char *etp_operators_csv(const etp_analysis *a, size_t *len)
+void etp_operators_csv_write(const etp_analysis *a, etp_csvw *w)
 {
     const etp_column *cols[CSV_COLUMNS];
     for (size_t k = 0; k < CSV_COLUMNS; k++)
         cols[k] = etp_column_get(csv_columns[k]);
-    etp_csvw w;
-    etp_csvw_init(&w);
     for (size_t k = 0; k < CSV_COLUMNS; k++) {
         char h[96];
         int n = etp_column_header(cols[k], a->target_unit, h, sizeof h);
-        etp_csvw_raw(&w, h, (size_t)n < sizeof h ? (size_t)n : sizeof h - 1);
+        etp_csvw_raw(w, h, (size_t)n < sizeof h ? (size_t)n : sizeof h - 1);
     }
-    etp_csvw_end_row(&w);
+    etp_csvw_end_row(w);
     for (uint32_t i = 0; i < a->entity_count; i++) {
         for (size_t k = 0; k < CSV_COLUMNS; k++)
-            csv_cell(&w, a, cols[k], &a->entities[i]);
-        etp_csvw_end_row(&w);
+            csv_cell(w, a, cols[k], &a->entities[i]);
+        etp_csvw_end_row(w);
     }
     /* The NX rows (kinds nx_segment / nx_cascade / nx_chain) after every
      * entity: cycle groups with empty time columns (etprof/columns.h). */
     for (uint32_t i = 0; i < a->nx_row_count; i++) {
         for (size_t k = 0; k < CSV_COLUMNS; k++)
-            csv_nx_cell(&w, a, cols[k], &a->nx_rows[i]);
-        etp_csvw_end_row(&w);
+            csv_nx_cell(w, a, cols[k], &a->nx_rows[i]);
+        etp_csvw_end_row(w);
     }
+}
+
+char *etp_operators_csv(const etp_analysis *a, size_t *len)
+{
+    etp_csvw w;
+    etp_csvw_init(&w);
+    etp_operators_csv_write(a, &w);
     return etp_csvw_take(&w, len);
 }
 

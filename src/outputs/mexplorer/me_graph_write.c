@@ -211,10 +211,12 @@ static void metadata_item_text(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf 
 
 /* Compact text of each EValue's metadata item, made once: a tensor is
  * described as an output of its producer and again as an input of every
- * consumer, the largest part of a program graph. */
+ * consumer, the largest part of a program graph. The texts sit back to back
+ * in one memory writer (top-level values take no separator); an item is
+ * never empty, so a length of 0 means "not made yet". */
 typedef struct md_cache {
-    char **text;
-    size_t *len;
+    etp_jw texts;
+    size_t *off, *len;
     uint32_t count;
 } md_cache;
 
@@ -223,22 +225,23 @@ static void md_cache_init(md_cache *c, const etp_jw *w, const etp_plan *pl)
     memset(c, 0, sizeof *c);
     if (w->pretty || !pl || !pl->value_count)
         return; /* indentation would depend on where the item sits */
-    c->text = calloc(pl->value_count, sizeof *c->text);
+    c->off = malloc(pl->value_count * sizeof *c->off);
     c->len = calloc(pl->value_count, sizeof *c->len);
-    if (!c->text || !c->len) {
-        free(c->text);
+    if (!c->off || !c->len) {
+        free(c->off);
         free(c->len);
         memset(c, 0, sizeof *c); /* uncached: slower, same bytes */
         return;
     }
+    etp_jw_init_mem(&c->texts, 0);
     c->count = pl->value_count;
 }
 
 static void md_cache_free(md_cache *c)
 {
-    for (uint32_t i = 0; i < c->count; i++)
-        free(c->text[i]);
-    free(c->text);
+    if (c->count)
+        etp_jw_discard(&c->texts);
+    free(c->off);
     free(c->len);
 }
 
@@ -248,20 +251,21 @@ static void metadata_item(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf *b, m
         metadata_item_text(w, pl, idx, b);
         return;
     }
-    if (!c->text[idx]) {
-        etp_jw m;
-        etp_jw_init_mem(&m, 0);
-        metadata_item_text(&m, pl, idx, b);
-        char *t = etp_jw_take(&m, &c->len[idx]);
-        /* Kept at its own size: a writer's buffer starts at 4 KiB. */
-        c->text[idx] = t ? etp_strndup(t, c->len[idx]) : NULL;
-        free(t);
-        if (!c->text[idx]) {
-            w->failed = 1;
+    if (!c->len[idx]) {
+        size_t at = c->texts.len;
+        metadata_item_text(&c->texts, pl, idx, b);
+        if (c->texts.failed) {
+            if (!w->failed) { /* the item writer's first failure, as the writer's own */
+                w->failed = 1;
+                w->cause = c->texts.cause;
+                w->err_no = c->texts.err_no;
+            }
             return;
         }
+        c->off[idx] = at;
+        c->len[idx] = c->texts.len - at;
     }
-    etp_jw_raw(w, c->text[idx], c->len[idx]);
+    etp_jw_raw(w, c->texts.buf + c->off[idx], c->len[idx]);
 }
 
 static void instruction_attrs(etp_jw *w, const etp_instruction *in, sbuf *b)

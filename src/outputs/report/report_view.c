@@ -775,34 +775,25 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
                 etp_jw_null(w);
         }
         etp_jw_arr_end(w);
-        /* Background colours: 6 hex digits per node, one string. */
-        char *bgs = malloc((size_t)v->node_count * 6 + 1);
+        /* Background colours, 6 hex digits per node, and text colours, one
+         * digit per node ('1' white), each one string. */
+        char *bgs = malloc((size_t)v->node_count * 7 + 2), *fgs = bgs ? bgs + (size_t)v->node_count * 6 + 1 : NULL;
         for (uint32_t i = 0; bgs && i < v->node_count; i++) {
             double x;
-            char bg[8] = NO_VALUE, fg[8];
+            char bg[8] = NO_VALUE, fg[8] = "#1f1f1f";
             if (c.any && rp_metric_value(r, v->nodes[i].entity, (rp_metric)m, &x))
                 etp_me_color(NULL, 0, c.min, c.max, x, bg, fg);
             memcpy(bgs + (size_t)i * 6, bg + 1, 6);
+            fgs[i] = fg[1] == 'f' ? '1' : '0';
         }
         if (bgs) {
             bgs[(size_t)v->node_count * 6] = 0;
+            fgs[v->node_count] = 0;
             ETP_JW_KSTR_LIT(w, "bg", bgs);
+            ETP_JW_KSTR_LIT(w, "fg", fgs);
         } else
             w->failed = 1;
         free(bgs);
-        char *fgs = malloc(v->node_count + 1);
-        for (uint32_t i = 0; fgs && i < v->node_count; i++) {
-            double x;
-            char bg[8], fg[8] = "#1f1f1f";
-            if (c.any && rp_metric_value(r, v->nodes[i].entity, (rp_metric)m, &x))
-                etp_me_color(NULL, 0, c.min, c.max, x, bg, fg);
-            fgs[i] = fg[1] == 'f' ? '1' : '0';
-        }
-        if (fgs) {
-            fgs[v->node_count] = 0;
-            ETP_JW_KSTR_LIT(w, "fg", fgs);
-        }
-        free(fgs);
         if (c.any) {
             ETP_JW_KDOUBLE_LIT(w, "min", c.min);
             ETP_JW_KDOUBLE_LIT(w, "max", c.max);
