@@ -307,7 +307,15 @@ int etp_dtoa_digits(double v, uint64_t *digits, int *exp10)
     return strip_zeros(digits, exp10);
 }
 
-int etp_dtoa_format(char *out, double v, char conv)
+/* "00" to "99": two digits per step when writing a number out. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* The text of etp_dtoa_format(); @p json_float adds ".0" to a text without
+ * a point or an exponent, as JSON writers do to keep a float a float. */
+static int format(char *out, double v, char conv, int json_float)
 {
     char *p = out;
     uint64_t bits;
@@ -315,17 +323,24 @@ int etp_dtoa_format(char *out, double v, char conv)
     if (bits >> 63)
         *p++ = '-';
     if ((bits << 1) == 0) {
-        memcpy(p, conv == 'e' ? "0e+00" : "0", conv == 'e' ? 6 : 2);
-        return (int)(p - out) + (conv == 'e' ? 5 : 1);
+        const char *z = conv == 'e' ? "0e+00" : json_float ? "0.0" : "0";
+        size_t zn = strlen(z);
+        memcpy(p, z, zn + 1);
+        return (int)(p - out) + (int)zn;
     }
     uint64_t d;
     int e;
     int n = etp_dtoa_digits(v, &d, &e);
     char dig[20];
-    for (int i = n - 1; i >= 0; i--) {
-        dig[i] = (char)('0' + d % 10);
-        d /= 10;
+    int i = n;
+    while (i >= 2) {
+        unsigned r = (unsigned)(d % 100);
+        d /= 100;
+        i -= 2;
+        memcpy(dig + i, digit_pairs + 2 * r, 2);
     }
+    if (i)
+        dig[0] = (char)('0' + d);
     int x = n - 1 + e; /* decimal exponent of the first digit */
     if (conv != 'e' && x >= -4 && x < n) {
         if (x >= 0) {
@@ -335,11 +350,14 @@ int etp_dtoa_format(char *out, double v, char conv)
                 *p++ = '.';
                 memcpy(p, dig + x + 1, (size_t)(n - x - 1));
                 p += n - x - 1;
+            } else if (json_float) {
+                *p++ = '.';
+                *p++ = '0';
             }
         } else {
             *p++ = '0';
             *p++ = '.';
-            for (int i = 0; i < -x - 1; i++)
+            for (int k = 0; k < -x - 1; k++)
                 *p++ = '0';
             memcpy(p, dig, (size_t)n);
             p += n;
@@ -362,3 +380,7 @@ int etp_dtoa_format(char *out, double v, char conv)
     *p = '\0';
     return (int)(p - out);
 }
+
+int etp_dtoa_format(char *out, double v, char conv) { return format(out, v, conv, 0); }
+
+int etp_dtoa_format_json(char *out, double v) { return format(out, v, 'g', 1); }

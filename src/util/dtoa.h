@@ -27,4 +27,9 @@ int etp_dtoa_digits(double v, uint64_t *digits, int *exp10);
  * into @p out (at least ETP_DTOA_MAX bytes). Returns its length. */
 int etp_dtoa_format(char *out, double v, char conv);
 
+/* etp_dtoa_format(out, v, 'g') with ".0" appended when the text has neither
+ * a point nor an exponent ("2" -> "2.0"): how JSON files and tables write a
+ * float, so that readers keep its type. */
+int etp_dtoa_format_json(char *out, double v);
+
 #endif

@@ -7,6 +7,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Record the first failure and its cause (the writer is sticky). */
 static void jw_fail(etp_jw *w, int cause, int err_no)
@@ -231,6 +234,40 @@ static inline int needs_care(unsigned char c)
     return (unsigned)(c - 0x20) >= 0x5fu || c == '"' || c == '\\' || c == '<';
 }
 
+#if defined(__SSE2__)
+/* Mask of the bytes of @p x that need care (needs_care): below 0x20 or
+ * >= 0x80 is one signed comparison (those are the negative bytes). */
+static inline unsigned block_needs_care(__m128i x)
+{
+    __m128i m = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                             _mm_cmpeq_epi8(x, _mm_set1_epi8('"')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('<')));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+
+/* Length of the longest prefix of @p p[0, n) without a byte that needs
+ * care, sixteen bytes at a time (a short tail padded with spaces). */
+static size_t plain_prefix(const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        unsigned m = block_needs_care(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
+        if (m)
+            return i + (size_t)__builtin_ctz(m);
+    }
+    if (i < n) {
+        unsigned char t[16];
+        memset(t, ' ', sizeof t);
+        memcpy(t, p + i, n - i);
+        unsigned m = block_needs_care(_mm_loadu_si128((const __m128i *)(const void *)t));
+        if (m)
+            return i + (size_t)__builtin_ctz(m);
+    }
+    return n;
+}
+#else
 /* Nonzero if one of the eight bytes of @p x needs care: (y - ones) & ~y has
  * a high bit set iff y has a zero byte; the same with 0x20 for a byte below
  * 0x20; x's own high bits for bytes >= 0x80. */
@@ -267,6 +304,7 @@ bytes:
         i++;
     return i;
 }
+#endif
 
 static void jw_string_body(etp_jw *w, const char *s, size_t n)
 {
@@ -369,6 +407,50 @@ void etp_jw_key_plain(etp_jw *w, const char *key, size_t n)
         jw_flush(w);
 }
 
+void etp_jw_obj2s(etp_jw *w, const char *k1, size_t n1, const char *v1, const char *k2, size_t n2,
+                  const char *v2)
+{
+    size_t l1 = v1 ? strlen(v1) : 0, l2 = v2 ? strlen(v2) : 0;
+    const unsigned char *p1 = (const unsigned char *)v1, *p2 = (const unsigned char *)v2;
+    /* The common case in one piece: compact, values present and plain. */
+    if (w->pretty || !v1 || !v2 || w->depth >= ETP_JW_MAX_DEPTH || plain_prefix(p1, l1) != l1 ||
+        plain_prefix(p2, l2) != l2) {
+        etp_jw_obj_begin(w);
+        etp_jw_key_plain(w, k1, n1);
+        etp_jw_str(w, v1);
+        etp_jw_key_plain(w, k2, n2);
+        etp_jw_str(w, v2);
+        etp_jw_obj_end(w);
+        return;
+    }
+    jw_pre(w);
+    jw_reserve(w, n1 + n2 + l1 + l2 + 13);
+    if (w->failed)
+        return;
+    char *o = w->buf + w->len;
+    *o++ = '{';
+    *o++ = '"';
+    memcpy(o, k1, n1);
+    o += n1;
+    memcpy(o, "\":\"", 3);
+    o += 3;
+    memcpy(o, v1, l1);
+    o += l1;
+    memcpy(o, "\",\"", 3);
+    o += 3;
+    memcpy(o, k2, n2);
+    o += n2;
+    memcpy(o, "\":\"", 3);
+    o += 3;
+    memcpy(o, v2, l2);
+    o += l2;
+    *o++ = '"';
+    *o++ = '}';
+    w->len = (size_t)(o - w->buf);
+    if (w->fp && w->len >= FLUSH_AT)
+        jw_flush(w);
+}
+
 void etp_jw_strn(etp_jw *w, const char *s, size_t n)
 {
     jw_pre(w);
@@ -445,14 +527,14 @@ int etp_format_double(char *out, size_t size, double v)
 {
     if (!isfinite(v))
         return snprintf(out, size, "null");
-    int n = etp_format_shortest(out, size, v, 'g');
-    /* Keep the value a JSON float: 2 -> 2.0, so readers keep the type. */
-    if (!strpbrk(out, ".eEn") && (size_t)n + 2 < size) {
-        out[n++] = '.';
-        out[n++] = '0';
-        out[n] = '\0';
+    char b[ETP_DTOA_MAX + 2];
+    int n = etp_dtoa_format_json(b, v);
+    if ((size_t)n < size) {
+        memcpy(out, b, (size_t)n + 1);
+        return n;
     }
-    return n;
+    /* too small for the float form: the shortest text, cut to size */
+    return etp_format_shortest(out, size, v, 'g');
 }
 
 void etp_jw_double(etp_jw *w, double v)
@@ -462,12 +544,7 @@ void etp_jw_double(etp_jw *w, double v)
         return;
     }
     char b[ETP_DTOA_MAX + 2];
-    int n = etp_dtoa_format(b, v, 'g');
-    /* Keep the value a JSON float: 2 -> 2.0 (as etp_format_double does). */
-    if (!memchr(b, '.', (size_t)n) && !memchr(b, 'e', (size_t)n)) {
-        b[n++] = '.';
-        b[n++] = '0';
-    }
+    int n = etp_dtoa_format_json(b, v); /* 2 -> 2.0, as etp_format_double */
     jw_pre(w);
     jw_put(w, b, (size_t)n);
 }

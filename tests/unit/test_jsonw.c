@@ -2,7 +2,8 @@
  * repr: the shortest round-trip digits (util/dtoa.c) are exactly those of a
  * plain upward scan over "%.*g" precisions (the definition), on every power
  * of two, subnormals, random bit patterns, and timing-like values; and every
- * text reads back. test_dtoa.c compares with the former printf search. */
+ * text reads back; strings are escaped as a byte-at-a-time reference does,
+ * and a two-member object writes what its six calls do. test_dtoa.c compares with the former printf search. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -222,6 +223,36 @@ static void test_string_escapes(void **state)
         assert_int_equal(len, wn);
         assert_memory_equal(got, want, wn);
         free(got);
+        /* The two-member object writes what its six calls write, inside a
+         * container (a separator before it), compact and indented. */
+        char *text[2];
+        for (int way = 0; way < 2; way++) {
+            etp_jw_init_mem(&w, t % 4 == 3);
+            w.escape_lt = lt;
+            etp_jw_arr_begin(&w);
+            etp_jw_int(&w, 1);
+            const char *v1 = t % 7 == 0 ? NULL : (const char *)in, *v2 = "plain";
+            char v1z[sizeof in + 1];
+            if (v1) {
+                memcpy(v1z, in, n);
+                v1z[n] = 0; /* as a C string: up to a NUL it may hold */
+                v1 = v1z;
+            }
+            if (way)
+                ETP_JW_OBJ2S_LIT(&w, "key", v1, "value", v2);
+            else {
+                etp_jw_obj_begin(&w);
+                ETP_JW_KSTR_LIT(&w, "key", v1);
+                ETP_JW_KSTR_LIT(&w, "value", v2);
+                etp_jw_obj_end(&w);
+            }
+            etp_jw_arr_end(&w);
+            text[way] = etp_jw_take(&w, NULL);
+            assert_non_null(text[way]);
+        }
+        assert_string_equal(text[1], text[0]);
+        free(text[0]);
+        free(text[1]);
     }
 }
 

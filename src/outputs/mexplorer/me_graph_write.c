@@ -104,10 +104,7 @@ static void sb_list(sbuf *b, const void *items, uint32_t count, elem_kind k)
 
 static void kv(etp_jw *w, const char *key, const char *value)
 {
-    etp_jw_obj_begin(w);
-    ETP_JW_KSTR_LIT(w, "key", key);
-    ETP_JW_KSTR_LIT(w, "value", value);
-    etp_jw_obj_end(w);
+    ETP_JW_OBJ2S_LIT(w, "key", key, "value", value);
 }
 
 static void kv_int(etp_jw *w, const char *key, int64_t v)

@@ -11,10 +11,7 @@
 
 static void kv(etp_jw *w, const char *k, const char *v)
 {
-    etp_jw_obj_begin(w);
-    ETP_JW_KSTR_LIT(w, "key", k);
-    ETP_JW_KSTR_LIT(w, "value", v ? v : "");
-    etp_jw_obj_end(w);
+    ETP_JW_OBJ2S_LIT(w, "key", k, "value", v ? v : "");
 }
 
 static void kv_i64(etp_jw *w, const char *k, int64_t v)
