@@ -95,6 +95,20 @@ static void next_field(etp_csvw *w)
 
 static int needs_quotes(const char *s) { return strpbrk(s, ",\"\r\n") != NULL; }
 
+/* Length of @p s and whether it needs quotes, in one pass (the common short
+ * field: a call of strpbrk costs more than the scan). */
+static size_t field_len(const char *s, int *quote)
+{
+    const char *p = s;
+    for (; *p; p++)
+        if (*p == ',' || *p == '"' || *p == '\r' || *p == '\n') {
+            *quote = 1;
+            return (size_t)(p - s) + strlen(p);
+        }
+    *quote = 0;
+    return (size_t)(p - s);
+}
+
 static void put_quoted_body(etp_csvw *w, const char *s)
 {
     for (const char *p = s; *p; p++) {
@@ -123,8 +137,10 @@ void etp_csvw_str(etp_csvw *w, const char *s)
     next_field(w);
     if (!s)
         return;
-    if (!needs_quotes(s)) {
-        put(w, s, strlen(s));
+    int quote;
+    size_t n = field_len(s, &quote);
+    if (!quote) {
+        put(w, s, n);
         return;
     }
     putc_(w, '"');
