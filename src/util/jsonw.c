@@ -96,8 +96,18 @@ static void jw_newline(etp_jw *w)
         jw_put(w, "  ", 2);
 }
 
-/* Separator and indentation before a value or key. */
-static void jw_pre(etp_jw *w)
+/* The rare cases of jw_pre: a requested line break, indentation. */
+static void jw_pre_layout(etp_jw *w)
+{
+    if (w->line_break && !w->pretty)
+        jw_putc(w, '\n');
+    w->line_break = 0;
+    jw_newline(w);
+}
+
+/* Separator and indentation before a value or key (inline: it precedes
+ * every token). */
+static inline void jw_pre(etp_jw *w)
 {
     if (w->after_key) {
         w->after_key = 0;
@@ -107,10 +117,8 @@ static void jw_pre(etp_jw *w)
         if (!w->first[w->depth - 1])
             jw_putc(w, ',');
         w->first[w->depth - 1] = 0;
-        if (w->line_break && !w->pretty)
-            jw_putc(w, '\n');
-        w->line_break = 0;
-        jw_newline(w);
+        if (w->line_break | w->pretty)
+            jw_pre_layout(w);
     }
 }
 

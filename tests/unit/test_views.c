@@ -473,9 +473,17 @@ static void test_overlay_api(void **state)
     assert_int_equal(etp_me_write_label_overlays(&lo, 1, fp, 0, &err), ETP_E_USAGE);
     fclose(fp);
     l[1].node_id = "b";
-    l[1].bg_color = "#abc";
+    /* colours are "#rrggbb" exactly (either case), nothing shorter or longer */
+    static const char *const bad[] = {"#abc", "#abcdef0", "#abcdeg", "abcdef0", "#@bcdef", "#"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        l[1].bg_color = bad[i];
+        fp = tmpfile();
+        assert_int_equal(etp_me_write_label_overlays(&lo, 1, fp, 0, &err), ETP_E_USAGE);
+        fclose(fp);
+    }
+    l[1].bg_color = "#ABCDEF";
     fp = tmpfile();
-    assert_int_equal(etp_me_write_label_overlays(&lo, 1, fp, 0, &err), ETP_E_USAGE);
+    assert_int_equal(etp_me_write_label_overlays(&lo, 1, fp, 0, &err), ETP_OK);
     fclose(fp);
 }
 

@@ -32,22 +32,26 @@ static int hex_digit(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
-    c = (char)tolower((unsigned char)c);
+    c = (char)(c | 0x20); /* ASCII lower case; keeps non-letters non-hex */
     return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* "#rrggbb" -> rgb; 0 when malformed. */
+/* "#rrggbb" -> rgb; 0 when malformed or longer (a NUL is no hex digit, so
+ * s[7] is read only after six digits). */
 static int parse_hex(const char *s, int rgb[3])
 {
-    if (!s || strlen(s) != 7 || s[0] != '#')
+    if (!s || s[0] != '#')
         return 0;
     for (int i = 0; i < 3; i++) {
-        int hi = hex_digit(s[1 + 2 * i]), lo = hex_digit(s[2 + 2 * i]);
-        if (hi < 0 || lo < 0)
+        int hi = hex_digit(s[1 + 2 * i]);
+        if (hi < 0)
+            return 0;
+        int lo = hex_digit(s[2 + 2 * i]);
+        if (lo < 0)
             return 0;
         rgb[i] = hi * 16 + lo;
     }
-    return 1;
+    return s[7] == '\0';
 }
 
 static int stops_valid(const etp_me_stop *stops, size_t n)
