@@ -415,6 +415,12 @@ void etp_jw_key_plain(etp_jw *w, const char *key, size_t n)
         jw_flush(w);
 }
 
+static inline char *put_at(char *o, const char *s, size_t n)
+{
+    memcpy(o, s, n);
+    return o + n;
+}
+
 void etp_jw_obj2s(etp_jw *w, const char *k1, size_t n1, const char *v1, const char *k2, size_t n2,
                   const char *v2)
 {
@@ -435,25 +441,17 @@ void etp_jw_obj2s(etp_jw *w, const char *k1, size_t n1, const char *v1, const ch
     jw_reserve(w, n1 + n2 + l1 + l2 + 13);
     if (w->failed)
         return;
+    /* {"k1":"v1","k2":"v2"}: 13 bytes besides the four texts */
     char *o = w->buf + w->len;
-    *o++ = '{';
-    *o++ = '"';
-    memcpy(o, k1, n1);
-    o += n1;
-    memcpy(o, "\":\"", 3);
-    o += 3;
-    memcpy(o, v1, l1);
-    o += l1;
-    memcpy(o, "\",\"", 3);
-    o += 3;
-    memcpy(o, k2, n2);
-    o += n2;
-    memcpy(o, "\":\"", 3);
-    o += 3;
-    memcpy(o, v2, l2);
-    o += l2;
-    *o++ = '"';
-    *o++ = '}';
+    o = put_at(o, "{\"", 2);
+    o = put_at(o, k1, n1);
+    o = put_at(o, "\":\"", 3);
+    o = put_at(o, v1, l1);
+    o = put_at(o, "\",\"", 3);
+    o = put_at(o, k2, n2);
+    o = put_at(o, "\":\"", 3);
+    o = put_at(o, v2, l2);
+    o = put_at(o, "\"}", 2);
     w->len = (size_t)(o - w->buf);
     if (w->fp && w->len >= FLUSH_AT)
         jw_flush(w);

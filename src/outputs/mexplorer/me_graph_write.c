@@ -206,29 +206,45 @@ static void metadata_item_text(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf 
     etp_jw_obj_end(w);
 }
 
-/* Compact text of each EValue's metadata item, made once: a tensor is
- * described as an output of its producer and again as an input of every
- * consumer, the largest part of a program graph. The texts sit back to back
- * in one memory writer (top-level values take no separator); an item is
- * never empty, so a length of 0 means "not made yet". */
+/* Compact text of the metadata items of EValues described more than once,
+ * made once: a tensor produced in the graph is described as an output of
+ * its producer and again as an input of each consumer. Most items of a
+ * program (constants, weights) are described once and are written straight
+ * out. The cached texts sit back to back in one memory writer (top-level
+ * values take no separator); an item is never empty, so a length of 0
+ * means "not made yet". */
 typedef struct md_cache {
     etp_jw texts;
     size_t *off, *len;
+    uint8_t *uses; /* per EValue: items that describe it, counted up to 2 */
     uint32_t count;
 } md_cache;
 
-static void md_cache_init(md_cache *c, const etp_jw *w, const etp_plan *pl)
+static void md_cache_init(md_cache *c, const etp_jw *w, const etp_me_graph *g)
 {
+    const etp_plan *pl = g->plan;
     memset(c, 0, sizeof *c);
     if (w->pretty || !pl || !pl->value_count)
         return; /* indentation would depend on where the item sits */
     c->off = malloc(pl->value_count * sizeof *c->off);
     c->len = calloc(pl->value_count, sizeof *c->len);
-    if (!c->off || !c->len) {
+    c->uses = calloc(pl->value_count, 1);
+    if (!c->off || !c->len || !c->uses) {
         free(c->off);
         free(c->len);
+        free(c->uses);
         memset(c, 0, sizeof *c); /* uncached: slower, same bytes */
         return;
+    }
+    for (uint32_t k = 0; k < g->node_count; k++) {
+        const etp_me_node *nd = &g->nodes[k];
+        for (int side = 0; side < 2; side++) {
+            const int32_t *idx = side ? nd->inputs : nd->outputs;
+            uint32_t n = side ? nd->input_count : nd->output_count;
+            for (uint32_t i = 0; i < n; i++)
+                if (idx[i] >= 0 && (uint32_t)idx[i] < pl->value_count && c->uses[idx[i]] < 2)
+                    c->uses[idx[i]]++;
+        }
     }
     etp_jw_init_mem(&c->texts, 0);
     c->count = pl->value_count;
@@ -240,11 +256,12 @@ static void md_cache_free(md_cache *c)
         etp_jw_discard(&c->texts);
     free(c->off);
     free(c->len);
+    free(c->uses);
 }
 
 static void metadata_item(etp_jw *w, const etp_plan *pl, int32_t idx, sbuf *b, md_cache *c)
 {
-    if (idx < 0 || (uint32_t)idx >= c->count) {
+    if (idx < 0 || (uint32_t)idx >= c->count || c->uses[idx] < 2) {
         metadata_item_text(w, pl, idx, b);
         return;
     }
@@ -392,7 +409,7 @@ static void write_graph(etp_jw *w, const etp_me_graph *g, sbuf *b)
     ETP_JW_KEY_LIT(w, "nodes");
     etp_jw_arr_begin(w);
     md_cache mc;
-    md_cache_init(&mc, w, g->plan);
+    md_cache_init(&mc, w, g);
     for (uint32_t k = 0; k < g->node_count; k++)
         write_node(w, g, &g->nodes[k], b, &mc);
     md_cache_free(&mc);
