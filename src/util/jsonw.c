@@ -242,6 +242,54 @@ static inline int needs_care(unsigned char c)
     return (unsigned)(c - 0x20) >= 0x5fu || c == '"' || c == '\\' || c == '<';
 }
 
+/* Nonzero if one of the eight bytes of @p x needs care: (y - ones) & ~y has
+ * a high bit set iff y has a zero byte; the same with 0x20 for a byte below
+ * 0x20; x's own high bits for bytes >= 0x80. */
+static inline uint64_t word_needs_care(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
+    uint64_t lt = x ^ (ones * '<');
+    return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs) |
+            ((del - ones) & ~del) | ((lt - ones) & ~lt) | x) & highs;
+}
+
+static inline uint64_t load8(const unsigned char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+static inline uint64_t load4(const unsigned char *p)
+{
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return x;
+}
+
+/* The first byte of p[i, n) that needs care, or n. */
+static size_t first_care(const unsigned char *p, size_t i, size_t n)
+{
+    while (i < n && !needs_care(p[i]))
+        i++;
+    return i;
+}
+
+/* plain_prefix for n < 16: two overlapping loads cover the string without
+ * reading past it; a flagged word is looked at byte by byte. */
+static inline size_t plain_prefix_short(const unsigned char *p, size_t n)
+{
+    uint64_t care;
+    if (n >= 8)
+        care = word_needs_care(load8(p)) | word_needs_care(load8(p + n - 8));
+    else if (n >= 4)
+        care = word_needs_care(load4(p) | load4(p + n - 4) << 32);
+    else
+        return first_care(p, 0, n);
+    return care ? first_care(p, 0, n) : n;
+}
+
 #if defined(__SSE2__)
 /* Mask of the bytes of @p x that need care (needs_care): below 0x20 or
  * >= 0x80 is one signed comparison (those are the negative bytes). */
@@ -256,9 +304,12 @@ static inline unsigned block_needs_care(__m128i x)
 }
 
 /* Length of the longest prefix of @p p[0, n) without a byte that needs
- * care, sixteen bytes at a time (a short tail padded with spaces). */
+ * care: sixteen bytes at a time, the last block overlapping the one before
+ * (nothing is read past the string). */
 static size_t plain_prefix(const unsigned char *p, size_t n)
 {
+    if (n < 16)
+        return plain_prefix_short(p, n);
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         unsigned m = block_needs_care(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
@@ -266,51 +317,27 @@ static size_t plain_prefix(const unsigned char *p, size_t n)
             return i + (size_t)__builtin_ctz(m);
     }
     if (i < n) {
-        unsigned char t[16];
-        memset(t, ' ', sizeof t);
-        memcpy(t, p + i, n - i);
-        unsigned m = block_needs_care(_mm_loadu_si128((const __m128i *)(const void *)t));
+        /* bytes before i are plain, so a flagged byte lies at i or after */
+        unsigned m = block_needs_care(_mm_loadu_si128((const __m128i *)(const void *)(p + n - 16)));
         if (m)
-            return i + (size_t)__builtin_ctz(m);
+            return n - 16 + (size_t)__builtin_ctz(m);
     }
     return n;
 }
 #else
-/* Nonzero if one of the eight bytes of @p x needs care: (y - ones) & ~y has
- * a high bit set iff y has a zero byte; the same with 0x20 for a byte below
- * 0x20; x's own high bits for bytes >= 0x80. */
-static inline uint64_t word_needs_care(uint64_t x)
-{
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
-    uint64_t lt = x ^ (ones * '<');
-    return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs) |
-            ((del - ones) & ~del) | ((lt - ones) & ~lt) | x) & highs;
-}
-
 /* Length of the longest prefix of @p p[0, n) without a byte that needs
- * care, eight bytes at a time while they are all plain (a short tail padded
- * with spaces). */
+ * care, eight bytes at a time while they are all plain. */
 static size_t plain_prefix(const unsigned char *p, size_t n)
 {
+    if (n < 16)
+        return plain_prefix_short(p, n);
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t x;
-        memcpy(&x, p + i, 8);
-        if (word_needs_care(x))
-            goto bytes;
-    }
-    if (i < n) {
-        uint64_t x = 0x2020202020202020ull;
-        memcpy(&x, p + i, n - i);
-        if (word_needs_care(x))
-            goto bytes;
-    }
+    for (; i + 8 <= n; i += 8)
+        if (word_needs_care(load8(p + i)))
+            return first_care(p, i, n);
+    if (i < n && word_needs_care(load8(p + n - 8)))
+        return first_care(p, i, n);
     return n;
-bytes:
-    while (i < n && !needs_care(p[i]))
-        i++;
-    return i;
 }
 #endif
 
