@@ -238,9 +238,9 @@ void etp_source_graph_write_me(etp_jw *w, const etp_source_graph *g, const etp_a
             const etp_src_edge *e = &nd->edges[k];
             etp_jw_obj_begin(w);
             ETP_JW_KSTR_LIT(w, "sourceNodeId", g->nodes[e->source].id);
-            snprintf(port, sizeof port, "%" PRIu32, e->output);
+            etp_format_int(port, e->output);
             ETP_JW_KSTR_LIT(w, "sourceNodeOutputId", port);
-            snprintf(port, sizeof port, "%" PRIu32, e->input);
+            etp_format_int(port, e->input);
             ETP_JW_KSTR_LIT(w, "targetNodeInputId", port);
             etp_jw_obj_end(w);
         }
