@@ -159,9 +159,23 @@ static int digit_count(uint64_t x)
 
 static int strip_zeros(uint64_t *d, int *e)
 {
-    while (*d % 10 == 0) {
+    /* Eight, four, two, then one at a time: a short value found at 17
+     * digits' scale ends in a dozen zeros. d is never 0. */
+    while (*d % 100000000 == 0) {
+        *d /= 100000000;
+        *e += 8;
+    }
+    if (*d % 10000 == 0) {
+        *d /= 10000;
+        *e += 4;
+    }
+    if (*d % 100 == 0) {
+        *d /= 100;
+        *e += 2;
+    }
+    if (*d % 10 == 0) {
         *d /= 10;
-        (*e)++;
+        *e += 1;
     }
     return digit_count(*d);
 }
