@@ -59,6 +59,8 @@ trace_e2e "(refused: estimate only)" --pte "$out/model.pte" --etrecord "$out/mod
 # Publication next to the analysis (`analyze -o` vs `analyze`, alternating),
 # its peak RSS against the ETDump and the bundle's size.
 "$build/bench_publish" "$build/etprof" "$out/publish" 5
+# ... and each of its writers alone, one thread, into a byte counter.
+"$build/bench_writers" "$out/run.etdp" "$out/model.pte" "$out/model.etrecord" 5
 
 # VGF decode (issue 15): the ~4 MB VGFs of the shared fixtures, when present.
 for f in ../shared/fixtures/vgf-adapter/mobilenet_v2/input.vgf \
