@@ -245,7 +245,9 @@ etp_status etp_me_write_label_overlays(const etp_me_label_overlay *ovs, size_t c
  * Colour of @p v on the gradient @p stops (NULL: the default one) over
  * [min, max], as Model Explorer computes it; writes "#rrggbb" into @p bg and
  * the contrasting text colour ("#ffffff" or "#1f1f1f") into @p text (each at
- * least 8 bytes). When max == min the lowest stop's colour is used.
+ * least 8 bytes). When max == min the lowest stop's colour is used. A stop
+ * whose colour is not "#rrggbb" counts as black (the overlay writers refuse
+ * such gradients before colouring).
  */
 void etp_me_color(const etp_me_stop *stops, size_t stop_count, double min, double max, double v,
                   char *bg, char *text);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "etprof/mexplorer.h"
+#include "outputs/mexplorer/me_color.h"
 #include "util/hashmap.h"
 #include "util/jsonw.h"
 
@@ -36,12 +37,13 @@ static int hex_digit(char c)
     return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* "#rrggbb" -> rgb; 0 when malformed or longer (a NUL is no hex digit, so
- * s[7] is read only after six digits). */
+/* "#rrggbb" -> rgb; 0 when malformed or longer, @p rgb untouched (a NUL
+ * is no hex digit, so s[7] is read only after six digits). */
 static int parse_hex(const char *s, int rgb[3])
 {
     if (!s || s[0] != '#')
         return 0;
+    int v[3];
     for (int i = 0; i < 3; i++) {
         int hi = hex_digit(s[1 + 2 * i]);
         if (hi < 0)
@@ -49,9 +51,12 @@ static int parse_hex(const char *s, int rgb[3])
         int lo = hex_digit(s[2 + 2 * i]);
         if (lo < 0)
             return 0;
-        rgb[i] = hi * 16 + lo;
+        v[i] = hi * 16 + lo;
     }
-    return s[7] == '\0';
+    if (s[7] != '\0')
+        return 0;
+    memcpy(rgb, v, sizeof v);
+    return 1;
 }
 
 static int stops_valid(const etp_me_stop *stops, size_t n)
@@ -77,26 +82,24 @@ static void gamma_init(void)
         gamma22[i] = pow(i / 255.0, 2.2);
 }
 
-void etp_me_color(const etp_me_stop *stops, size_t n, double min, double max, double v, char *bg,
-                  char *text)
+/* Where @p v sits between @p min and @p max, clamped to [0, 1]. */
+static double position(double min, double max, double v)
 {
-    if (!stops || n < 2) {
-        stops = default_stops;
-        n = sizeof default_stops / sizeof default_stops[0];
-    }
     double t = max > min ? (v - min) / (max - min) : 0.0;
     if (!(t >= 0.0)) /* also NaN */
         t = 0.0;
     if (t > 1.0)
         t = 1.0;
-    size_t seg = 0;
-    while (seg + 2 < n && t > stops[seg + 1].stop)
-        seg++;
-    int a[3] = {0, 0, 0}, b[3] = {0, 0, 0}, c[3];
-    parse_hex(stops[seg].bg_color, a);
-    parse_hex(stops[seg + 1].bg_color, b);
-    double span = stops[seg + 1].stop - stops[seg].stop;
-    double ratio = span > 0 ? (t - stops[seg].stop) / span : 0.0;
+    return t;
+}
+
+/* The colour at @p t between stops @p s0 (colour @p a) and @p s1 (@p b). */
+static void paint(double t, double s0, double s1, const int a[3], const int b[3], char *bg,
+                  char *text)
+{
+    int c[3];
+    double span = s1 - s0;
+    double ratio = span > 0 ? (t - s0) / span : 0.0;
     if (ratio < 0)
         ratio = 0;
     if (ratio > 1)
@@ -121,6 +124,51 @@ void etp_me_color(const etp_me_stop *stops, size_t n, double min, double max, do
     pthread_once(&gamma_once, gamma_init);
     double lum = 0.2126 * gamma22[c[0]] + 0.7152 * gamma22[c[1]] + 0.0722 * gamma22[c[2]];
     memcpy(text, lum < 0.38 ? "#ffffff" : "#1f1f1f", 8);
+}
+
+void etp_me_color(const etp_me_stop *stops, size_t n, double min, double max, double v, char *bg,
+                  char *text)
+{
+    if (!stops || n < 2) {
+        stops = default_stops;
+        n = sizeof default_stops / sizeof default_stops[0];
+    }
+    double t = position(min, max, v);
+    size_t seg = 0;
+    while (seg + 2 < n && t > stops[seg + 1].stop)
+        seg++;
+    int a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+    parse_hex(stops[seg].bg_color, a);
+    parse_hex(stops[seg + 1].bg_color, b);
+    paint(t, stops[seg].stop, stops[seg + 1].stop, a, b, bg, text);
+}
+
+int etp_me_scale_init(etp_me_scale *s, const etp_me_stop *stops, size_t n, double min, double max)
+{
+    if (!stops || n < 2) {
+        stops = default_stops;
+        n = sizeof default_stops / sizeof default_stops[0];
+    }
+    if (n > ETP_ME_SCALE_STOPS)
+        return -1;
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->min = min;
+    s->max = max;
+    for (size_t i = 0; i < n; i++) {
+        s->stop[i] = stops[i].stop;
+        parse_hex(stops[i].bg_color, s->rgb[i]); /* malformed: stays black */
+    }
+    return 0;
+}
+
+void etp_me_scale_color(const etp_me_scale *s, double v, char *bg, char *text)
+{
+    double t = position(s->min, s->max, v);
+    size_t seg = 0;
+    while (seg + 2 < s->n && t > s->stop[seg + 1])
+        seg++;
+    paint(t, s->stop[seg], s->stop[seg + 1], s->rgb[seg], s->rgb[seg + 1], bg, text);
 }
 
 int etp_me_overlay_filename(char *buf, size_t size, const char *metric, const char *unit)
@@ -260,6 +308,8 @@ static etp_status write_graph_data(etp_jw *w, const etp_me_overlay *ov, etp_erro
      * it, so the only node shows as the costly one it is, not the cheapest. */
     if (!ov->use_range && lo == hi && hi > 0)
         lo = 0;
+    etp_me_scale scale;
+    int scaled = etp_me_scale_init(&scale, stops, nstops, lo, hi) == 0;
     ETP_JW_KEY_LIT(w, "results");
     etp_jw_obj_begin(w);
     for (size_t i = 0; i < ov->value_count; i++) {
@@ -269,7 +319,10 @@ static etp_status write_graph_data(etp_jw *w, const etp_me_overlay *ov, etp_erro
         ETP_JW_KDOUBLE_LIT(w, "value", v);
         if (!derived) {
             char bg[8], text[8];
-            etp_me_color(stops, nstops, lo, hi, v, bg, text);
+            if (scaled)
+                etp_me_scale_color(&scale, v, bg, text);
+            else
+                etp_me_color(stops, nstops, lo, hi, v, bg, text);
             ETP_JW_KSTR_LIT(w, "bgColor", bg);
             ETP_JW_KSTR_LIT(w, "textColor", text);
         }

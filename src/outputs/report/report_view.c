@@ -9,6 +9,7 @@
 
 #include "etprof/columns.h"
 #include "etprof/device_report.h"
+#include "outputs/mexplorer/me_color.h"
 #include "outputs/report/device_output.h"
 #include "outputs/report/report_internal.h"
 #include "outputs/views_internal.h"
@@ -301,20 +302,6 @@ typedef struct rp_colors {
     int any;
     double min, max;
 } rp_colors;
-
-static rp_colors metric_range(const rp_report *r, const rp_view *v, rp_metric m)
-{
-    rp_colors c = {0, INFINITY, -INFINITY};
-    for (uint32_t i = 0; i < v->node_count; i++) {
-        double x;
-        if (!rp_metric_value(r, v->nodes[i].entity, m, &x))
-            continue;
-        c.any = 1;
-        c.min = x < c.min ? x : c.min;
-        c.max = x > c.max ? x : c.max;
-    }
-    return c;
-}
 
 void rp_num(char *buf, size_t size, double v)
 {
@@ -770,48 +757,58 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
         etp_jw_arr_end(w);
     }
     /* Per metric: values (null where none), colours and text colours, as
-     * the overlay files have them. */
+     * the overlay files have them. Each node's value is looked up once per
+     * metric (vals/has), then its range, the values and the colours. */
+    double *vals = malloc(((size_t)v->node_count + 1) * sizeof *vals);
+    char *has = malloc((size_t)v->node_count + 1);
+    char *bgs = malloc((size_t)v->node_count * 7 + 2);
+    if (!vals || !has || !bgs)
+        w->failed = 1;
     ETP_JW_KEY_LIT(w, "metrics");
     etp_jw_arr_begin(w);
-    for (int m = 0; m < RP_METRICS; m++) {
-        rp_colors c = metric_range(r, v, (rp_metric)m);
+    for (int m = 0; vals && has && bgs && m < RP_METRICS; m++) {
+        rp_colors c = {0, INFINITY, -INFINITY};
+        int hide_sum = m == RP_P50 || m == RP_MIN || m == RP_MAX;
+        for (uint32_t i = 0; i < v->node_count; i++) {
+            has[i] = (char)rp_metric_value(r, v->nodes[i].entity, (rp_metric)m, &vals[i]);
+            if (!has[i])
+                continue;
+            c.any = 1;
+            c.min = vals[i] < c.min ? vals[i] : c.min;
+            c.max = vals[i] > c.max ? vals[i] : c.max;
+            hide_sum |= !v->nodes[i].entity->additive;
+        }
         /* One value (or all equal): a scale from 0, so the only node is drawn
          * as the costly one it is, not as the cheapest. */
         if (c.any && c.min == c.max && c.max > 0)
             c.min = 0;
-        int hide_sum = m == RP_P50 || m == RP_MIN || m == RP_MAX;
         etp_jw_break(w);
         etp_jw_obj_begin(w);
         ETP_JW_KEY_LIT(w, "v");
         etp_jw_arr_begin(w);
         for (uint32_t i = 0; i < v->node_count; i++) {
-            double x;
-            if (rp_metric_value(r, v->nodes[i].entity, (rp_metric)m, &x)) {
-                etp_jw_double(w, x);
-                hide_sum |= !v->nodes[i].entity->additive;
-            } else
+            if (has[i])
+                etp_jw_double(w, vals[i]);
+            else
                 etp_jw_null(w);
         }
         etp_jw_arr_end(w);
         /* Background colours, 6 hex digits per node, and text colours, one
          * digit per node ('1' white), each one string. */
-        char *bgs = malloc((size_t)v->node_count * 7 + 2), *fgs = bgs ? bgs + (size_t)v->node_count * 6 + 1 : NULL;
-        for (uint32_t i = 0; bgs && i < v->node_count; i++) {
-            double x;
+        etp_me_scale scale;
+        etp_me_scale_init(&scale, NULL, 0, c.min, c.max); /* the default gradient fits */
+        char *fgs = bgs + (size_t)v->node_count * 6 + 1;
+        for (uint32_t i = 0; i < v->node_count; i++) {
             char bg[8] = NO_VALUE, fg[8] = "#1f1f1f";
-            if (c.any && rp_metric_value(r, v->nodes[i].entity, (rp_metric)m, &x))
-                etp_me_color(NULL, 0, c.min, c.max, x, bg, fg);
+            if (c.any && has[i])
+                etp_me_scale_color(&scale, vals[i], bg, fg);
             memcpy(bgs + (size_t)i * 6, bg + 1, 6);
             fgs[i] = fg[1] == 'f' ? '1' : '0';
         }
-        if (bgs) {
-            bgs[(size_t)v->node_count * 6] = 0;
-            fgs[v->node_count] = 0;
-            ETP_JW_KSTR_LIT(w, "bg", bgs);
-            ETP_JW_KSTR_LIT(w, "fg", fgs);
-        } else
-            w->failed = 1;
-        free(bgs);
+        bgs[(size_t)v->node_count * 6] = 0;
+        fgs[v->node_count] = 0;
+        ETP_JW_KSTR_LIT(w, "bg", bgs);
+        ETP_JW_KSTR_LIT(w, "fg", fgs);
         if (c.any) {
             ETP_JW_KDOUBLE_LIT(w, "min", c.min);
             ETP_JW_KDOUBLE_LIT(w, "max", c.max);
@@ -819,6 +816,9 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
         ETP_JW_KBOOL_LIT(w, "noSum", hide_sum);
         etp_jw_obj_end(w);
     }
+    free(vals);
+    free(has);
+    free(bgs);
     etp_jw_arr_end(w);
     etp_jw_obj_end(w);
     free(dev);
