@@ -21,7 +21,7 @@ static void jw_fail(etp_jw *w, int cause, int err_no)
     w->failed = 1;
 }
 
-#define FLUSH_AT (1u << 16)
+#define FLUSH_AT ETP_JW_FLUSH_AT
 
 static void jw_reserve(etp_jw *w, size_t extra)
 {

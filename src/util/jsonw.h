@@ -14,10 +14,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "etprof/error.h"
 
 #define ETP_JW_MAX_DEPTH 128
+/* A FILE writer hands its buffer to the FILE at this size. */
+#define ETP_JW_FLUSH_AT (1u << 16)
 
 /* Why a writer failed (etp_jw.cause). */
 enum { ETP_JW_OK = 0, ETP_JW_NOMEM, ETP_JW_IO, ETP_JW_DEPTH, ETP_JW_UNBALANCED };
@@ -71,8 +74,30 @@ void etp_jw_key(etp_jw *w, const char *key);
  * '\\', control or DEL byte): written as they are, without measuring or
  * scanning them. Use it through the *_LIT macros, for string literals. */
 void etp_jw_key_plain(etp_jw *w, const char *key, size_t n);
+/* etp_jw_key_plain with its common case inline: a compact writer inside an
+ * object, with room in its buffer (the same bytes; anything else goes to
+ * etp_jw_key_plain). For member names whose length the compiler knows. */
+static inline void etp_jw_key_plain_inline(etp_jw *w, const char *key, size_t n)
+{
+    if (w->after_key || w->pretty || w->line_break || w->failed || w->depth <= 0 ||
+        w->len + n + 4 >= w->cap || (w->fp && w->len + n + 4 >= ETP_JW_FLUSH_AT)) {
+        etp_jw_key_plain(w, key, n);
+        return;
+    }
+    char *o = w->buf + w->len;
+    if (!w->first[w->depth - 1])
+        *o++ = ',';
+    w->first[w->depth - 1] = 0;
+    *o++ = '"';
+    memcpy(o, key, n);
+    o += n;
+    *o++ = '"';
+    *o++ = ':';
+    w->len = (size_t)(o - w->buf);
+    w->after_key = 1;
+}
 /* Member names that are string literals of plain ASCII (hot writers). */
-#define ETP_JW_KEY_LIT(w, lit) etp_jw_key_plain((w), "" lit, sizeof(lit) - 1)
+#define ETP_JW_KEY_LIT(w, lit) etp_jw_key_plain_inline((w), "" lit, sizeof(lit) - 1)
 #define ETP_JW_KSTR_LIT(w, lit, v) (ETP_JW_KEY_LIT(w, lit), etp_jw_str((w), (v)))
 #define ETP_JW_KINT_LIT(w, lit, v) (ETP_JW_KEY_LIT(w, lit), etp_jw_int((w), (v)))
 #define ETP_JW_KUINT_LIT(w, lit, v) (ETP_JW_KEY_LIT(w, lit), etp_jw_uint((w), (v)))

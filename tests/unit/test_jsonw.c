@@ -256,6 +256,81 @@ static void test_string_escapes(void **state)
     }
 }
 
+/* A document of many small objects, its member names given as literals
+ * (inline path) or through etp_jw_key: the same bytes in compact and
+ * indented writers, in memory and through a FILE (across its flushes), with
+ * line breaks asked for. */
+static void doc(etp_jw *w, int lit)
+{
+    etp_jw_obj_begin(w);
+    if (lit)
+        ETP_JW_KEY_LIT(w, "rows");
+    else
+        etp_jw_key(w, "rows");
+    etp_jw_arr_begin(w);
+    for (int i = 0; i < 20000; i++) {
+        if (i % 7 == 0)
+            etp_jw_break(w);
+        etp_jw_obj_begin(w);
+        if (lit) {
+            ETP_JW_KINT_LIT(w, "id", i);
+            ETP_JW_KSTR_LIT(w, "name", "node");
+            ETP_JW_KEY_LIT(w, "empty");
+            etp_jw_obj_begin(w);
+            etp_jw_obj_end(w);
+            ETP_JW_KDOUBLE_LIT(w, "a_longer_member_name_than_most", i / 3.0);
+        } else {
+            etp_jw_kint(w, "id", i);
+            etp_jw_kstr(w, "name", "node");
+            etp_jw_key(w, "empty");
+            etp_jw_obj_begin(w);
+            etp_jw_obj_end(w);
+            etp_jw_kdouble(w, "a_longer_member_name_than_most", i / 3.0);
+        }
+        etp_jw_obj_end(w);
+    }
+    etp_jw_arr_end(w);
+    etp_jw_obj_end(w);
+}
+
+static char *doc_text(int lit, int pretty, int file)
+{
+    etp_jw w;
+    if (!file) {
+        etp_jw_init_mem(&w, pretty);
+        doc(&w, lit);
+        return etp_jw_take(&w, NULL);
+    }
+    FILE *fp = tmpfile();
+    assert_non_null(fp);
+    etp_jw_init_file(&w, fp, pretty);
+    doc(&w, lit);
+    assert_int_equal(etp_jw_finish(&w), 0);
+    long n = ftell(fp);
+    rewind(fp);
+    char *t = malloc((size_t)n + 1);
+    assert_non_null(t);
+    assert_int_equal(fread(t, 1, (size_t)n, fp), (size_t)n);
+    t[n] = 0;
+    fclose(fp);
+    return t;
+}
+
+static void test_literal_keys(void **state)
+{
+    (void)state;
+    for (int pretty = 0; pretty < 2; pretty++)
+        for (int file = 0; file < 2; file++) {
+            char *a = doc_text(1, pretty, file), *b = doc_text(0, pretty, file);
+            assert_non_null(a);
+            assert_non_null(b);
+            assert_true(strlen(a) > 2 * ETP_JW_FLUSH_AT);
+            assert_string_equal(a, b);
+            free(a);
+            free(b);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_random_bits),
         cmocka_unit_test(test_timing_like),
         cmocka_unit_test(test_string_escapes),
+        cmocka_unit_test(test_literal_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
