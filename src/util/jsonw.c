@@ -304,12 +304,26 @@ static inline unsigned block_needs_care(__m128i x)
 }
 
 /* Length of the longest prefix of @p p[0, n) without a byte that needs
- * care: sixteen bytes at a time, the last block overlapping the one before
+ * care: sixteen bytes at a time, the last block overlapping the one before;
+ * a short string as two overlapping 8- or 4-byte halves of one block
  * (nothing is read past the string). */
 static size_t plain_prefix(const unsigned char *p, size_t n)
 {
-    if (n < 16)
-        return plain_prefix_short(p, n);
+    if (n < 16) {
+        __m128i x;
+        if (n >= 8)
+            x = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)p),
+                                   _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8)));
+        else if (n >= 4) {
+            int a, b;
+            memcpy(&a, p, 4);
+            memcpy(&b, p + n - 4, 4);
+            x = _mm_unpacklo_epi32(_mm_cvtsi32_si128(a), _mm_cvtsi32_si128(b));
+            x = _mm_unpacklo_epi64(x, x); /* the upper half repeats: no zero bytes */
+        } else
+            return first_care(p, 0, n);
+        return block_needs_care(x) ? first_care(p, 0, n) : n;
+    }
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         unsigned m = block_needs_care(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
