@@ -316,8 +316,9 @@ static etp_status build(builder *b, const etp_analysis *a)
         const char *path = gn->module_depth ? gn->modules[gn->module_depth - 1].path : "";
         nd->label = op_label(gn);
         nd->ns = etp_module_namespace(path ? path : "");
-        char synth[32];
-        snprintf(synth, sizeof synth, "node_%u", i);
+        char synth[32] = "";
+        if (!gn->name)
+            snprintf(synth, sizeof synth, "node_%u", i);
         if (!nd->label || !nd->ns || set_id(b, k, gn->name ? gn->name : synth))
             return oom(b);
         for (uint32_t o = 0; o < gn->output_count; o++)

@@ -17,14 +17,14 @@ static void kv(etp_jw *w, const char *k, const char *v)
 static void kv_i64(etp_jw *w, const char *k, int64_t v)
 {
     char b[32];
-    snprintf(b, sizeof b, "%" PRId64, v);
+    etp_format_int(b, v);
     kv(w, k, b);
 }
 
 static void port_meta(etp_jw *w, uint32_t id, const char *key, const char *value)
 {
     char b[16];
-    snprintf(b, sizeof b, "%" PRIu32, id);
+    etp_format_int(b, id);
     etp_jw_obj_begin(w);
     ETP_JW_KSTR_LIT(w, "id", b);
     ETP_JW_KEY_LIT(w, "attrs");
@@ -48,11 +48,17 @@ static char *instruction_list(const etp_source_graph *g, const etp_src_node *nd)
         if (l->instruction == last)
             continue;
         last = l->instruction;
-        char id[300];
-        int n = snprintf(id, sizeof id, "%s%s_0_%" PRId32, len ? ", " : "", g->method,
-                         l->instruction);
-        if (n < 0 || (size_t)n >= sizeof id)
+        /* "[, ]<method>_0_<instruction>"; one that would not fit 300 bytes is left out */
+        char id[300], num[24];
+        size_t ml = strlen(g->method), sep = len ? 2 : 0;
+        size_t nn = (size_t)etp_format_int(num, l->instruction);
+        if (sep + ml + 3 + nn >= sizeof id)
             continue;
+        memcpy(id, ", ", sep);
+        memcpy(id + sep, g->method, ml);
+        memcpy(id + sep + ml, "_0_", 3);
+        memcpy(id + sep + ml + 3, num, nn + 1);
+        int n = (int)(sep + ml + 3 + nn);
         if (len + (size_t)n + 1 > cap) {
             cap = 2 * (len + (size_t)n + 1);
             char *ns = realloc(s, cap);
@@ -105,7 +111,9 @@ static void operator_attrs(etp_jw *w, const etp_source_graph *g, const etp_src_n
     }
     char b[64];
     kv(w, "timing", etp_timing_source_name(e->source));
-    snprintf(b, sizeof b, "%" PRIu32 " of %" PRIu32, e->time.executions, a->execution_count);
+    int n = etp_format_int(b, e->time.executions); /* "<executions> of <all>" */
+    memcpy(b + n, " of ", 4);
+    etp_format_int(b + n + 4, a->execution_count);
     kv(w, "executions", b);
     kv(w, "additive", e->additive ? "true" : "false");
     kv(w, "shared", e->shared ? "true" : "false");
