@@ -14,7 +14,9 @@
  */
 #include "util/dtoa.h"
 
+#include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 __extension__ typedef unsigned __int128 u128;
@@ -418,3 +420,32 @@ static int format(char *out, double v, char conv, int json_float)
 int etp_dtoa_format(char *out, double v, char conv) { return format(out, v, conv, 0); }
 
 int etp_dtoa_format_json(char *out, double v) { return format(out, v, 'g', 1); }
+
+int etp_format_fixed1(char *out, double v)
+{
+    if (!(fabs(v) <= 1e15))
+        return snprintf(out, ETP_FIXED1_MAX, "%.1f", v);
+    /* 10v rounds to t within half an ulp of t; unless t's fraction is that
+     * close to .5, the exact 10v rounds to the same integer as t. */
+    double t = v * 10.0, fl = floor(t), frac = t - fl;
+    double ulp = nextafter(fabs(t), INFINITY) - fabs(t);
+    if (fabs(frac - 0.5) <= 2 * ulp)
+        return snprintf(out, ETP_FIXED1_MAX, "%.1f", v);
+    int64_t r = (int64_t)(frac > 0.5 ? fl + 1 : fl);
+    char *p = out;
+    if (r < 0 || (r == 0 && signbit(v)))
+        *p++ = '-'; /* printf keeps the sign of a value that rounds to 0 */
+    uint64_t m = r < 0 ? (uint64_t)(-r) : (uint64_t)r;
+    char b[24], *e = b + sizeof b, *q = e;
+    *--q = (char)('0' + m % 10);
+    *--q = '.';
+    m /= 10;
+    do {
+        *--q = (char)('0' + m % 10);
+        m /= 10;
+    } while (m);
+    memcpy(p, q, (size_t)(e - q));
+    p += e - q;
+    *p = '\0';
+    return (int)(p - out);
+}

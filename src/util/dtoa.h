@@ -32,4 +32,14 @@ int etp_dtoa_format(char *out, double v, char conv);
  * float, so that readers keep its type. */
 int etp_dtoa_format_json(char *out, double v);
 
+/* Room for any text of etp_format_fixed1() (%.1f of DBL_MAX has 310
+ * digits), with its NUL. */
+#define ETP_FIXED1_MAX 320
+
+/* The text of printf("%.1f", @p v) into @p out (ETP_FIXED1_MAX bytes; a
+ * value beyond 1e15 or not finite is printed by snprintf itself). Exact:
+ * v * 10 is rounded here only when it is clearly away from a tie, else
+ * snprintf decides. Returns the length. */
+int etp_format_fixed1(char *out, double v);
+
 #endif

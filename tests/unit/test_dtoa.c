@@ -4,7 +4,7 @@
  * ".0" after integral values. Checked on every power of two and its
  * neighbours, every decimal-length boundary, small and large subnormals,
  * integers, timing-like values and millions of random bit patterns; every
- * text also reads back exactly. */
+ * text also reads back exactly; etp_format_fixed1 against printf("%.1f"). */
 #include <float.h>
 #include <math.h>
 #include <setjmp.h>
@@ -269,6 +269,40 @@ static void test_small_buffers(void **state)
     assert_string_equal(b, "null");
 }
 
+/* etp_format_fixed1 writes what printf("%.1f") writes: on exact ties
+ * (quarters, twentieths), values just around them, negative values that
+ * round to zero, huge ones and random bit patterns. */
+static void check_fixed1(double v)
+{
+    char want[ETP_FIXED1_MAX], got[ETP_FIXED1_MAX];
+    snprintf(want, sizeof want, "%.1f", v);
+    int n = etp_format_fixed1(got, v);
+    if (strcmp(want, got) || (size_t)n != strlen(want))
+        fail_msg("%a: printf %s, etp_format_fixed1 %s", v, want, got);
+}
+
+static void test_fixed1(void **state)
+{
+    (void)state;
+    static const double fixed[] = {0.0, -0.0, 0.05, -0.05, 0.25, -0.25, 0.75, 2.25, 1e15, -1e15,
+                                   1e16, 1.5e300, -0.04, 0.15, 0.35, 1e-300, INFINITY, -INFINITY};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        check_fixed1(fixed[i]);
+    for (int i = 0; i < RANDOM_COUNT / 2; i++) {
+        uint64_t r = next();
+        double v;
+        switch (i % 5) {
+        case 0: v = (double)(int64_t)(r % 4000000) / 4.0 - 500000; break;     /* quarters */
+        case 1: v = (double)(int64_t)(r % 40000000) / 20.0 - 1000000; break;  /* twentieths */
+        case 2: v = nextafter((double)(int64_t)(r % 400000) / 20.0, (r >> 40) & 1 ? 1e9 : -1e9); break;
+        case 3: v = ((double)(r >> 11) / 9007199254740992.0) * 2e4 - 1e4; break;
+        default: memcpy(&v, &r, sizeof v); break;
+        }
+        if (!isnan(v))
+            check_fixed1(v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_timing_like),
         cmocka_unit_test(test_random_bits),
         cmocka_unit_test(test_small_buffers),
+        cmocka_unit_test(test_fixed1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include "outputs/report/device_output.h"
 #include "outputs/report/report_internal.h"
 #include "outputs/views_internal.h"
+#include "util/dtoa.h"
 
 #define NODE_H 34.0
 #define CHAR_W 7.3      /* DejaVu Sans Mono at 12px: 0.6 em per glyph */
@@ -347,6 +348,19 @@ static int cmp_span(const void *x, const void *y)
 /* Outline of a delegated region: per layer the extent of its nodes, joined
  * down the right side and back up the left, one polygon per run of
  * consecutive layers (the layout keeps a group contiguous in each layer). */
+/* "<cmd>x,y " of a path, as fprintf("%s%.1f,%.1f ") writes it. */
+static void put_point(FILE *fp, const char *cmd, double x, double y)
+{
+    char b[2 * ETP_FIXED1_MAX + 8];
+    size_t n = strlen(cmd);
+    memcpy(b, cmd, n);
+    n += (size_t)etp_format_fixed1(b + n, x);
+    b[n++] = ',';
+    n += (size_t)etp_format_fixed1(b + n, y);
+    b[n++] = ' ';
+    fwrite(b, 1, n, fp);
+}
+
 static void group_outlines(FILE *fp, const rp_report *r, const rp_view *v)
 {
     const etp_source_graph *g = r->in->source;
@@ -399,11 +413,14 @@ static void group_outlines(FILE *fp, const rp_report *r, const rp_view *v)
             while (b < n && sp[b].layer == sp[b - 1].layer + 1)
                 b++;
             fputs("<path d=\"", fp);
-            for (size_t k = a; k < b; k++)
-                fprintf(fp, "%s%.1f,%.1f L%.1f,%.1f ", k == a ? "M" : "L", sp[k].x1, sp[k].y0, sp[k].x1,
-                        sp[k].y1);
-            for (size_t k = b; k-- > a;)
-                fprintf(fp, "L%.1f,%.1f L%.1f,%.1f ", sp[k].x0, sp[k].y1, sp[k].x0, sp[k].y0);
+            for (size_t k = a; k < b; k++) {
+                put_point(fp, k == a ? "M" : "L", sp[k].x1, sp[k].y0);
+                put_point(fp, "L", sp[k].x1, sp[k].y1);
+            }
+            for (size_t k = b; k-- > a;) {
+                put_point(fp, "L", sp[k].x0, sp[k].y1);
+                put_point(fp, "L", sp[k].x0, sp[k].y0);
+            }
             fputs("Z\"/>", fp);
             a = b;
         }
