@@ -44,7 +44,7 @@ int etp_csvw_finish(etp_csvw *w)
     return failed ? -1 : 0;
 }
 
-static int reserve(etp_csvw *w, size_t n)
+static int reserve_slow(etp_csvw *w, size_t n)
 {
     if (w->failed)
         return -1;
@@ -68,6 +68,14 @@ static int reserve(etp_csvw *w, size_t n)
     w->buf = b;
     w->cap = cap;
     return 0;
+}
+
+/* Room for @p n more bytes: the common case inline. */
+static inline int reserve(etp_csvw *w, size_t n)
+{
+    if (w->len + n < w->cap && !w->failed)
+        return 0;
+    return reserve_slow(w, n);
 }
 
 static void put(etp_csvw *w, const char *s, size_t n)
