@@ -178,9 +178,19 @@ static etp_status build_overlays(const me_ctx *ctx, overlay_file *files, size_t 
     };
     uint32_t nsrc = ctx->sg ? ctx->sg->node_count : 0;
     const char **ids = sorted_ids(ctx->ig);
+    /* Which instruction entities are nodes of the graph (every key must
+     * exist in the graph it targets): looked up once, not per metric. */
+    char *in_graph = calloc(a->entity_count + 1, 1);
     *count = 0;
-    if (!ids)
+    if (!ids || !in_graph) {
+        free(ids);
+        free(in_graph);
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    }
+    for (uint32_t i = 0; ctx->ig && i < a->entity_count; i++)
+        in_graph[i] = a->entities[i].kind == ETP_ENTITY_INSTRUCTION &&
+                      bsearch(&a->entities[i].id, ids, ctx->ig->node_count, sizeof *ids,
+                              cmp_str_ptr) != NULL;
     etp_status s = ETP_OK;
     for (size_t mi = 0; !s && mi < OVERLAY_METRICS; mi++) {
         overlay_file *f = &files[*count];
@@ -197,11 +207,8 @@ static etp_status build_overlays(const me_ctx *ctx, overlay_file *files, size_t 
         for (uint32_t i = 0; ctx->ig && i < a->entity_count; i++) {
             const etp_entity *e = &a->entities[i];
             double v;
-            if (e->kind != ETP_ENTITY_INSTRUCTION ||
-                !metric_value(a, e, metrics[mi].col, metrics[mi].pct, exec_avg, &v))
+            if (!in_graph[i] || !metric_value(a, e, metrics[mi].col, metrics[mi].pct, exec_avg, &v))
                 continue;
-            if (!bsearch(&e->id, ids, ctx->ig->node_count, sizeof *ids, cmp_str_ptr))
-                continue; /* every key must exist in the graph it targets */
             f->ivals[n].node_id = e->id;
             f->ivals[n].value = v;
             n++;
@@ -255,6 +262,7 @@ static etp_status build_overlays(const me_ctx *ctx, overlay_file *files, size_t 
         snprintf(f->rel, sizeof f->rel, "model_explorer/%s", fname);
     }
     free(ids);
+    free(in_graph);
     return s;
 }
 
