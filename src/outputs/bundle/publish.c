@@ -41,7 +41,10 @@ static int fill_operators(FILE *fp, void *ctx, etp_error *err)
         etp_csvw w;
         etp_csvw_init_file(&w, fp);
         etp_operators_csv_write(j->a, &w);
-        return etp_csvw_finish(&w);
+        int rc = etp_csvw_finish(&w);
+        if (rc && !ferror(fp))
+            nomem(err); /* not the file: its growth (a file error speaks for itself) */
+        return rc;
     }
     size_t len = 0;
     char *t = etp_operators_json(j->a, &len);
