@@ -255,6 +255,22 @@ int etp_dtoa_digits(double v, uint64_t *digits, int *exp10)
      * = c 5^m 2^(q + m + 1) is an integer. */
     uint64_t s = vb >> 2;
     int exact = 0, half = 0;
+    /* Symmetric R is less than 10 units wide (10^k <= 2^q < 10^(k+1)), so
+     * it holds at most one multiple of 10, one of the two around s. If it
+     * holds one, the coarsest level that reads back is that multiple's (any
+     * rounding in R at a level j >= 1 is a multiple of 10 in R, and the
+     * rounding to the multiple's own trailing zeros is in R by symmetry):
+     * the answer, without the tie test below. */
+    if (!asym) {
+        uint64_t sp10 = s / 10 * 10, tp10 = sp10 + 10;
+        int upin = sp10 != 0 && vbl + (uint64_t)out <= sp10 << 2;
+        int wpin = (tp10 << 2) + (uint64_t)out <= vbr;
+        if (upin != wpin) {
+            *digits = upin ? sp10 : tp10;
+            *exp10 = k;
+            return strip_zeros(digits, exp10);
+        }
+    }
     if (k < 0 && -k < 28) {
         int m = -k, sh = -(q + m + 1);
         u128 x2 = (u128)c * pow5[m];
@@ -273,21 +289,10 @@ int etp_dtoa_digits(double v, uint64_t *digits, int *exp10)
          * level that reads back (the least precision). */
         level lv = {s, vb, vbl, vbr, (uint64_t)out, exact, half};
         uint64_t d0, best;
-        /* R is less than 10 units wide (10^k <= 2^q < 10^(k+1)), so it
-         * holds at most one multiple of 10, one of the two around s. If it
-         * holds one, the coarsest level that reads back is that multiple's
-         * (any rounding in R at a level j >= 1 is a multiple of 10 in R, and
-         * the rounding to the multiple's own trailing zeros is in R by the
-         * symmetry above); if none, it is level 0. Two tests instead of the
-         * bisection (which stays for the case of both, not expected). */
-        uint64_t sp10 = s / 10 * 10, tp10 = sp10 + 10;
+        /* No multiple of 10 in R: level 0. Both of them (not expected):
+         * the bisection. */
+        uint64_t sp10 = s / 10 * 10;
         int upin = sp10 != 0 && vbl + (uint64_t)out <= sp10 << 2;
-        int wpin = (tp10 << 2) + (uint64_t)out <= vbr;
-        if (upin != wpin) {
-            *digits = upin ? sp10 : tp10;
-            *exp10 = k;
-            return strip_zeros(digits, exp10);
-        }
         if (!upin && level_reads_back(&lv, 0, &d0)) {
             *digits = d0;
             *exp10 = k;

@@ -242,52 +242,12 @@ static inline int needs_care(unsigned char c)
     return (unsigned)(c - 0x20) >= 0x5fu || c == '"' || c == '\\' || c == '<';
 }
 
-/* Nonzero if one of the eight bytes of @p x needs care: (y - ones) & ~y has
- * a high bit set iff y has a zero byte; the same with 0x20 for a byte below
- * 0x20; x's own high bits for bytes >= 0x80. */
-static inline uint64_t word_needs_care(uint64_t x)
-{
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
-    uint64_t lt = x ^ (ones * '<');
-    return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs) |
-            ((del - ones) & ~del) | ((lt - ones) & ~lt) | x) & highs;
-}
-
-static inline uint64_t load8(const unsigned char *p)
-{
-    uint64_t x;
-    memcpy(&x, p, 8);
-    return x;
-}
-
-static inline uint64_t load4(const unsigned char *p)
-{
-    uint32_t x;
-    memcpy(&x, p, 4);
-    return x;
-}
-
 /* The first byte of p[i, n) that needs care, or n. */
 static size_t first_care(const unsigned char *p, size_t i, size_t n)
 {
     while (i < n && !needs_care(p[i]))
         i++;
     return i;
-}
-
-/* plain_prefix for n < 16: two overlapping loads cover the string without
- * reading past it; a flagged word is looked at byte by byte. */
-static inline size_t plain_prefix_short(const unsigned char *p, size_t n)
-{
-    uint64_t care;
-    if (n >= 8)
-        care = word_needs_care(load8(p)) | word_needs_care(load8(p + n - 8));
-    else if (n >= 4)
-        care = word_needs_care(load4(p) | load4(p + n - 4) << 32);
-    else
-        return first_care(p, 0, n);
-    return care ? first_care(p, 0, n) : n;
 }
 
 #if defined(__SSE2__)
@@ -339,6 +299,46 @@ static size_t plain_prefix(const unsigned char *p, size_t n)
     return n;
 }
 #else
+/* Nonzero if one of the eight bytes of @p x needs care: (y - ones) & ~y has
+ * a high bit set iff y has a zero byte; the same with 0x20 for a byte below
+ * 0x20; x's own high bits for bytes >= 0x80. */
+static inline uint64_t word_needs_care(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
+    uint64_t lt = x ^ (ones * '<');
+    return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs) |
+            ((del - ones) & ~del) | ((lt - ones) & ~lt) | x) & highs;
+}
+
+static inline uint64_t load8(const unsigned char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+static inline uint64_t load4(const unsigned char *p)
+{
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return x;
+}
+
+/* plain_prefix for n < 16: two overlapping loads cover the string without
+ * reading past it; a flagged word is looked at byte by byte. */
+static inline size_t plain_prefix_short(const unsigned char *p, size_t n)
+{
+    uint64_t care;
+    if (n >= 8)
+        care = word_needs_care(load8(p)) | word_needs_care(load8(p + n - 8));
+    else if (n >= 4)
+        care = word_needs_care(load4(p) | load4(p + n - 4) << 32);
+    else
+        return first_care(p, 0, n);
+    return care ? first_care(p, 0, n) : n;
+}
+
 /* Length of the longest prefix of @p p[0, n) without a byte that needs
  * care, eight bytes at a time while they are all plain. */
 static size_t plain_prefix(const unsigned char *p, size_t n)
