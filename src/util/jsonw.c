@@ -516,10 +516,21 @@ void etp_jw_str(etp_jw *w, const char *s)
 /* Decimal digits of @p v at the end of @p end's buffer; returns the start. */
 static char *u64_text(uint64_t v, char *end)
 {
-    do {
-        *--end = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    static const char pairs[201] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    while (v >= 100) { /* two digits a step */
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        end -= 2;
+        memcpy(end, pairs + 2 * r, 2);
+    }
+    if (v >= 10) {
+        end -= 2;
+        memcpy(end, pairs + 2 * v, 2);
+    } else
+        *--end = (char)('0' + v);
     return end;
 }
 

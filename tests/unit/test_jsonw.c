@@ -331,6 +331,35 @@ static void test_literal_keys(void **state)
         }
 }
 
+/* Integers print as printf("%lld") does: every power of ten and its
+ * neighbours, the extremes and random values. */
+static void check_int(int64_t v)
+{
+    char want[32], got[32];
+    snprintf(want, sizeof want, "%lld", (long long)v);
+    int n = etp_format_int(got, v);
+    assert_string_equal(got, want);
+    assert_int_equal(n, (int)strlen(want));
+}
+
+static void test_integers(void **state)
+{
+    (void)state;
+    check_int(INT64_MIN);
+    check_int(INT64_MAX);
+    check_int(0);
+    for (int64_t p = 1; p <= INT64_MAX / 10; p *= 10)
+        for (int64_t d = -1; d <= 1; d++) {
+            check_int(p + d);
+            check_int(-(p + d));
+        }
+    for (int i = 0; i < 200000; i++) {
+        int64_t v = (int64_t)next();
+        check_int(v);
+        check_int(v >> (next() % 64));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_timing_like),
         cmocka_unit_test(test_string_escapes),
         cmocka_unit_test(test_literal_keys),
+        cmocka_unit_test(test_integers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
