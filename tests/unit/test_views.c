@@ -171,14 +171,8 @@ static void test_source_graph(void **state)
 
 static char *file_text(FILE *fp, size_t *len)
 {
-    long n = ftell(fp);
-    rewind(fp);
-    char *buf = malloc((size_t)n + 1);
+    char *buf = tu_stream_text(fp, len);
     assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
-    buf[n] = 0;
-    if (len)
-        *len = (size_t)n;
     return buf;
 }
 

@@ -113,3 +113,22 @@ uint64_t tu_rand(uint64_t *state)
     *state ^= *state << 17;
     return *state;
 }
+
+char *tu_stream_text(FILE *fp, size_t *len)
+{
+    long n = ftell(fp);
+    if (n < 0)
+        return NULL;
+    rewind(fp);
+    char *buf = malloc((size_t)n + 1);
+    if (!buf)
+        return NULL;
+    if (fread(buf, 1, (size_t)n, fp) != (size_t)n) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = 0;
+    if (len)
+        *len = (size_t)n;
+    return buf;
+}

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Absolute path of fixture @p rel under ../shared/fixtures (static buffer
  * per call slot; copy it if you need several). NULL and a printed SKIP note
@@ -13,6 +14,9 @@ const char *tu_fixture(const char *rel);
 int tu_have_fixtures(void);
 /* Read a whole file; caller frees. NULL on error. */
 uint8_t *tu_read_file(const char *path, size_t *size);
+/* What has been written to @p fp (a tmpfile, say) up to its position,
+ * NUL-terminated; *len (if given) its length. Caller frees; NULL on error. */
+char *tu_stream_text(FILE *fp, size_t *len);
 /* A fresh empty temporary directory (caller removes it with tu_rmrf). */
 char *tu_tmpdir(void);
 void tu_rmrf(const char *path);
