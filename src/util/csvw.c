@@ -101,8 +101,6 @@ static void next_field(etp_csvw *w)
     w->row_open = 1;
 }
 
-static int needs_quotes(const char *s) { return strpbrk(s, ",\"\r\n") != NULL; }
-
 /* Length of @p s and whether it needs quotes, in one pass (the common short
  * field: a call of strpbrk costs more than the scan). */
 static size_t field_len(const char *s, int *quote)
@@ -115,6 +113,13 @@ static size_t field_len(const char *s, int *quote)
         }
     *quote = 0;
     return (size_t)(p - s);
+}
+
+static int needs_quotes(const char *s)
+{
+    int quote;
+    field_len(s, &quote);
+    return quote;
 }
 
 static void put_quoted_body(etp_csvw *w, const char *s)

@@ -254,7 +254,7 @@ int etp_dtoa_digits(double v, uint64_t *digits, int *exp10)
      * needs k < 0 with 10^-k = 5^m 2^m small: then test exactly whether 2x
      * = c 5^m 2^(q + m + 1) is an integer. */
     uint64_t s = vb >> 2;
-    int exact = 0, half = 0;
+    int exact = 0, half = 0, upin = 0;
     /* Symmetric R is less than 10 units wide (10^k <= 2^q < 10^(k+1)), so
      * it holds at most one multiple of 10, one of the two around s. If it
      * holds one, the coarsest level that reads back is that multiple's (any
@@ -263,7 +263,7 @@ int etp_dtoa_digits(double v, uint64_t *digits, int *exp10)
      * the answer, without the tie test below. */
     if (!asym) {
         uint64_t sp10 = s / 10 * 10, tp10 = sp10 + 10;
-        int upin = sp10 != 0 && vbl + (uint64_t)out <= sp10 << 2;
+        upin = sp10 != 0 && vbl + (uint64_t)out <= sp10 << 2;
         int wpin = (tp10 << 2) + (uint64_t)out <= vbr;
         if (upin != wpin) {
             *digits = upin ? sp10 : tp10;
@@ -289,10 +289,8 @@ int etp_dtoa_digits(double v, uint64_t *digits, int *exp10)
          * level that reads back (the least precision). */
         level lv = {s, vb, vbl, vbr, (uint64_t)out, exact, half};
         uint64_t d0, best;
-        /* No multiple of 10 in R: level 0. Both of them (not expected):
-         * the bisection. */
-        uint64_t sp10 = s / 10 * 10;
-        int upin = sp10 != 0 && vbl + (uint64_t)out <= sp10 << 2;
+        /* No multiple of 10 in R (upin == wpin == 0 above): level 0. Both
+         * of them (not expected): the bisection. */
         if (!upin && level_reads_back(&lv, 0, &d0)) {
             *digits = d0;
             *exp10 = k;
@@ -348,11 +346,26 @@ int etp_dtoa_digits(double v, uint64_t *digits, int *exp10)
     return strip_zeros(digits, exp10);
 }
 
-/* "00" to "99": two digits per step when writing a number out. */
-static const char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
+char *etp_u64_digits(uint64_t v, char *end)
+{
+    /* "00" to "99": two digits a step */
+    static const char pairs[201] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        end -= 2;
+        memcpy(end, pairs + 2 * r, 2);
+    }
+    if (v >= 10) {
+        end -= 2;
+        memcpy(end, pairs + 2 * v, 2);
+    } else
+        *--end = (char)('0' + v);
+    return end;
+}
 
 /* The text of etp_dtoa_format(); @p json_float adds ".0" to a text without
  * a point or an exponent, as JSON writers do to keep a float a float. */
@@ -373,15 +386,7 @@ static int format(char *out, double v, char conv, int json_float)
     int e;
     int n = etp_dtoa_digits(v, &d, &e);
     char dig[20];
-    int i = n;
-    while (i >= 2) {
-        unsigned r = (unsigned)(d % 100);
-        d /= 100;
-        i -= 2;
-        memcpy(dig + i, digit_pairs + 2 * r, 2);
-    }
-    if (i)
-        dig[0] = (char)('0' + d);
+    etp_u64_digits(d, dig + n); /* d has exactly n digits */
     int x = n - 1 + e; /* decimal exponent of the first digit */
     if (conv != 'e' && x >= -4 && x < n) {
         if (x >= 0) {
@@ -444,11 +449,7 @@ int etp_format_fixed1(char *out, double v)
     char b[24], *e = b + sizeof b, *q = e;
     *--q = (char)('0' + m % 10);
     *--q = '.';
-    m /= 10;
-    do {
-        *--q = (char)('0' + m % 10);
-        m /= 10;
-    } while (m);
+    q = etp_u64_digits(m / 10, q);
     memcpy(p, q, (size_t)(e - q));
     p += e - q;
     *p = '\0';

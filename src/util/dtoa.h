@@ -32,6 +32,10 @@ int etp_dtoa_format(char *out, double v, char conv);
  * float, so that readers keep its type. */
 int etp_dtoa_format_json(char *out, double v);
 
+/* The decimal digits of @p v, written backwards so that they end just
+ * before @p end (at most 20 bytes); returns where they start. */
+char *etp_u64_digits(uint64_t v, char *end);
+
 /* Room for any text of etp_format_fixed1() (%.1f of DBL_MAX has 310
  * digits), with its NUL. */
 #define ETP_FIXED1_MAX 320

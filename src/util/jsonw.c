@@ -513,33 +513,12 @@ void etp_jw_str(etp_jw *w, const char *s)
     etp_jw_strn(w, s, strlen(s));
 }
 
-/* Decimal digits of @p v at the end of @p end's buffer; returns the start. */
-static char *u64_text(uint64_t v, char *end)
-{
-    static const char pairs[201] =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-        "8081828384858687888990919293949596979899";
-    while (v >= 100) { /* two digits a step */
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        end -= 2;
-        memcpy(end, pairs + 2 * r, 2);
-    }
-    if (v >= 10) {
-        end -= 2;
-        memcpy(end, pairs + 2 * v, 2);
-    } else
-        *--end = (char)('0' + v);
-    return end;
-}
-
 int etp_format_int(char *out, int64_t v)
 {
     char b[24];
     char *end = b + sizeof b;
     uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    char *p = u64_text(mag, end);
+    char *p = etp_u64_digits(mag, end);
     if (v < 0)
         *--p = '-';
     size_t n = (size_t)(end - p);
@@ -553,7 +532,7 @@ void etp_jw_int(etp_jw *w, int64_t v)
     char b[24];
     char *end = b + sizeof b;
     uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    char *p = u64_text(mag, end);
+    char *p = etp_u64_digits(mag, end);
     if (v < 0)
         *--p = '-';
     jw_pre(w);
@@ -564,7 +543,7 @@ void etp_jw_uint(etp_jw *w, uint64_t v)
 {
     char b[24];
     char *end = b + sizeof b;
-    char *p = u64_text(v, end);
+    char *p = etp_u64_digits(v, end);
     jw_pre(w);
     jw_put(w, p, (size_t)(end - p));
 }

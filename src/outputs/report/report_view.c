@@ -345,9 +345,6 @@ static int cmp_span(const void *x, const void *y)
     return (a->layer > b->layer) - (a->layer < b->layer);
 }
 
-/* Outline of a delegated region: per layer the extent of its nodes, joined
- * down the right side and back up the left, one polygon per run of
- * consecutive layers (the layout keeps a group contiguous in each layer). */
 /* "<cmd>x,y " of a path, as fprintf("%s%.1f,%.1f ") writes it. */
 static void put_point(FILE *fp, const char *cmd, double x, double y)
 {
@@ -361,6 +358,9 @@ static void put_point(FILE *fp, const char *cmd, double x, double y)
     fwrite(b, 1, n, fp);
 }
 
+/* Outline of a delegated region: per layer the extent of its nodes, joined
+ * down the right side and back up the left, one polygon per run of
+ * consecutive layers (the layout keeps a group contiguous in each layer). */
 static void group_outlines(FILE *fp, const rp_report *r, const rp_view *v)
 {
     const etp_source_graph *g = r->in->source;
