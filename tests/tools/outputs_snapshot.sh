@@ -56,6 +56,44 @@ run mid.j analyze mid.etrecord --etdump mid.etdp --pte mid.pte --json
 run mid.trace trace mid.etdp --pte mid.pte --etrecord mid.etrecord -o mid.trace.json
 run mid.inspect inspect mid.etdp --pte mid.pte --json
 run list analyze --list-issue-codes
+# Device-log fixture: an Arm runner's console carrying its ETDump.
+D=$F/device-logs/arm_serial_kws_u85.log
+run devlog.j analyze --log $D --pte $R/$K.pte --etrecord $R/$K.etrecord --json
+run devlog.b analyze --log $D --pte $R/$K.pte --etrecord $R/$K.etrecord -o devlog.b --detailed
+run devlog.txt analyze --log $D --pte $R/$K.pte
+# VGF: generated NX statistics for the fixture VGF program, each capture analysed.
+V=$F/pte-adapter/mobilenet_v2_vgf/input.pte
+run gen_vgf gen vgf-stats --pte $V -o gvs
+for e in gvs/*.etdp; do b=$(basename $e .etdp)
+  run vgf.$b.j analyze $e $V --json; run vgf.$b.txt analyze $e $V
+done
+run vgf.b analyze gvs/g1_mode0_v2.etdp $V -o vgf.b --detailed
+rm -rf gvs
+# Diffs: bundles and ETDumps, every output form.
+run gen_base gen etdump -o base.etdp --executions 8 --instructions 400 --delegate-every 10 --seed 5 --pte base.pte --etrecord base.etrecord
+run gen_new gen etdump -o new.etdp --executions 8 --instructions 400 --delegate-every 10 --seed 5 --slowdown 17:1.8
+cp base.pte new.pte; cp base.etrecord new.etrecord
+run base.b analyze base.etdp base.pte base.etrecord -o base.b --detailed
+run new.b analyze new.etdp new.pte new.etrecord -o new.b --detailed
+run new.bs analyze new.etdp new.pte new.etrecord -o new.bs
+run diff.txt diff base.b new.b
+run diff.j diff base.b new.b --json
+run diff.csv diff base.b new.b --csv
+run diff.o diff base.b new.b -o diff.b
+run diff.p50 diff base.b new.bs --stat p50 --json
+run diff.e diff base.etdp new.etdp --json --top 0
+run diff.gate diff base.b new.b --fail-if-slower 5
+run diff.kws diff $R/cm_et_arduino_kws_x10.etdp kws.b --base-pte $R/$K.pte --json
+run diff.xo diff $R/et_add_x10.etdp $R/et_add_x1.etdp --json
+rm -f base.etdp new.etdp base.pte new.pte base.etrecord new.etrecord
+# The reference run (REF=1; large: 70 MB ETDump).
+if [ "${REF:-0}" = 1 ]; then
+  run gen_ref gen etdump -o ref.etdp --executions 50 --instructions 10000 --delegate-every 10 --pte ref.pte --etrecord ref.etrecord
+  run ref.j analyze ref.etrecord --etdump ref.etdp --pte ref.pte --json
+  run ref.txt analyze ref.etrecord --etdump ref.etdp --pte ref.pte
+  run ref.b analyze ref.etrecord --etdump ref.etdp --pte ref.pte -o ref.b --detailed
+  rm -f ref.etdp ref.pte ref.etrecord
+fi
 rm -f mid.etdp mid.pte mid.etrecord demo/model.pte demo/run.etdp demo/model.etrecord
 # normalise what may differ: run id and timestamp, confined to manifest and run metadata
 python3 - <<'PY'
@@ -65,7 +103,12 @@ for root, _, files in os.walk('.'):
         if f in ('result_manifest.json', 'run_metadata.json'):
             p = os.path.join(root, f); d = json.load(open(p))
             for k in ('run_id', 'timestamp'): d.pop(k, None)
+            for i in d.get('provenance', {}).get('inputs', []):  # a bundle's manifest holds its run id
+                if i.get('name') == 'result_manifest.json': i.pop('sha256', None)
             for a in d.get('artifacts', []):
                 if a.get('path') == 'run_metadata.json': a.pop('sha256', None); a.pop('size_bytes', None); a.pop('size', None)
             json.dump(d, open(p + '.norm', 'w'), indent=1, sort_keys=True); os.remove(p)
 PY
+# a log carrying its ETDump is decoded into a temporary folder whose name is random
+grep -rlZ --exclude='*.html' -E '/tmp/etprof-[a-z]+-[A-Za-z0-9]{6}' . 2>/dev/null | xargs -0 -r sed -i -E 's#/tmp/etprof-([a-z]+)-[A-Za-z0-9]{6}#/tmp/etprof-\1-XXXXXX#g'
+exit 0
