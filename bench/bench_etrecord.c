@@ -19,7 +19,7 @@
 #include <zip.h>
 
 #include "etprof/etrecord.h"
-#include "formats/etrecord_internal.h"
+#include "formats/etrecord/etrecord_internal.h"
 #include "util/json_arena.h"
 
 static const char head[] =

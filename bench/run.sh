@@ -71,4 +71,4 @@ done
 # VGF NX statistics (issue 16): 1,000 executions x 1,000 stripes aggregated
 # (with each execution's stripe-id list decoded), plus one execution's
 # statistics memory and wrapper JSON decoded (MB/s) and peak RSS.
-"$build/bench_vgf_stats" 1000 1000
+"$build/bench_nx_stats" 1000 1000

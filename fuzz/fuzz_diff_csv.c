@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "outputs/diff/diff_csv_read.h"
+#include "formats/bundle/csv_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

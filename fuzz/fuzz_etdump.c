@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etprof/dump.h"
 #include "etprof/etdump.h"
 #include "etprof/inspect.h"
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <zip.h>
 
+#include "etprof/dump.h"
 #include "etprof/etrecord.h"
 #include "outputs/dump/outline.h"
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/etrecord_internal.h"
+#include "formats/etrecord/etrecord_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

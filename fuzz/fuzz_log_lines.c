@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/device_log_internal.h"
+#include "formats/logs/device_log_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

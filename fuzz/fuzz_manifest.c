@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outputs/bundle/bundle_verify.h"
+#include "formats/bundle/bundle_verify.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "etprof/dump.h"
 #include "etprof/program.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

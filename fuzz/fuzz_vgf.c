@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "etprof/dump.h"
 #include "etprof/vgf.h"
 #include "outputs/mexplorer/me_vgf.h"
 

@@ -3,10 +3,10 @@
 set(R ${ETP_FIXTURES}/real-runs)
 add_test(NAME analyze.rules
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/analyze_rules.py $<TARGET_FILE:etprof_cli>
-                 ${PROJECT_SOURCE_DIR}/schema)
+                 ${PROJECT_SOURCE_DIR}/schemas/flatbuffers)
 add_test(NAME analyze.oracle
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/analyze_oracle.py $<TARGET_FILE:etprof_cli>
-                 ${PROJECT_SOURCE_DIR}/schema
+                 ${PROJECT_SOURCE_DIR}/schemas/flatbuffers
                  ${R}/cm_et_arduino_kws_x10 ${R}/et_add_x1 ${R}/et_add_x10 ${R}/np_dtypes_x10
                  ${R}/np_multi_forward_x10::forward ${R}/np_multi_forward_x10::double
                  ${R}/xnn_np_add_x10 ${R}/et_bundled_program_debug_intermediate:bpte

@@ -2,7 +2,7 @@
 """Every attribution rule of `etprof analyze`, each on inputs built for it.
 
 Programs and ETDumps are written as JSON and encoded by flatc (the
-independent FlatBuffers implementation) with the schemas in schema/;
+independent FlatBuffers implementation) with the schemas in schemas/flatbuffers/;
 ETRecords are zip files written by Python's zipfile, in the current layout.
 Each check would fail if its rule were broken.
 

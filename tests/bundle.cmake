@@ -11,7 +11,7 @@ add_test(NAME bundle.make
                  ${ETP_BUNDLE_TEST_DIR} $<TARGET_FILE:bundle_make>)
 add_test(NAME bundle.schema
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/bundle_schema.py
-                 ${PROJECT_SOURCE_DIR}/schemas/result_manifest.v1.schema.json ${ETP_BUNDLE_TEST_DIR})
+                 ${PROJECT_SOURCE_DIR}/schemas/json/result_manifest.v1.schema.json ${ETP_BUNDLE_TEST_DIR})
 add_test(NAME bundle.cli_verify_ok
          COMMAND $<TARGET_FILE:etprof_cli> verify --strict ${ETP_BUNDLE_TEST_DIR})
 set_tests_properties(bundle.make PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}" FIXTURES_SETUP etp_bundle)

@@ -39,7 +39,7 @@ except ImportError:
     sys.exit(1)
 
 MODE, ETPROF, SRC, FIXTURES, WORK = sys.argv[1:6]
-SCHEMA_DIR = os.path.join(SRC, "schemas")
+SCHEMA_DIR = os.path.join(SRC, "schemas", "json")
 GOLDEN_DIR = os.path.join(SRC, "tests", "golden", "demo")
 REAL = os.path.join(FIXTURES, "real-runs")
 

@@ -1,4 +1,4 @@
-"""Validate an emitted result_manifest.json against schemas/result_manifest.v1.schema.json,
+"""Validate an emitted result_manifest.json against schemas/json/result_manifest.v1.schema.json,
 then check the schema rejects what it must (each mutation on a fresh copy).
 
 usage: bundle_schema.py SCHEMA BUNDLE_DIR

@@ -25,11 +25,11 @@ ETPROF, FIX, SCHEMA = sys.argv[1], sys.argv[2], sys.argv[3]
 if not os.path.isdir(FIX):
     print("SKIP: ../shared/fixtures is absent")
     sys.exit(77)
-SCH = os.path.join(os.path.dirname(SCHEMA), "schemas")
+SCH = os.path.join(os.path.dirname(SCHEMA), "json")
 R = os.path.join(FIX, "real-runs")
 DBG = os.path.join(R, "et_bundled_program_debug_intermediate")
 TMP = tempfile.mkdtemp(prefix="etprof-debugbuf-")
-# c10::elementSize by schema/scalar_type.fbs name
+# c10::elementSize by schemas/flatbuffers/scalar_type.fbs name
 ELEM = {"BYTE": 1, "CHAR": 1, "SHORT": 2, "INT": 4, "LONG": 8, "HALF": 2, "FLOAT": 4, "DOUBLE": 8,
         "BOOL": 1, "QINT8": 1, "QUINT8": 1, "QINT32": 4, "BFLOAT16": 2, "QUINT4X2": 1, "QUINT2X4": 1,
         "BITS16": 2, "FLOAT8E5M2": 1, "FLOAT8E4M3FN": 1, "FLOAT8E5M2FNUZ": 1, "FLOAT8E4M3FNUZ": 1,

@@ -3,7 +3,7 @@
 # `etprof run` with a fake runner.
 add_test(NAME device_logs.formats
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/device_logs.py $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES}
-                 ${PROJECT_SOURCE_DIR}/schema)
+                 ${PROJECT_SOURCE_DIR}/schemas/flatbuffers)
 add_test(NAME device_logs.run
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/run_cmd.py $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES})
 set_tests_properties(device_logs.formats device_logs.run PROPERTIES SKIP_RETURN_CODE 77
@@ -12,7 +12,7 @@ set_tests_properties(device_logs.formats device_logs.run PROPERTIES SKIP_RETURN_
 # every logged tensor inside it, recorded as an input; the ETDump from a log.
 add_test(NAME device_logs.debug_buffer
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/debug_buffer.py $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES}
-                 ${PROJECT_SOURCE_DIR}/schema)
+                 ${PROJECT_SOURCE_DIR}/schemas/flatbuffers)
 set_tests_properties(device_logs.debug_buffer PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")
 # The Ethos-U split on the report page: its table, the node details panel,
 # no console error, in headless Chromium (pages in build/tests/ethosu/page/).

@@ -332,7 +332,7 @@ try:
     import jsonschema
 except ImportError:
     jsonschema = None
-SCH = os.path.join(os.path.dirname(SCHEMA), "schemas")
+SCH = os.path.join(os.path.dirname(SCHEMA), "json")
 out_dir = os.path.join(TMP, "bundle")
 tv = write("bundle_time.log", G.gnu_time(0.5, 0.1, 1.0, 43600)[0])
 rc, out, err = run("analyze", "--etdump", os.path.join(TMP, "eu1.etdp"), "--pte", EU, "--source-unit", "cycles",

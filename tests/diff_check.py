@@ -109,7 +109,7 @@ def method_execute_ms(etdump):
     """Per-execution Method::execute (ms, ns ticks) from flatc's decode of the ETDump."""
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(["flatc", "--json", "--strict-json", "--defaults-json", "--raw-binary",
-                        "--size-prefixed", "-o", tmp, os.path.join(SOURCE, "schema", "etdump.fbs"),
+                        "--size-prefixed", "-o", tmp, os.path.join(SOURCE, "schemas", "flatbuffers", "etdump.fbs"),
                         "--", etdump], check=True, timeout=HANG_GUARD)
         name = os.path.splitext(os.path.basename(etdump))[0] + ".json"
         with open(os.path.join(tmp, name)) as f:
@@ -175,7 +175,7 @@ def check_interval(row, base, new, stat="avg"):
 
 def check_schema(doc):
     import jsonschema
-    with open(os.path.join(SOURCE, "schemas", "diff.v1.schema.json")) as f:
+    with open(os.path.join(SOURCE, "schemas", "json", "diff.v1.schema.json")) as f:
         schema = json.load(f)
     jsonschema.Draft202012Validator.check_schema(schema)
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=str)
@@ -548,7 +548,7 @@ def case_bundle(work):
     if man["comparability"]["level"] != "op_type":
         fail("comparability %r" % man["comparability"])
     subprocess.run([sys.executable, os.path.join(SOURCE, "tests", "bundle_schema.py"),
-                    os.path.join(SOURCE, "schemas", "result_manifest.v1.schema.json"), outs[0]],
+                    os.path.join(SOURCE, "schemas", "json", "result_manifest.v1.schema.json"), outs[0]],
                    check=True, timeout=HANG_GUARD, stdout=subprocess.DEVNULL)
     for p in paths:  # deterministic: the same inputs, the same bytes
         with open(os.path.join(outs[0], p), "rb") as f1, open(os.path.join(outs[1], p), "rb") as f2:

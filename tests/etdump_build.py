@@ -5,7 +5,7 @@ import json
 import os
 import subprocess
 
-SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schema")
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas", "flatbuffers")
 
 
 def pe(name, instr, start, end, chain=0):

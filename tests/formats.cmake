@@ -1,7 +1,7 @@
 # Decoding tests: etprof's own reader against flatc, the independent oracle.
 add_test(NAME formats.flatc_oracle
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/flatc_compare.py $<TARGET_FILE:etprof_cli>
-                 ${PROJECT_SOURCE_DIR}/schema
+                 ${PROJECT_SOURCE_DIR}/schemas/flatbuffers
                  ${ETP_FIXTURES}/executorch/tutorial.etdp
                  ${ETP_FIXTURES}/executorch/synthetic_multi_run.etdp
                  ${ETP_FIXTURES}/executorch/add.pte

@@ -40,7 +40,7 @@ for i, path in enumerate(sys.argv[2:]):
     # The real VGFs are 4 MB; a small hand-made one (two segments, GLSL, unknown op) seeds it.
     python3 "$src/tests/vgf_synth.py" write "$src/schema" "$corpus/seed.vgf"
   fi
-  if [ "$name" = fuzz_vgf_stats ]; then
+  if [ "$name" = fuzz_nx_record ]; then
     # VGF neural statistics: the unit test's wrapper shapes and blobs, behind the mode byte.
     printf '\x00{"schema":"executorch.vgf.neural_statistics","schema_version":1,"backend":"VgfBackend","api":"VK_ARM_data_graph","event_name":"VGF_NEURAL_STATISTICS","api_available":true,"data_available":true,"available":true,"reason":"","segments":[{"segment_id":0,"is_data_graph_pipeline":true,"statistics_bind_point_available":true,"statistics_memory_host_visible":true,"statistics_memory_host_coherent":true,"statistics_bind_point_reason":"","debug_database":{"available":true,"is_text":false,"vulkan_result":0,"size":3,"encoding":"base64","reason":"","data":"AQID"},"statistics_info":{"available":true,"is_text":true,"vulkan_result":0,"size":4,"encoding":"base64","reason":"","data":"aW5mbw=="},"statistics_memory":{"available":true,"is_text":false,"vulkan_result":0,"size":2,"encoding":"base64","reason":"","data":"3q0="}}]}' >"$corpus/vgf-v1"
     printf '\x01id\ttosa_op\tapi_labels\n10\tConv2D\tTOSACONV2D_spirv_id_504;\n----\nid\tapi_label\n----\nid\ttosa_op_ids\n20\t10\n----\nid\tfused_op_ids\n30\t20\n----\nid\tcascade_op_ids\n40\t30\n----\nid\top_id\tcascade_op_id\n0\t30\t40\n----\nid\tstripe_op_id\n0\t0\n' >"$corpus/vgf-ddb"

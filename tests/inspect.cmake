@@ -3,7 +3,7 @@
 set(R ${ETP_FIXTURES}/real-runs)
 add_test(NAME inspect.numpy_oracle
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/inspect_oracle.py $<TARGET_FILE:etprof_cli>
-                 ${PROJECT_SOURCE_DIR}/schema
+                 ${PROJECT_SOURCE_DIR}/schemas/flatbuffers
                  ${ETP_FIXTURES}/executorch/tutorial.etdp
                  ${ETP_FIXTURES}/executorch/synthetic_multi_run.etdp
                  ${R}/et_add_x1.etdp:${R}/et_add_x1.pte
@@ -16,6 +16,6 @@ add_test(NAME inspect.numpy_oracle
                  ${R}/et_bundled_program_debug_intermediate.etdp:${R}/et_bundled_program_debug_intermediate.bpte)
 add_test(NAME inspect.cases
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/inspect_cases.py $<TARGET_FILE:etprof_cli>
-                 ${PROJECT_SOURCE_DIR}/schema ${ETP_FIXTURES})
+                 ${PROJECT_SOURCE_DIR}/schemas/flatbuffers ${ETP_FIXTURES})
 set_tests_properties(inspect.numpy_oracle inspect.cases PROPERTIES SKIP_RETURN_CODE 77
                      ENVIRONMENT "${ETP_TEST_ENV}")

@@ -2,7 +2,7 @@
 """Scenario tests for `etprof inspect` on hand-made ETDumps.
 
 Each case writes an ETDump as JSON, has flatc (the independent encoder)
-turn it into a size-prefixed binary with schema/etdump.fbs, runs etprof and
+turn it into a size-prefixed binary with schemas/flatbuffers/etdump.fbs, runs etprof and
 checks the result: every sample kept, 32-bit wraparound, invalid intervals,
 unit rules, program mismatches, exit codes.
 

@@ -28,5 +28,5 @@ set_tests_properties(mexplorer.oracle PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT
 
 add_test(NAME mexplorer.synthetic
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/me_synthetic.py
-                 $<TARGET_FILE:etprof_cli> ${PROJECT_SOURCE_DIR}/schema)
+                 $<TARGET_FILE:etprof_cli> ${PROJECT_SOURCE_DIR}/schemas/flatbuffers)
 set_tests_properties(mexplorer.synthetic PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}")

@@ -4,7 +4,7 @@
 set(R ${ETP_FIXTURES}/real-runs)
 add_test(NAME trace.fixtures
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py $<TARGET_FILE:etprof_cli>
-                 ${PROJECT_SOURCE_DIR}/schema
+                 ${PROJECT_SOURCE_DIR}/schemas/flatbuffers
                  ${ETP_FIXTURES}/executorch/tutorial.etdp
                  ${ETP_FIXTURES}/executorch/synthetic_multi_run.etdp
                  ${R}/et_add_x1.etdp:${R}/et_add_x1.pte
@@ -17,7 +17,7 @@ add_test(NAME trace.fixtures
                  ${R}/et_bundled_program_debug_intermediate.etdp:${R}/et_bundled_program_debug_intermediate.bpte)
 add_test(NAME trace.cases
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_cases.py $<TARGET_FILE:etprof_cli>
-                 ${PROJECT_SOURCE_DIR}/schema ${ETP_FIXTURES})
+                 ${PROJECT_SOURCE_DIR}/schemas/flatbuffers ${ETP_FIXTURES})
 # Selection (--executions, --first), the 200 MB guard and the progress line.
 add_test(NAME trace.select
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/trace_select.py $<TARGET_FILE:etprof_cli>)

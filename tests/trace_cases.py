@@ -2,7 +2,7 @@
 """Scenario tests for `etprof trace` on hand-made ETDumps and bad input.
 
 Each case writes an ETDump as JSON, has flatc (the independent encoder) turn
-it into a size-prefixed binary with schema/etdump.fbs, runs `etprof trace`
+it into a size-prefixed binary with schemas/flatbuffers/etdump.fbs, runs `etprof trace`
 and checks the trace: delegate events on a foreign time base, partial
 overlaps, tie order, units, 32-bit wraparound, debug and allocation events,
 methods, exit codes and messages.

@@ -3,7 +3,7 @@
 # documents, malformed inputs, and the page's VGF view.
 add_test(NAME vgf.flatc_oracle
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vgf_flatc_compare.py
-                 $<TARGET_FILE:etprof_cli> ${PROJECT_SOURCE_DIR}/schema
+                 $<TARGET_FILE:etprof_cli> ${PROJECT_SOURCE_DIR}/schemas/flatbuffers
                  ${ETP_FIXTURES}/vgf-adapter/mobilenet_v2/input.vgf
                  ${ETP_FIXTURES}/pte-adapter/mobilenet_v2_vgf/input.pte)
 set_tests_properties(vgf.flatc_oracle PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")
@@ -21,7 +21,7 @@ set_tests_properties(vgf.graph.vgf_adapter vgf.graph.pte_delegates PROPERTIES
 # broken variants: needs flatc to build the tables, not ../shared.
 add_test(NAME vgf.synthetic
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vgf_synth.py check
-                 $<TARGET_FILE:etprof_cli> ${PROJECT_SOURCE_DIR}/schema)
+                 $<TARGET_FILE:etprof_cli> ${PROJECT_SOURCE_DIR}/schemas/flatbuffers)
 set_tests_properties(vgf.synthetic PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}")
 
 # The VGF delegate in a bundle and on its page, in headless Chromium (the

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Oracle test: the FlatBuffers sections in `etprof dump --json` of a VGF
 (standalone .vgf, or the VGF delegates of a .pte via --extract) must equal
-flatc's decode of the same section bytes with schema/vgf.fbs.
+flatc's decode of the same section bytes with schemas/flatbuffers/vgf.fbs.
 
 This script finds the sections itself (its own reading of the 128-byte
 header and, for a .pte, of the program's inline delegate data), cuts each

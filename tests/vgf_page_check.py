@@ -17,7 +17,7 @@ dequantize), then checks:
   - a screenshot of the opened graph (kept in WORKDIR) holds a drawing;
   - the "VGF NX cycles" section of a generated VGF-statistics run (etprof gen
     vgf-stats): every segment / cascade / chain row's figures and share of its
-    parent equal tests/vgf_stats_oracle.py's own decode, the notes say cycles
+    parent equal tests/nx_stats_oracle.py's own decode, the notes say cycles
     and group measurement, #nx=<chain> opens the path to it, the VGF graph
     colours exactly the nodes the debug database links (with their chain's
     cycles in the panel); no console message; a screenshot of the section.
@@ -77,11 +77,11 @@ def nx_rows(text):
 def nx_page(work, pte, base):
     """The "VGF NX cycles" section of a generated VGF-statistics run (etprof gen
     vgf-stats, Mali-G1 mode 0, 3 executions): every group's figures equal the
-    oracle's (vgf_stats_oracle.oracle(): flatc + its own decode), the notes say
+    oracle's (nx_stats_oracle.oracle(): flatc + its own decode), the notes say
     cycles / group measurement, the deep link opens the path to a chain; the
     VGF graph colours exactly the TOSA nodes the debug database links, each
     with its chain; no console message; a screenshot of the section."""
-    import vgf_stats_oracle as vo
+    import nx_stats_oracle as vo
     vo.SCHEMA_DIR = SCHEMA
     gen = os.path.join(work, "gen")
     subprocess.run(["rm", "-rf", gen])

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """A small VGF made here, byte by byte (flatc -b builds the tables from JSON
-with schema/vgf.fbs; the SPIR-V words and the header are written by this
+with schemas/flatbuffers/vgf.fbs; the SPIR-V words and the header are written by this
 script), covering what the real fixtures do not: format 0.4.3 with 8-aligned
 sections, two segments (a graph and a compute one with a GLSL module), an
 unknown TOSA opcode, a graph constant, an intermediate resource; the same

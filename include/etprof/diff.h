@@ -285,6 +285,18 @@ const char *etp_diff_kind_name(etp_diff_kind k);
  */
 int etp_diff_gate(const etp_diff_row *r, double pct, int without_significance, const char **why);
 
+/**
+ * A side from the published bundle in @p dir, verified first
+ * (etp_bundle_open() with verification: a bundle whose manifest, sizes or
+ * digests do not hold is refused, ETP_E_FORMAT naming the file). Read:
+ * summary.json's method, units and metrics (model-level figures), the
+ * operators table (entities), the program digest from the provenance, and,
+ * in a --detailed bundle, detailed/executions.csv and detailed/figures.csv
+ * (per-execution samples of the entities and of the model-level figures;
+ * their bytes are checked against the manifest's SHA-256 as they are read). @return ETP_OK; ETP_E_IO; ETP_E_FORMAT; ETP_E_NOMEM.
+ */
+etp_status etp_diff_side_from_bundle(const char *dir, etp_diff_side **out, etp_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -184,7 +184,7 @@ int etp_etdump_debug_tensor(const etp_etdump *d, const etp_debug_event *ev, uint
                             etp_dbg_tensor *out);
 
 /** Bytes of one element of ExecuTorch ScalarType @p type (the runtime's
- *  enum, a superset of schema/scalar_type.fbs); 0 for a type it does not
+ *  enum, a superset of schemas/flatbuffers/scalar_type.fbs); 0 for a type it does not
  *  have. A pure function. */
 uint32_t etp_scalar_type_size(int type);
 
@@ -211,16 +211,6 @@ typedef struct etp_debug_buffer_check {
  */
 etp_status etp_etdump_check_debug_buffer(const etp_etdump *d, uint64_t buffer_size, const char *buffer_name,
                                          etp_debug_buffer_check *out, etp_error *err);
-
-/**
- * Write the whole file to @p fp as JSON shaped like
- * `flatc --json --strict-json --defaults-json` output (same names, enum
- * names, defaults shown); numbers are exact. Returns ETP_OK, or ETP_E_IO
- * (a write or flush on @p fp failed; the message has the system's reason)
- * or ETP_E_NOMEM, with @p err naming the dump. What was written before a
- * failure stays written.
- */
-etp_status etp_etdump_write_json(const etp_etdump *d, FILE *fp, int pretty, etp_error *err);
 
 #ifdef __cplusplus
 }

@@ -259,16 +259,6 @@ const etp_instr_delegate *etp_etrecord_instr_delegate(const etp_method_maps *m,
 int etp_etrecord_instr_num_outs(const etp_method_maps *m, int32_t instruction_id,
                                 int64_t *num_outs);
 
-/**
- * Write a normalized JSON document of everything read (entries, layout,
- * programs with nodes, the maps; absent maps as null, empty ones as {}) to
- * @p fp. Output is deterministic. Returns ETP_OK, or ETP_E_IO (a write or
- * flush on @p fp failed; the message has the system's reason) or
- * ETP_E_NOMEM, with @p err naming the record. What was written before a
- * failure stays written.
- */
-etp_status etp_etrecord_write_json(const etp_etrecord *r, FILE *fp, int pretty, etp_error *err);
-
 #ifdef __cplusplus
 }
 #endif

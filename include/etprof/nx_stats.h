@@ -25,7 +25,7 @@
 #include "etprof/etdump.h"
 #include "etprof/issues.h"
 #include "etprof/program.h"
-#include "etprof/vgf_stats.h"
+#include "etprof/nx_record.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -215,16 +215,6 @@ const char *etp_instr_kind_name(etp_instr_kind k);
  *  unknown. */
 const char *etp_scalar_type_name(int v);
 
-/**
- * Write the file as JSON shaped like flatc --strict-json --defaults-json
- * output for its schema (for a .bpte: the bundled schema, whose `program`
- * is a byte vector, as flatc prints it). Returns ETP_OK, or ETP_E_IO (a
- * write or flush on @p fp failed; the message has the system's reason) or
- * ETP_E_NOMEM, with @p err naming the program. What was written before a
- * failure stays written.
- */
-etp_status etp_program_write_json(const etp_program *p, FILE *fp, int pretty, etp_error *err);
-
 #ifdef __cplusplus
 }
 #endif

@@ -5,7 +5,7 @@
  * A VGF is a 128-byte header locating four sections: modules (SPIR-V,
  * GLSL or HLSL code), the model sequence (segments and their bindings), the
  * resource table (tensors: category, format, shape) and the constants. The
- * first three are FlatBuffers (schema/vgf.fbs), verified completely before
+ * first three are FlatBuffers (schemas/flatbuffers/vgf.fbs), verified completely before
  * anything is read; the constants are the raw "CONST00" layout (format
  * >= 0.4.0) or the legacy FlatBuffers table. Every SPIR-V module is decoded
  * as well: its data graphs (SPV_ARM_graph) with every TOSA operation, its
@@ -306,16 +306,6 @@ void etp_vgf_free(etp_vgf *v);
 /** Whether a delegate is a VGF one: id "VgfBackend" and a payload that starts
  *  like a VGF (etp_vgf_detect). A payload that does not is left undecoded. */
 int etp_vgf_is_delegate(const etp_delegate *d);
-
-/**
- * Write the whole decode as JSON: the header; "modules", "sequence",
- * "resources" (and a legacy "constants" section) exactly as flatc
- * --strict-json --defaults-json decodes those sections with schema/vgf.fbs;
- * the raw constants' records; and per module its SPIR-V graphs with every
- * op (result id, opcode, name, result type, operands).
- * @return ETP_OK, ETP_E_IO (writing failed)
- */
-etp_status etp_vgf_write_json(const etp_vgf *v, FILE *fp, int pretty, etp_error *err);
 
 /** Names of Vulkan and VGF values, as Arm's vgf_dump prints them
  *  ("VK_DESCRIPTOR_TYPE_TENSOR_ARM", "VK_FORMAT_R8_SINT", "INPUT", "GRAPH").

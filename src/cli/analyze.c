@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cli_logs.h"
 #include "cli/nx_options.h"
-#include "outputs/nx_report.h"
+#include "outputs/report/nx_output.h"
 #include "etprof/analysis.h"
 #include "etprof/detect.h"
 #include "etprof/inputs.h"

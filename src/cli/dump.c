@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "etprof/detect.h"
+#include "etprof/dump.h"
 #include "etprof/etdump.h"
 #include "etprof/etrecord.h"
 #include "etprof/program.h"
@@ -23,7 +24,7 @@ static void help(void)
            "              `flatc --json --strict-json --defaults-json` (numbers exact);\n"
            "              an ETRecord as one normalized document (entries, layout,\n"
            "              programs with their nodes, the debug-handle/delegate maps);\n"
-           "              a VGF as its sections (flatc's decode with schema/vgf.fbs), the\n"
+           "              a VGF as its sections (flatc's decode with schemas/flatbuffers/vgf.fbs), the\n"
            "              constants' records and the SPIR-V graphs (ops with result ids)\n"
            "  --compact   with --json: no indentation\n"
            "Without --json: a readable outline (blocks, counts, names).\n");

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "cli/gen_vgf_stats.h"
+#include "cli/gen_nx_stats.h"
 #include "etprof/gen.h"
 
 static void help(void)
@@ -214,6 +214,6 @@ int cmd_gen(int argc, char **argv)
     if (!strcmp(kind, "demo"))
         return gen_demo(argc - 1, argv + 1);
     if (!strcmp(kind, "vgf-stats"))
-        return cli_gen_vgf_stats(argc - 1, argv + 1);
+        return cli_gen_nx_stats(argc - 1, argv + 1);
     return cli_usage("gen", "unknown kind '%s' (etdump, demo or vgf-stats)", kind);
 }

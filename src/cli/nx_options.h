@@ -2,7 +2,7 @@
 #ifndef ETP_CLI_NX_OPTIONS_H
 #define ETP_CLI_NX_OPTIONS_H
 
-#include "etprof/vgf_stats.h"
+#include "etprof/nx_record.h"
 
 /* Apply option @p which (0 mode, 1 device, 2 leading blocks, 3 core key)
  * with value @p v to @p o. Returns 0, or 1 after printing a usage error. */

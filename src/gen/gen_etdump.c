@@ -18,7 +18,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "formats/schemas.h"
+#include "formats/flatbuffers/schemas.h"
 #include "gen/fbbuild.h"
 #include "gen/gen_model.h"
 

@@ -20,7 +20,7 @@
 
 #include <zip.h>
 
-#include "formats/schemas.h"
+#include "formats/flatbuffers/schemas.h"
 #include "gen/gen_model.h"
 #include "gen/gen_util.h"
 #include "util/jsonw.h"

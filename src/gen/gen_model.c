@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/schemas.h"
+#include "formats/flatbuffers/schemas.h"
 
 static void method_init(gm_method *m, const char *name)
 {

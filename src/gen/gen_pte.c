@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/schemas.h"
+#include "formats/flatbuffers/schemas.h"
 #include "gen/fbbuild.h"
 #include "gen/gen_model.h"
 #include "util/atomic_file.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "etprof/gen.h"
-#include "formats/schemas.h"
+#include "formats/flatbuffers/schemas.h"
 #include "gen/gen_model.h"
 
 #define C 64

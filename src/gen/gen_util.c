@@ -1,7 +1,7 @@
 /* gen_util.c - arena, growable arrays and file output for the generators. */
 #include "gen/gen_util.h"
 
-#include "formats/schemas.h"
+#include "formats/flatbuffers/schemas.h"
 #include "gen/fbbuild.h"
 #include "util/atomic_file.h"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/etrecord_internal.h"
+#include "formats/etrecord/etrecord_internal.h"
 
 /* Both NULL, or equal strings. */
 static int same_str(const char *x, const char *y)

@@ -23,11 +23,11 @@ PUBLIC = {
     "detect.h": "formats", "runner_log.h": "formats", "device_log.h": "formats", "device_report.h": "analysis", "vgf.h": "formats", "units.h": "analysis",
     "inspect.h": "analysis", "analysis.h": "analysis", "stats.h": "analysis",
     "issues.h": "analysis", "source_graph.h": "analysis", "inputs.h": "analysis",
-    "columns.h": "analysis", "diff.h": "analysis", "json.h": "outputs", "abi.h": "outputs",
-    "bundle.h": "outputs", "mexplorer.h": "outputs", "views.h": "outputs",
+    "columns.h": "analysis", "diff.h": "analysis", "json.h": "outputs", "dump.h": "outputs", "abi.h": "outputs",
+    "bundle.h": "outputs", "bundle_read.h": "formats", "mexplorer.h": "outputs", "views.h": "outputs",
     "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs",
     "gen.h": "gen",
-    "vgf_stats.h": "formats", "nx_stats.h": "analysis", "gen_vgf_stats.h": "gen",
+    "nx_record.h": "formats", "nx_stats.h": "analysis", "gen_nx_stats.h": "gen",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

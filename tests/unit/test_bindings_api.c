@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "etprof/dump.h"
 #include "etprof/analysis.h"
 #include "etprof/columns.h"
 #include "etprof/etrecord.h"

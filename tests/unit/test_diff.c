@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "analysis/diff_internal.h"
+#include "analysis/diff/diff_internal.h"
 #include "etprof/diff.h"
-#include "outputs/diff/diff_csv_read.h"
+#include "formats/bundle/csv_read.h"
 #include "testutil.h"
 
 static etp_diff_side *side(const char *sha, const char *method, const char *unit)

@@ -16,7 +16,7 @@
 #include <zip.h>
 
 #include "etprof/etrecord.h"
-#include "formats/etrecord_internal.h"
+#include "formats/etrecord/etrecord_internal.h"
 #include "testutil.h"
 
 /* ---- building zips ------------------------------------------------------ */

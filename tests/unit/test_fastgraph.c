@@ -18,7 +18,7 @@
 
 #include "etprof/etrecord.h"
 #include "etprof/gen.h"
-#include "formats/etrecord_internal.h"
+#include "formats/etrecord/etrecord_internal.h"
 #include "testutil.h"
 
 /* ---- running both decoders ---------------------------------------------- */

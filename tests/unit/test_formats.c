@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "etprof/dump.h"
 #include "etprof/etdump.h"
 #include "etprof/etrecord.h"
 #include "etprof/gen.h"

@@ -14,8 +14,8 @@
 #include "etprof/etdump.h"
 #include "etprof/gen.h"
 #include "etprof/program.h"
-#include "formats/fb.h"
-#include "formats/schemas.h"
+#include "formats/flatbuffers/fb.h"
+#include "formats/flatbuffers/schemas.h"
 #include "gen/fbbuild.h"
 #include "testutil.h"
 

@@ -18,7 +18,7 @@
 #include "etprof/etdump.h"
 #include "etprof/gen.h"
 #include "etprof/inspect.h"
-#include "formats/etdump_internal.h"
+#include "formats/etdump/etdump_internal.h"
 #include "testutil.h"
 
 static int same_str(const char *a, const char *b)

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "util/jsonw.h"
-#include "outputs/mexplorer/pystr.h"
+#include "outputs/mexplorer/me_pystr.h"
 #include "testutil.h"
 
 /* The definition: the first precision from 1 up whose text reads back. */

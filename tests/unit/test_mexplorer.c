@@ -13,7 +13,7 @@
 #include "etprof/mexplorer.h"
 #include "etprof/program.h"
 #include "outputs/mexplorer/me_layout.h"
-#include "outputs/mexplorer/pystr.h"
+#include "outputs/mexplorer/me_pystr.h"
 #include "testutil.h"
 
 #define VGF "pte-adapter/mobilenet_v2_vgf/input.pte"

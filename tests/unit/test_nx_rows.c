@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/nx_rows.h"
+#include "analysis/nx/nx_rows.h"
 #include "etprof/columns.h"
 #include "etprof/nx_stats.h"
 #include "outputs/bundle/publish_internal.h"

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/inspect_internal.h"
+#include "analysis/inspect/inspect_internal.h"
 #include "etprof/inspect.h"
 #include "etprof/stats.h"
 #include "util/sort.h"

@@ -11,9 +11,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "analysis/timeline.h"
+#include "analysis/inspect/timeline.h"
 #include "etprof/trace.h"
-#include "outputs/trace_text.h"
+#include "outputs/trace/trace_text.h"
 #include "util/jsonw.h"
 #include "testutil.h"
 

@@ -22,7 +22,7 @@
 #include "etprof/program.h"
 #include "etprof/views.h"
 #include "outputs/bundle/publish.h"
-#include "outputs/views_internal.h"
+#include "outputs/mexplorer/views_internal.h"
 #include "testutil.h"
 
 typedef struct demo {

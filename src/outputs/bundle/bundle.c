@@ -13,7 +13,7 @@
 
 #include <openssl/rand.h>
 
-#include "outputs/bundle/bundle_rules.h"
+#include "formats/bundle/bundle_rules.h"
 #include "outputs/bundle/bundle_internal.h"
 #include "util/hashed_file.h"
 #include "util/jsonw_value.h"

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outputs/bundle/bundle_rules.h"
+#include "formats/bundle/bundle_rules.h"
 #include "outputs/bundle/bundle_internal.h"
 #include "util/jsonw_value.h"
 

@@ -21,7 +21,7 @@
 #include <sys/types.h>
 
 #include "etprof/bundle.h"
-#include "outputs/bundle/bundle_rules.h"
+#include "formats/bundle/bundle_rules.h"
 
 typedef struct etp_stage {
     int parentfd;                          /* DIR's parent, open */

@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 #include "etprof/bundle.h"
-#include "outputs/bundle/bundle_rules.h"
+#include "formats/bundle/bundle_rules.h"
 
 /*
  * Open the parent directory of @p dir (created first, like mkdir -p, with

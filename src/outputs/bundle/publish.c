@@ -10,7 +10,7 @@
 #include "etprof/blob.h"
 #include "etprof/bundle.h"
 #include "outputs/bundle/publish_internal.h"
-#include "outputs/nx_report.h"
+#include "outputs/report/nx_output.h"
 
 static etp_status nomem(etp_error *err)
 {

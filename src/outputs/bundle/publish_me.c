@@ -18,8 +18,8 @@
 #include "etprof/views.h"
 #include "outputs/mexplorer/me_write.h"
 #include "outputs/bundle/publish_internal.h"
-#include "outputs/nx_overlay.h"
-#include "outputs/views_internal.h"
+#include "outputs/mexplorer/me_nx_overlay.h"
+#include "outputs/mexplorer/views_internal.h"
 
 typedef struct me_ctx {
     const etp_analysis *a;

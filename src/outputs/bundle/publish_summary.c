@@ -6,7 +6,7 @@
 
 #include "outputs/report/device_output.h"
 #include "outputs/bundle/publish_internal.h"
-#include "outputs/nx_report.h"
+#include "outputs/report/nx_output.h"
 #include "outputs/report/analysis_report.h"
 #include "util/jsonw.h"
 

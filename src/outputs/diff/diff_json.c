@@ -1,5 +1,5 @@
 /* diff_json.c - a diff as JSON (schema etprof.diff v1,
- * schemas/diff.v1.schema.json) and as CSV: the same rows and values. */
+ * schemas/json/diff.v1.schema.json) and as CSV: the same rows and values. */
 #include <string.h>
 
 #include "etprof/diff_io.h"

@@ -4,7 +4,7 @@
  * ids ascend numerically; nothing depends on where the file lives. */
 #include <stdio.h>
 
-#include "etprof/etrecord.h"
+#include "etprof/dump.h"
 #include "util/jsonw.h"
 
 static const char *method_name(int m, char *buf, size_t n)

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "outputs/mexplorer/me_vgf.h"
-#include "outputs/mexplorer/pystr.h"
+#include "outputs/mexplorer/me_pystr.h"
 
 #define NO_PRODUCER UINT32_MAX
 

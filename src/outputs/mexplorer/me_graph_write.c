@@ -16,7 +16,7 @@
 #include "util/str.h"
 #include "outputs/mexplorer/me_vgf.h"
 #include "outputs/mexplorer/me_write.h"
-#include "outputs/mexplorer/pystr.h"
+#include "outputs/mexplorer/me_pystr.h"
 
 /* A growable string for attribute values. */
 typedef struct sbuf {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outputs/mexplorer/pystr.h"
+#include "outputs/mexplorer/me_pystr.h"
 #include "util/vec.h"
 
 /* ---- a bump allocator for the graph's strings and arrays ---------------- */

@@ -12,7 +12,7 @@
 #include "outputs/mexplorer/me_color.h"
 #include "outputs/report/device_output.h"
 #include "outputs/report/report_internal.h"
-#include "outputs/views_internal.h"
+#include "outputs/mexplorer/views_internal.h"
 #include "util/dtoa.h"
 
 #define NODE_H 34.0
