@@ -18,6 +18,13 @@ class Error(Exception):
         at = f" (offset {offset})" if offset is not None else ""
         super().__init__(f"{where}{message}{at}")
 
+    @property
+    def exit_status(self):
+        """The exit status `etprof` gives for this failure (etprof/exit_status.h:
+        2 for a usage error, 1 for any other)."""
+        # An Error made without a status counts as ETP_E_INTERNAL (8): exit 1.
+        return _lib.lib.etp_exit_status_of(self.status if self.status is not None else 8)
+
 
 class ReadError(Error):
     """The file could not be opened or read (ETP_E_IO)."""

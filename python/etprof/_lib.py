@@ -206,6 +206,8 @@ _PROTOTYPES = {
     "etp_abi_struct_size": (ctypes.c_size_t, [ctypes.c_char_p]),
     "etp_error_format": (ctypes.c_char_p, [ERR, ctypes.c_char_p, ctypes.c_size_t]),
     "etp_status_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "etp_exit_status_of": (ctypes.c_int, [ctypes.c_int]),
+    "etp_exit_status_meaning": (ctypes.c_char_p, [ctypes.c_int]),
     "etp_unit_parse": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
     "etp_unit_name": (ctypes.c_char_p, [ctypes.c_int]),
     "etp_analysis_options_init": (None, [ctypes.POINTER(AnalysisOptions)]),

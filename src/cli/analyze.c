@@ -234,7 +234,7 @@ static int check_outdir(const char *outdir, unsigned flags)
         return cli_error("%s: not empty and not an etprof bundle; refusing to replace it "
                          "(--force replaces it)",
                          outdir);
-    return s ? cli_fail_status(s, &err) : EXIT_OK;
+    return s ? cli_fail_status(s, &err) : ETP_EXIT_OK;
 }
 
 /* What `analyze -o DIR` was asked for: the bundle, the inputs it names, and
@@ -284,7 +284,7 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     po.device_log_count = nmore;
     po.embed_log_path = cli_run_embed_log; /* set by `etprof run` */
     char *summary = NULL;
-    int rc = EXIT_OK;
+    int rc = ETP_EXIT_OK;
     if (!cmd || !oj) {
         etp_error_set(&err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
         rc = cli_fail(&err);
@@ -301,9 +301,9 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
         printf("\nPublished %s (check it with `etprof verify %s`):\n", outdir, outdir);
         list_artifacts(outdir);
     }
-    if (rc == EXIT_OK && !strcmp(me_mode, "open"))
+    if (rc == ETP_EXIT_OK && !strcmp(me_mode, "open"))
         open_page(outdir);
-    if (fflush(stdout) && rc == EXIT_OK)
+    if (fflush(stdout) && rc == ETP_EXIT_OK)
         rc = cli_error("write error on standard output");
     free(summary);
     free(cmd);
@@ -354,7 +354,7 @@ int cmd_analyze(int argc, char **argv)
             break;
         case 'l':
             if (cli_logs_add(&logs, optarg))
-                return EXIT_USAGE;
+                return ETP_EXIT_USAGE;
             break;
         case 'r': etrecord_opt = optarg; break;
         case 'B': debug_opt = optarg; break;
@@ -364,7 +364,7 @@ int cmd_analyze(int argc, char **argv)
         case 'c':
             if (cli_units_option("analyze", &units, c == 's' ? "source-unit" : c == 'u' ? "unit" : "cpu-hz",
                                  optarg))
-                return EXIT_USAGE;
+                return ETP_EXIT_USAGE;
             break;
         case 'j': json = 1; break;
         case 't': {
@@ -375,7 +375,7 @@ int cmd_analyze(int argc, char **argv)
             break;
         }
         case 'q': quiet = 1; break;
-        case 'L': list_codes(); return EXIT_OK;
+        case 'L': list_codes(); return ETP_EXIT_OK;
         case 'o': outdir = optarg; break;
         case 'f':
             if (strcmp(optarg, "csv") && strcmp(optarg, "json"))
@@ -420,10 +420,10 @@ int cmd_analyze(int argc, char **argv)
         case 1003:
         case 1004:
             if (cli_nx_option(&nx, c - 1001, optarg))
-                return EXIT_USAGE;
+                return ETP_EXIT_USAGE;
             opt.nx_options = &nx;
             break;
-        case 'h': help(); return EXIT_OK;
+        case 'h': help(); return ETP_EXIT_OK;
         default: return cli_bad_option("analyze", argv);
         }
     }
@@ -431,7 +431,7 @@ int cmd_analyze(int argc, char **argv)
      * options (checked to be of that kind). */
     cli_inputs ins;
     memset(&ins, 0, sizeof ins);
-    int bad_in = EXIT_OK;
+    int bad_in = ETP_EXIT_OK;
     if (etdump)
         bad_in = cli_inputs_set("analyze", &ins, CLI_IN_ETDUMP, etdump);
     if (!bad_in && pte)
@@ -454,10 +454,10 @@ int cmd_analyze(int argc, char **argv)
     pte = ins.path[CLI_IN_PTE];
     if (ins.path[CLI_IN_LOG] && (!logs.n || strcmp(ins.path[CLI_IN_LOG], logs.paths[0])) &&
         cli_logs_add(&logs, ins.path[CLI_IN_LOG]))
-        return EXIT_USAGE;
+        return ETP_EXIT_USAGE;
     const char *etrecord = ins.path[CLI_IN_ETRECORD];
     /* (a log may carry the ETDump: checked once the logs are read) */
-    int missing = logs.n ? EXIT_OK
+    int missing = logs.n ? ETP_EXIT_OK
                          : cli_inputs_require("analyze", &ins, CLI_IN_ETDUMP, "RUN.etdp, or --etdump RUN.etdp");
     if (missing)
         return missing;
@@ -484,7 +484,7 @@ int cmd_analyze(int argc, char **argv)
     }
     if (cli_units_check("analyze", &units)) {
         cli_logs_free(&logs);
-        return EXIT_USAGE;
+        return ETP_EXIT_USAGE;
     }
     /* The debug buffer: given, or carried by a log (the same bytes when both). */
     cli_debug_buffer dbg;
@@ -520,7 +520,7 @@ int cmd_analyze(int argc, char **argv)
                             .prepare = &opt};
     etp_inputs *in = NULL;
     etp_analysis *a = NULL;
-    int rc = EXIT_OK;
+    int rc = ETP_EXIT_OK;
     cli_progress_init(quiet);
     cli_progress_start("reading inputs");
     etp_status s = etp_inputs_open(&spec, &in, &err);
@@ -562,10 +562,10 @@ int cmd_analyze(int argc, char **argv)
             rc = cli_error("write error on standard output");
     }
     /* The gate: the output above is written either way. */
-    if (rc == EXIT_OK && fail_on >= 0 && (int)a->validity >= fail_on) {
+    if (rc == ETP_EXIT_OK && fail_on >= 0 && (int)a->validity >= fail_on) {
         fprintf(stderr, "etprof: result is %s; --fail-on %s\n", etp_validity_name(a->validity),
                     fail_on == ETP_INVALID ? "error" : "warning");
-        rc = EXIT_GATE;
+        rc = ETP_EXIT_GATE;
     }
 done:
     cli_progress_done();

@@ -1,9 +1,8 @@
 /*
  * cli.h - the etprof command line: one file per subcommand, shared helpers.
  *
- * Exit codes: 0 success; 1 bad or inconsistent input, or failed analysis;
- * 2 command-line usage; 3 a CI gate failed (`analyze --fail-on`: the result's
- * validity is below the threshold; the same status other gates use).
+ * Every command returns one of the exit statuses of etprof/exit_status.h
+ * (ETP_EXIT_OK, _INPUT, _USAGE, _GATE).
  */
 #ifndef ETP_CLI_H
 #define ETP_CLI_H
@@ -11,8 +10,7 @@
 #include <stdio.h>
 
 #include "etprof/error.h"
-
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_GATE = 3 };
+#include "etprof/exit_status.h"
 
 int cmd_dump(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
@@ -25,10 +23,10 @@ int cmd_diff(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 
-/* Print "etprof: FILE: message (offset N)" to stderr; return EXIT_INPUT. */
+/* Print "etprof: FILE: message (offset N)" to stderr; return ETP_EXIT_INPUT. */
 int cli_fail(const etp_error *err);
 /* Print @p err as cli_fail() does; return the exit status of a library call
- * that failed with @p s: EXIT_USAGE for ETP_E_USAGE, else EXIT_INPUT. */
+ * that failed with @p s: ETP_EXIT_USAGE for ETP_E_USAGE, else ETP_EXIT_INPUT. */
 int cli_fail_status(etp_status s, const etp_error *err);
 /* Writes a command's output into @p fp; ETP_OK, or a status with @p err set
  * (ETP_E_IO: the write itself failed). */
@@ -36,23 +34,23 @@ typedef etp_status (*cli_fill_fn)(FILE *fp, void *ctx, etp_error *err);
 /* Write the output file @p path through @p fill, atomically: into a
  * temporary file beside it, fsynced, then renamed over @p path, so a failed
  * run never leaves a partial file nor clobbers an existing one. "-" writes to
- * standard output. Returns EXIT_OK, or the exit status after printing why
+ * standard output. Returns ETP_EXIT_OK, or the exit status after printing why
  * ("PATH: write error" for ETP_E_IO, else as cli_fail_status). */
 int cli_write_atomic(const char *path, cli_fill_fn fill, void *ctx);
-/* Print "etprof: <message>" and a hint to stderr; return EXIT_USAGE. */
+/* Print "etprof: <message>" and a hint to stderr; return ETP_EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Print "etprof: <message>" to stderr; return EXIT_INPUT. */
+/* Print "etprof: <message>" to stderr; return ETP_EXIT_INPUT. */
 int cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
 /* After getopt_long() returned '?' (main() turns getopt's own messages off):
- * one line naming the option that is unknown or lacks its value; EXIT_USAGE. */
+ * one line naming the option that is unknown or lacks its value; ETP_EXIT_USAGE. */
 int cli_bad_option(const char *cmd, char **argv);
 /* --source-unit / --unit / --cpu-hz, shared by inspect and analyze. */
 typedef struct cli_units {
@@ -61,9 +59,9 @@ typedef struct cli_units {
     double cpu_hz;
 } cli_units;
 /* Handle one of the unit options (@p opt is its name without dashes).
- * Returns 0, or EXIT_USAGE after printing why. */
+ * Returns 0, or ETP_EXIT_USAGE after printing why. */
 int cli_units_option(const char *cmd, cli_units *u, const char *opt, const char *val);
-/* Check the combination once all options are read; 0 or EXIT_USAGE. */
+/* Check the combination once all options are read; 0 or ETP_EXIT_USAGE. */
 int cli_units_check(const char *cmd, const cli_units *u);
 /* Parse a non-negative integer option value; -1 on error. */
 long long cli_parse_count(const char *s);
@@ -77,23 +75,23 @@ typedef struct cli_inputs {
     unsigned explicit_mask;     /* roles given with their option (checked by cli_inputs_check) */
 } cli_inputs;
 /* Sort positional @p path into @p in by its bytes; @p accept is a mask of
- * CLI_ACCEPT(role). EXIT_OK, or the status after printing one line: a file
- * of a kind the command does not take, or unreadable, is EXIT_INPUT; two
- * files of one kind are EXIT_USAGE. */
+ * CLI_ACCEPT(role). ETP_EXIT_OK, or the status after printing one line: a file
+ * of a kind the command does not take, or unreadable, is ETP_EXIT_INPUT; two
+ * files of one kind are ETP_EXIT_USAGE. */
 int cli_inputs_add(const char *cmd, cli_inputs *in, const char *path, unsigned accept);
-/* Record @p path given with the option of @p role (EXIT_USAGE when another
+/* Record @p path given with the option of @p role (ETP_EXIT_USAGE when another
  * file already has that role). */
 int cli_inputs_set(const char *cmd, cli_inputs *in, cli_input_role role, const char *path);
-/* Check every file given with an option is of its option's kind; EXIT_OK or
- * EXIT_INPUT after printing what the file is instead. */
+/* Check every file given with an option is of its option's kind; ETP_EXIT_OK or
+ * ETP_EXIT_INPUT after printing what the file is instead. */
 int cli_inputs_check(const cli_inputs *in);
-/* EXIT_OK when @p role was given. Otherwise: when other files were, one line
- * saying what the first is instead (EXIT_INPUT: "run.pte is a program, not an
- * ETDump"); when none was, a usage error showing @p usage (EXIT_USAGE). */
+/* ETP_EXIT_OK when @p role was given. Otherwise: when other files were, one line
+ * saying what the first is instead (ETP_EXIT_INPUT: "run.pte is a program, not an
+ * ETDump"); when none was, a usage error showing @p usage (ETP_EXIT_USAGE). */
 int cli_inputs_require(const char *cmd, const cli_inputs *in, cli_input_role role, const char *usage);
 /* For inputs of raw bytes (a debug buffer), which have no identifier: refuse
  * @p path when its bytes say it is an ETDump, program or ETRecord ("run.etdp
- * is an ETDump, not a debug buffer (--debug-buffer)"). EXIT_OK or EXIT_INPUT
+ * is an ETDump, not a debug buffer (--debug-buffer)"). ETP_EXIT_OK or ETP_EXIT_INPUT
  * after printing why. */
 int cli_input_not_executorch(const char *path, const char *what_it_is, const char *option);
 /* Back the heap with huge pages, sized from the input files among @p argv

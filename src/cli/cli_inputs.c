@@ -57,7 +57,7 @@ int cli_inputs_add(const char *cmd, cli_inputs *in, const char *path, unsigned a
     char what[96];
     int role = sniff(path, what, sizeof what);
     if (role == -2)
-        return EXIT_INPUT;
+        return ETP_EXIT_INPUT;
     if (role < 0 || !(accept & (1u << role))) {
         char list[160] = "";
         size_t len = 0;
@@ -72,7 +72,7 @@ int cli_inputs_add(const char *cmd, cli_inputs *in, const char *path, unsigned a
     if (in->path[role])
         return cli_usage(cmd, "two %s given: %s and %s", role_plural[role], in->path[role], path);
     in->path[role] = path;
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 int cli_inputs_set(const char *cmd, cli_inputs *in, cli_input_role role, const char *path)
@@ -81,7 +81,7 @@ int cli_inputs_set(const char *cmd, cli_inputs *in, cli_input_role role, const c
         return cli_usage(cmd, "two %s given: %s and %s", role_plural[role], in->path[role], path);
     in->path[role] = path;
     in->explicit_mask |= 1u << role;
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 int cli_inputs_check(const cli_inputs *in)
@@ -94,7 +94,7 @@ int cli_inputs_check(const cli_inputs *in)
         char what[96];
         int got = sniff(in->path[r], what, sizeof what);
         if (got == -2)
-            return EXIT_INPUT;
+            return ETP_EXIT_INPUT;
         if (got == r)
             continue;
         if (got < 0)
@@ -102,13 +102,13 @@ int cli_inputs_check(const cli_inputs *in)
         return cli_error("%s is %s, not %s (%s)", in->path[r], found_names[got], role_names[r],
                          role_options[r]);
     }
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 int cli_inputs_require(const char *cmd, const cli_inputs *in, cli_input_role role, const char *usage)
 {
     if (in->path[role])
-        return EXIT_OK;
+        return ETP_EXIT_OK;
     /* Only files of other kinds: say what the first one is. */
     for (int r = 0; r < CLI_IN_COUNT; r++)
         if (in->path[r])
@@ -123,9 +123,9 @@ int cli_input_not_executorch(const char *path, const char *what_it_is, const cha
     char what[96];
     int got = sniff(path, what, sizeof what);
     if (got == -2)
-        return EXIT_INPUT;
+        return ETP_EXIT_INPUT;
     /* Raw bytes have no identifier: anything but an ExecuTorch file may be one. */
     if (got == CLI_IN_ETDUMP || got == CLI_IN_PTE || got == CLI_IN_ETRECORD)
         return cli_error("%s is %s, not %s (%s)", path, found_names[got], what_it_is, option);
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }

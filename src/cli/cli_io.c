@@ -10,7 +10,7 @@
 int cli_fail_status(etp_status s, const etp_error *err)
 {
     cli_fail(err);
-    return s == ETP_E_USAGE ? EXIT_USAGE : EXIT_INPUT;
+    return (int)etp_exit_status_of(s);
 }
 
 /* The result of a failed @p fill: a write error is the output file's, any
@@ -31,7 +31,7 @@ static int write_stdout(cli_fill_fn fill, void *ctx)
         return cli_fail_status(s, &err);
     if (fflush(stdout))
         return cli_error("write error on standard output");
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 int cli_write_atomic(const char *path, cli_fill_fn fill, void *ctx)
@@ -50,5 +50,5 @@ int cli_write_atomic(const char *path, cli_fill_fn fill, void *ctx)
     }
     if (etp_atomic_commit(&f, &err))
         return cli_fail(&err);
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }

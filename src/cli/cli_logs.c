@@ -17,7 +17,7 @@ int cli_logs_add(cli_logs *c, const char *path)
     if (c->n == CLI_MAX_LOGS)
         return cli_usage("analyze", "at most %d --log files", CLI_MAX_LOGS);
     c->paths[c->n++] = path;
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 /* Write carried file @p b as @p name in the private temporary directory
@@ -47,7 +47,7 @@ static int write_tmp(cli_logs *c, const etp_dl_blob *b, const char *name, char *
         bad = 1;
     if (bad)
         return cli_error("%s: cannot write the log's %s: %s", *out, name, strerror(errno));
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 /* Are the bytes of @p path those of @p b? -1 when it cannot be read. */
@@ -115,7 +115,7 @@ int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given
         if (!unit_given && !(u->cpu_hz > 0))
             u->target = ETP_UNIT_CYCLES;
     }
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 int cli_logs_debug_buffer(cli_logs *c, const char *given, cli_debug_buffer *out)
@@ -135,7 +135,7 @@ int cli_logs_debug_buffer(cli_logs *c, const char *given, cli_debug_buffer *out)
     }
     if (given) {
         if (cli_input_not_executorch(given, "a debug buffer", "--debug-buffer"))
-            return EXIT_INPUT;
+            return ETP_EXIT_INPUT;
         etp_blob *f;
         etp_error err;
         etp_error_clear(&err);
@@ -151,10 +151,10 @@ int cli_logs_debug_buffer(cli_logs *c, const char *given, cli_debug_buffer *out)
                              carrier->path, carrier->debug_buffer.line, carrier->debug_buffer.size, given,
                              (unsigned long long)out->size);
         out->path = out->name = given;
-        return EXIT_OK;
+        return ETP_EXIT_OK;
     }
     if (!carrier)
-        return EXIT_OK;
+        return ETP_EXIT_OK;
     int rc = write_tmp(c, &carrier->debug_buffer, "debug_buffer.bin", &c->tmp_debug);
     if (rc)
         return rc;
@@ -165,7 +165,7 @@ int cli_logs_debug_buffer(cli_logs *c, const char *given, cli_debug_buffer *out)
     out->path = c->tmp_debug;
     out->name = c->debug_name;
     out->size = carrier->debug_buffer.size;
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 void cli_logs_free(cli_logs *c)

@@ -34,20 +34,20 @@ typedef struct cli_debug_buffer {
  * publishes through cmd_analyze (NULL otherwise). */
 extern const char *cli_run_embed_log;
 
-/* One more --log; EXIT_USAGE past CLI_MAX_LOGS. */
+/* One more --log; ETP_EXIT_USAGE past CLI_MAX_LOGS. */
 int cli_logs_add(cli_logs *c, const char *path);
 /* Read the logs; when *@p etdump is NULL, point it at a carried ETDump
  * written to a private temporary file; when both exist, check they are the
  * same bytes. With tick-unit evidence and no --source-unit, read ticks as
  * cycles (and report cycles unless --unit or --cpu-hz says otherwise).
- * Returns EXIT_OK or the exit status after printing why. */
+ * Returns ETP_EXIT_OK or the exit status after printing why. */
 int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given);
 /* After cli_logs_load(): the debug buffer. @p given is --debug-buffer's
  * path (NULL: absent). A log's carried buffer stands in for it (written to
  * a private temporary file, which the bundle records); when both exist
  * they must be the same bytes. A given file must not be an ETDump,
  * program or ETRecord. *@p out's path is NULL when there is none.
- * Returns EXIT_OK or the exit status after printing why. */
+ * Returns ETP_EXIT_OK or the exit status after printing why. */
 int cli_logs_debug_buffer(cli_logs *c, const char *given, cli_debug_buffer *out);
 /* Release the logs and remove the temporary files. Safe on a zeroed struct. */
 void cli_logs_free(cli_logs *c);

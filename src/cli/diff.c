@@ -18,9 +18,6 @@
 #include "util/jsonw.h"
 #include "util/sha256.h"
 
-/* The gate's own exit status: the comparison ran and found a regression. */
-enum { EXIT_SLOWER = 3 };
-
 static void help(void)
 {
     printf(
@@ -124,7 +121,7 @@ static int load_side(const side_spec *sp, const etp_analysis_options *opt, etp_d
             return cli_usage("diff", "%s is a bundle: --*-pte / --*-etrecord apply to ETDumps",
                              sp->path);
         s = etp_diff_side_from_bundle(sp->path, out, &err);
-        return s ? cli_fail_status(s, &err) : EXIT_OK;
+        return s ? cli_fail_status(s, &err) : ETP_EXIT_OK;
     }
     char *guessed = NULL;
     const char *pte = sp->pte;
@@ -157,7 +154,7 @@ static int load_side(const side_spec *sp, const etp_analysis_options *opt, etp_d
     etp_analysis_free(a);
     etp_inputs_free(in);
     free(guessed);
-    return s ? cli_fail_status(s, &err) : EXIT_OK;
+    return s ? cli_fail_status(s, &err) : ETP_EXIT_OK;
 }
 
 /* The gated row: a model figure by name, else an entity row by key. */
@@ -187,7 +184,7 @@ static char *gate_json(const char *metric, double pct, int no_sig, const etp_dif
     etp_jw_kbool(&w, "has_interval", r->has_ci);
     etp_jw_kbool(&w, "failed", fail);
     etp_jw_kstr(&w, "reason", why);
-    etp_jw_kint(&w, "exit_status", fail ? EXIT_SLOWER : EXIT_OK);
+    etp_jw_kint(&w, "exit_status", fail ? ETP_EXIT_GATE : ETP_EXIT_OK);
     etp_jw_obj_end(&w);
     return etp_jw_take(&w, NULL);
 }
@@ -298,7 +295,7 @@ int cmd_diff(int argc, char **argv)
         case O_HZ:
             if (cli_units_option("diff", &units,
                                  c == O_SUNIT ? "source-unit" : c == O_UNIT ? "unit" : "cpu-hz", optarg))
-                return EXIT_USAGE;
+                return ETP_EXIT_USAGE;
             break;
         case O_RES:
             if ((v = cli_parse_count(optarg)) < 0 || v > 1000000)
@@ -323,7 +320,7 @@ int cmd_diff(int argc, char **argv)
             break;
         case O_ANY: dopt.compare_methods = 1; break;
         case O_QUIET: quiet = 1; break;
-        case 'h': help(); return EXIT_OK;
+        case 'h': help(); return ETP_EXIT_OK;
         default: return cli_usage("diff", "bad option");
         }
     }
@@ -336,7 +333,7 @@ int cmd_diff(int argc, char **argv)
     if (!outdir && bundle_flags)
         return cli_usage("diff", "--force and --parents need -o DIR");
     if (cli_units_check("diff", &units))
-        return EXIT_USAGE;
+        return ETP_EXIT_USAGE;
     aopt.source_unit = (etp_time_unit)units.source;
     aopt.target_unit = (etp_time_unit)units.target;
     aopt.cpu_hz = units.cpu_hz;
@@ -414,14 +411,14 @@ int cmd_diff(int argc, char **argv)
         if (pct >= 0)
             printf("\ngate: %s %s by more than %g%%? %s -> %s (exit %d)\n", metric,
                    "slower", pct, why, gate_failed ? "FAIL" : "pass",
-                   gate_failed ? EXIT_SLOWER : EXIT_OK);
+                   gate_failed ? ETP_EXIT_GATE : ETP_EXIT_OK);
         if (outdir)
             printf("\nPublished %s (check it with `etprof verify %s`)\n", outdir, outdir);
     }
     if (fflush(stdout) && !rc)
         rc = cli_error("write error on standard output");
     if (!rc && gate_failed)
-        rc = EXIT_SLOWER;
+        rc = ETP_EXIT_GATE;
 done:
     free(gate);
     free(oj);

@@ -47,7 +47,7 @@ static int outline_vgf_delegates(const etp_program *p)
             etp_outline_vgf(v, stdout, "  ");
             etp_vgf_free(v);
         }
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 int cmd_dump(int argc, char **argv)
@@ -64,7 +64,7 @@ int cmd_dump(int argc, char **argv)
         switch (c) {
         case 'j': json = 1; break;
         case 'c': pretty = 0; break;
-        case 'h': help(); return EXIT_OK;
+        case 'h': help(); return ETP_EXIT_OK;
         default: return cli_bad_option("dump", argv);
         }
     }
@@ -78,14 +78,14 @@ int cmd_dump(int argc, char **argv)
     if (etp_blob_open(path, 0, &blob, &err))
         return cli_fail(&err);
     etp_file_kind kind = etp_detect_kind(blob->data, blob->size);
-    int rc = EXIT_OK;
+    int rc = ETP_EXIT_OK;
     switch (kind) {
     case ETP_KIND_ETDUMP: {
         etp_etdump *d;
         if (etp_etdump_from_blob(blob, &d, &err))
             return cli_fail(&err);
         if (json)
-            rc = etp_etdump_write_json(d, stdout, pretty, &err) ? cli_error("write error") : EXIT_OK;
+            rc = etp_etdump_write_json(d, stdout, pretty, &err) ? cli_error("write error") : ETP_EXIT_OK;
         else
             etp_outline_etdump(d, stdout);
         etp_etdump_free(d);
@@ -97,7 +97,7 @@ int cmd_dump(int argc, char **argv)
         if (etp_program_from_blob(blob, &p, &err))
             return cli_fail(&err);
         if (json)
-            rc = etp_program_write_json(p, stdout, pretty, &err) ? cli_error("write error") : EXIT_OK;
+            rc = etp_program_write_json(p, stdout, pretty, &err) ? cli_error("write error") : ETP_EXIT_OK;
         else {
             etp_outline_program(p, stdout);
             rc = outline_vgf_delegates(p);
@@ -112,7 +112,7 @@ int cmd_dump(int argc, char **argv)
             return cli_fail(&err);
         }
         if (json)
-            rc = etp_vgf_write_json(v, stdout, pretty, &err) ? cli_error("write error") : EXIT_OK;
+            rc = etp_vgf_write_json(v, stdout, pretty, &err) ? cli_error("write error") : ETP_EXIT_OK;
         else
             etp_outline_vgf(v, stdout, "");
         etp_vgf_free(v);
@@ -127,7 +127,7 @@ int cmd_dump(int argc, char **argv)
         if (st)
             return cli_fail(&err);
         if (json)
-            rc = etp_etrecord_write_json(r, stdout, pretty, &err) ? cli_error("write error") : EXIT_OK;
+            rc = etp_etrecord_write_json(r, stdout, pretty, &err) ? cli_error("write error") : ETP_EXIT_OK;
         else
             etp_outline_etrecord(r, stdout);
         etp_etrecord_free(r);

@@ -76,7 +76,7 @@ int cmd_extract(int argc, char **argv)
         switch (c) {
         case 'o': outdir = optarg; break;
         case 'q': quiet = 1; break;
-        case 'h': help(); return EXIT_OK;
+        case 'h': help(); return ETP_EXIT_OK;
         default: return cli_usage("extract", "bad option");
         }
     }
@@ -90,7 +90,7 @@ int cmd_extract(int argc, char **argv)
     etp_device_log *l;
     if (etp_device_log_open(log, &l, &err))
         return cli_fail(&err);
-    int rc = EXIT_OK;
+    int rc = ETP_EXIT_OK;
     if (!l->etdump.data && !l->debug_buffer.data) {
         rc = cli_error("%s: carries no base64 ETDump or debug buffer (no #[RUN THIS] block, no "
                        "base64 body between lines naming etdump.bin)",

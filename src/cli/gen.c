@@ -122,7 +122,7 @@ static int gen_etdump(int argc, char **argv)
                 return cli_usage("gen", "--slowdown needs INSTRUCTION:FACTOR, got '%s'", optarg);
             break;
         }
-        case 'h': help(); return EXIT_OK;
+        case 'h': help(); return ETP_EXIT_OK;
         default: return cli_bad_option("gen", argv);
         }
     }
@@ -147,7 +147,7 @@ static int gen_etdump(int argc, char **argv)
         report(o.pte_path, res.pte_bytes, NULL);
     if (o.etrecord_path)
         report(o.etrecord_path, res.etrecord_bytes, NULL);
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 static int gen_demo(int argc, char **argv)
@@ -178,7 +178,7 @@ static int gen_demo(int argc, char **argv)
             if (parse_u64(optarg, &seed))
                 return cli_usage("gen", "--seed needs a non-negative integer, got '%s'", optarg);
             break;
-        case 'h': help(); return EXIT_OK;
+        case 'h': help(); return ETP_EXIT_OK;
         default: return cli_bad_option("gen", argv);
         }
     }
@@ -197,7 +197,7 @@ static int gen_demo(int argc, char **argv)
     printf("wrote %s/model.pte (%" PRIu64 " bytes), %s/model.etrecord (%" PRIu64
            " bytes), %s/run.etdp (%" PRIu64 " bytes, 1 load + %u executions)\n",
            dir, res.pte_bytes, dir, res.etrecord_bytes, dir, res.etdump_bytes, runs);
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 int cmd_gen(int argc, char **argv)
@@ -207,7 +207,7 @@ int cmd_gen(int argc, char **argv)
     const char *kind = argv[1];
     if (!strcmp(kind, "-h") || !strcmp(kind, "--help")) {
         help();
-        return EXIT_OK;
+        return ETP_EXIT_OK;
     }
     if (!strcmp(kind, "etdump"))
         return gen_etdump(argc - 1, argv + 1);

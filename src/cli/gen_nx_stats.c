@@ -54,7 +54,7 @@ int cli_gen_nx_stats(int argc, char **argv)
             if (!*optarg || *optarg == '-' || *end || errno)
                 return cli_usage("gen", "--seed needs a non-negative integer, got '%s'", optarg);
             break;
-        case 'h': help(); return EXIT_OK;
+        case 'h': help(); return ETP_EXIT_OK;
         default: return cli_usage("gen", "bad option");
         }
     }
@@ -74,5 +74,5 @@ int cli_gen_nx_stats(int argc, char **argv)
            "%u chains, %u cascades, %u stripes, %u executions each\n",
            res.files, o.out_dir, res.bytes, (int)res.instruction_id, res.tosa_ops, res.fused_ops, res.chains,
            res.cascades, res.stripes, o.executions);
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }

@@ -109,7 +109,7 @@ int cmd_graph(int argc, char **argv)
         case 'l': label = optarg; break;
         case 'D': flags |= ETP_ME_NO_DELEGATE_GRAPHS; break;
         case 'c': flags &= ~ETP_ME_PRETTY; break;
-        case 'h': help(); return EXIT_OK;
+        case 'h': help(); return ETP_EXIT_OK;
         default: return cli_bad_option("graph", argv);
         }
     }
@@ -121,7 +121,7 @@ int cmd_graph(int argc, char **argv)
     }
     cli_inputs ins;
     memset(&ins, 0, sizeof ins);
-    int bad_in = pte_opt ? cli_inputs_set("graph", &ins, CLI_IN_PTE, pte_opt) : EXIT_OK;
+    int bad_in = pte_opt ? cli_inputs_set("graph", &ins, CLI_IN_PTE, pte_opt) : ETP_EXIT_OK;
     if (!bad_in)
         bad_in = cli_inputs_check(&ins);
     for (; !bad_in && optind < argc; optind++)

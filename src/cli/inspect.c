@@ -54,18 +54,18 @@ int cmd_inspect(int argc, char **argv)
         case 'c':
             if (cli_units_option("inspect", &units, c == 's' ? "source-unit" : c == 'u' ? "unit" : "cpu-hz",
                                  optarg))
-                return EXIT_USAGE;
+                return ETP_EXIT_USAGE;
             break;
         case 'j': json = 1; break;
         case 'r': raw = 1; break;
-        case 'h': help(); return EXIT_OK;
+        case 'h': help(); return ETP_EXIT_OK;
         default: return cli_bad_option("inspect", argv);
         }
     }
     /* Inputs in any order, sorted by their bytes (cli_inputs.c). */
     cli_inputs ins;
     memset(&ins, 0, sizeof ins);
-    int bad_in = etdump ? cli_inputs_set("inspect", &ins, CLI_IN_ETDUMP, etdump) : EXIT_OK;
+    int bad_in = etdump ? cli_inputs_set("inspect", &ins, CLI_IN_ETDUMP, etdump) : ETP_EXIT_OK;
     if (!bad_in && pte)
         bad_in = cli_inputs_set("inspect", &ins, CLI_IN_PTE, pte);
     if (!bad_in)
@@ -85,7 +85,7 @@ int cmd_inspect(int argc, char **argv)
     if (opt.method && !pte)
         return cli_usage("inspect", "--method needs --pte");
     if (cli_units_check("inspect", &units))
-        return EXIT_USAGE;
+        return ETP_EXIT_USAGE;
     opt.source_unit = (etp_time_unit)units.source;
     opt.target_unit = (etp_time_unit)units.target;
     opt.cpu_hz = units.cpu_hz;
@@ -103,7 +103,7 @@ int cmd_inspect(int argc, char **argv)
     const etp_etdump *d = etp_inputs_etdump(inputs);
     const etp_program *p = etp_inputs_program(inputs);
     etp_inspect *in = NULL;
-    int rc = EXIT_OK;
+    int rc = ETP_EXIT_OK;
     opt.program = p;
     s = etp_inspect_run(d, &opt, &in, &err);
     if (s) {

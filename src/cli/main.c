@@ -33,8 +33,10 @@ static void usage(FILE *fp)
         fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(fp, "\n`etprof help <command>` (or `etprof <command> --help`) describes a command.\n"
                 "Input files go in any order: each is recognised by its bytes.\n"
-                "Exit status: 0 success, 1 bad or inconsistent input, 2 usage error,\n"
-                "3 a CI gate failed (analyze --fail-on, diff --fail-if-slower).\n");
+                "Exit status: %d %s, %d %s, %d %s,\n%d %s (analyze --fail-on, diff --fail-if-slower).\n",
+            ETP_EXIT_OK, etp_exit_status_meaning(ETP_EXIT_OK), ETP_EXIT_INPUT,
+            etp_exit_status_meaning(ETP_EXIT_INPUT), ETP_EXIT_USAGE, etp_exit_status_meaning(ETP_EXIT_USAGE),
+            ETP_EXIT_GATE, etp_exit_status_meaning(ETP_EXIT_GATE));
 }
 
 int cli_fail(const etp_error *err)
@@ -42,7 +44,7 @@ int cli_fail(const etp_error *err)
     char buf[1200];
     cli_progress_done();
     fprintf(stderr, "etprof: %s\n", etp_error_format(err, buf, sizeof buf));
-    return EXIT_INPUT;
+    return ETP_EXIT_INPUT;
 }
 
 int cli_usage(const char *cmd, const char *fmt, ...)
@@ -56,7 +58,7 @@ int cli_usage(const char *cmd, const char *fmt, ...)
         fprintf(stderr, " (see `etprof %s --help`)\n", cmd);
     else
         fputc('\n', stderr);
-    return EXIT_USAGE;
+    return ETP_EXIT_USAGE;
 }
 
 int cli_error(const char *fmt, ...)
@@ -68,7 +70,7 @@ int cli_error(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-    return EXIT_INPUT;
+    return ETP_EXIT_INPUT;
 }
 
 int cli_bad_option(const char *cmd, char **argv)
@@ -125,7 +127,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
-        return EXIT_USAGE;
+        return ETP_EXIT_USAGE;
     }
     const char *cmd = argv[1];
     opterr = 0; /* commands print one line of their own (cli_bad_option) */
@@ -140,11 +142,11 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
-        return EXIT_OK;
+        return ETP_EXIT_OK;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("etprof %s\n", ETP_VERSION);
-        return EXIT_OK;
+        return ETP_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) {

@@ -251,7 +251,7 @@ static int run_once(char **argv, double timeout_s, int log_fd, tail *t, run_resu
     r->user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
     r->sys_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
     r->max_rss_kb = ru.ru_maxrss; /* KiB on Linux */
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 /* The value of runner flag @p name ("--model_path"): "--name V" or "--name=V". */
@@ -368,7 +368,7 @@ static int parse(int argc, char **argv, run_plan *p)
         return cli_usage("run", "-o DIR is required");
     p->runner = argv + dd + 1;
     p->runner_argc = argc - dd - 1;
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 /* Whether @p path exists and was modified at or after @p t (file times are
@@ -409,7 +409,7 @@ static int adb_pull(char **runner, int rargc, const char *remote, const char *lo
     int st;
     if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
         return cli_error("adb pull %s failed: the runner wrote no ETDump there", remote);
-    return EXIT_OK;
+    return ETP_EXIT_OK;
 }
 
 int cmd_run(int argc, char **argv)
@@ -419,7 +419,7 @@ int cmd_run(int argc, char **argv)
     int rc = parse(argc, argv, &p);
     if (rc) {
         free(p.args);
-        return rc < 0 ? EXIT_OK : rc;
+        return rc < 0 ? ETP_EXIT_OK : rc;
     }
     int remote = is_adb(p.runner[0]);
     /* The program: --pte, else the runner's --model_path (checked before running it). */

@@ -184,14 +184,14 @@ int cmd_trace(int argc, char **argv)
             break;
         case 'F': force = 1; break;
         case 'q': quiet = 1; break;
-        case 'h': help(); return EXIT_OK;
+        case 'h': help(); return ETP_EXIT_OK;
         default: return cli_bad_option("trace", argv);
         }
     }
     /* Inputs in any order, sorted by their bytes (cli_inputs.c). */
     cli_inputs ins;
     memset(&ins, 0, sizeof ins);
-    int bad_in = etdump ? cli_inputs_set("trace", &ins, CLI_IN_ETDUMP, etdump) : EXIT_OK;
+    int bad_in = etdump ? cli_inputs_set("trace", &ins, CLI_IN_ETDUMP, etdump) : ETP_EXIT_OK;
     if (!bad_in && pte)
         bad_in = cli_inputs_set("trace", &ins, CLI_IN_PTE, pte);
     if (!bad_in && rec)
@@ -241,7 +241,7 @@ int cmd_trace(int argc, char **argv)
     const char *slash = strrchr(dump_path, '/');
     etp_trace_counts counts;
     memset(&counts, 0, sizeof counts);
-    int rc = EXIT_OK;
+    int rc = ETP_EXIT_OK;
     if (!ranges && !force) {
         /* Priced from two executions' worth of writing: nothing is written
          * before the answer is known. */
@@ -254,7 +254,7 @@ int cmd_trace(int argc, char **argv)
                            "--executions A-B, or pass --force",
                            counts.executions, counts.executions == 1 ? "" : "s",
                            (unsigned long long)((bytes + 500000) / 1000000));
-        if (rc != EXIT_OK) {
+        if (rc != ETP_EXIT_OK) {
             etp_inputs_free(inputs);
             return rc;
         }
@@ -264,11 +264,11 @@ int cmd_trace(int argc, char **argv)
     cli_progress_start("writing trace");
     rc = cli_write_atomic(out, fill_trace, &job);
     cli_progress_done();
-    if (rc == EXIT_OK && ranges && opt.last_execution > counts.executions)
+    if (rc == ETP_EXIT_OK && ranges && opt.last_execution > counts.executions)
         fprintf(stderr, "etprof: warning: the ETDump holds %u execution%s: wrote %u-%u\n",
                 counts.executions, counts.executions == 1 ? "" : "s", opt.first_execution,
                 counts.executions);
-    if (rc == EXIT_OK && counts.dropped)
+    if (rc == ETP_EXIT_OK && counts.dropped)
         fprintf(stderr,
                 "etprof: warning: %llu event(s) overlap others too often to be placed and were "
                 "left out (counted in otherData.dropped_events)\n",

@@ -56,7 +56,7 @@ int cmd_verify(int argc, char **argv)
         switch (c) {
         case 's': strict = 1; break;
         case 'q': quiet = 1; break;
-        case 'h': help(); return EXIT_OK;
+        case 'h': help(); return ETP_EXIT_OK;
         default: return cli_bad_option("verify", argv);
         }
     }
@@ -92,5 +92,5 @@ int cmd_verify(int argc, char **argv)
                 failures == 1 ? "" : "s");
     etp_bundle_close(doc);
     etp_verify_report_free(r);
-    return failures ? EXIT_INPUT : EXIT_OK;
+    return failures ? ETP_EXIT_INPUT : ETP_EXIT_OK;
 }

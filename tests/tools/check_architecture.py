@@ -18,7 +18,7 @@ from collections import defaultdict
 RANK = {"util": 0, "formats": 1, "analysis": 2, "outputs": 3, "gen": 3, "cli": 4}
 # Public headers and the layer each belongs to.
 PUBLIC = {
-    "error.h": "util", "blob.h": "util",
+    "error.h": "util", "blob.h": "util", "exit_status.h": "util",
     "etdump.h": "formats", "program.h": "formats", "etrecord.h": "formats",
     "detect.h": "formats", "runner_log.h": "formats", "device_log.h": "formats", "device_report.h": "analysis", "vgf.h": "formats", "units.h": "analysis",
     "inspect.h": "analysis", "analysis.h": "analysis", "stats.h": "analysis",
