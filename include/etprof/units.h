@@ -13,6 +13,8 @@
 #ifndef ETPROF_UNITS_H
 #define ETPROF_UNITS_H
 
+#include "etprof/error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -46,6 +48,17 @@ double etp_unit_divisor(etp_time_unit source, etp_time_unit target);
  * second (> 0). Returns 0 for an invalid request.
  */
 double etp_unit_divisor_hz(double cpu_hz, etp_time_unit target);
+
+/**
+ * The units rule, checked before any tick is converted: cycles are the unit
+ * of both the ticks (@p source) and the results (@p target) or of neither,
+ * unless a clock rate @p cpu_hz (> 0; 0 or less: none) converts cycle ticks
+ * to time; a clock rate applies only to cycle ticks. Every caller (the CLI,
+ * the Python package, etp_inspect_run()) applies this one rule.
+ * @return ETP_OK, or ETP_E_USAGE with @p err saying which part is broken,
+ *         in one text for every caller (it names the CLI's options).
+ */
+etp_status etp_units_check(etp_time_unit source, etp_time_unit target, double cpu_hz, etp_error *err);
 
 #ifdef __cplusplus
 }

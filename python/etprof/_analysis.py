@@ -17,16 +17,15 @@ def unit_code(name, what):
 
 
 def check_units(source, target, cpu_hz):
-    """The CLI's rule (cli_units_check): cycles on both sides, or cycles
-    converted to time at cpu_hz; cpu_hz only with cycles."""
-    sc, tc = source == "cycles", target == "cycles"
-    if sc != tc and not (sc and cpu_hz):
-        raise _errors.usage("cycles must be both source_unit and unit (or give cpu_hz to "
-                            "convert cycles to time)")
-    if cpu_hz and not sc:
-        raise _errors.usage("cpu_hz only applies to source_unit='cycles'")
+    """The library's units rule (etp_units_check, as the CLI applies it):
+    cycles on both sides, or cycles converted to time at cpu_hz; cpu_hz
+    only with cycles. Returns the (source, target) unit codes."""
     if cpu_hz is not None and not cpu_hz > 0:
         raise _errors.usage(f"cpu_hz must be a positive number, got {cpu_hz!r}")
+    sc, tc = unit_code(source, "source_unit"), unit_code(target, "unit")
+    err = _errors.new_error()
+    _errors.check(_lib.lib.etp_units_check(sc, tc, float(cpu_hz or 0.0), ctypes.byref(err)), err)
+    return sc, tc
 
 
 def open_inputs(etdump, pte=None, etrecord=None, log=None, prepare=None):
@@ -63,12 +62,12 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
         raise _errors.usage("one runner log per analysis")
     log = logs[0] if logs else None
     src = source_unit if source_unit is not None else "ns"
-    check_units(src, unit, cpu_hz)
+    source_code, target_code = check_units(src, unit, cpu_hz)
     opt = _lib.AnalysisOptions()
     _lib.lib.etp_analysis_options_init(ctypes.byref(opt))
-    opt.source_unit = unit_code(src, "source_unit")
+    opt.source_unit = source_code
     opt.source_unit_given = int(source_unit is not None)
-    opt.target_unit = unit_code(unit, "unit")
+    opt.target_unit = target_code
     opt.cpu_hz = float(cpu_hz or 0.0)
     method_b = method.encode() if method is not None else None
     opt.method = method_b

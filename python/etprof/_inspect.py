@@ -16,11 +16,10 @@ def inspect(etdump, pte=None, method=None, source_unit="ns", unit="ms", cpu_hz=N
     Returns an Inspection (plain Python data: nothing to release)."""
     if method is not None and pte is None:
         raise _errors.usage("method needs a pte program")
-    _analysis.check_units(source_unit, unit, cpu_hz)
+    source_code, target_code = _analysis.check_units(source_unit, unit, cpu_hz)
     opt = _lib.InspectOptions()
     _lib.lib.etp_inspect_options_init(ctypes.byref(opt))
-    opt.source_unit = _analysis.unit_code(source_unit, "source_unit")
-    opt.target_unit = _analysis.unit_code(unit, "unit")
+    opt.source_unit, opt.target_unit = source_code, target_code
     opt.cpu_hz = float(cpu_hz or 0.0)
     method_b = method.encode() if method is not None else None
     opt.method = method_b

@@ -210,6 +210,7 @@ _PROTOTYPES = {
     "etp_exit_status_meaning": (ctypes.c_char_p, [ctypes.c_int]),
     "etp_unit_parse": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
     "etp_unit_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "etp_units_check": (ctypes.c_int, [ctypes.c_int, ctypes.c_int, ctypes.c_double, ERR]),
     "etp_analysis_options_init": (None, [ctypes.POINTER(AnalysisOptions)]),
     "etp_inspect_options_init": (None, [ctypes.POINTER(InspectOptions)]),
     "etp_inputs_open": (ctypes.c_int, [ctypes.POINTER(InputsSpec), PP, ERR]),

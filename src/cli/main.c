@@ -103,12 +103,10 @@ int cli_units_option(const char *cmd, cli_units *u, const char *opt, const char 
 
 int cli_units_check(const char *cmd, const cli_units *u)
 {
-    int sc = u->source == ETP_UNIT_CYCLES, tc = u->target == ETP_UNIT_CYCLES;
-    if (sc != tc && !(sc && u->cpu_hz > 0))
-        return cli_usage(cmd, "cycles must be both --source-unit and --unit (or give --cpu-hz to "
-                              "convert cycles to time)");
-    if (u->cpu_hz > 0 && !sc)
-        return cli_usage(cmd, "--cpu-hz only applies to --source-unit cycles");
+    etp_error err;
+    etp_error_clear(&err);
+    if (etp_units_check((etp_time_unit)u->source, (etp_time_unit)u->target, u->cpu_hz, &err))
+        return cli_usage(cmd, "%s", err.message);
     return 0;
 }
 

@@ -762,21 +762,12 @@ etp_status etp_inspect_run(const etp_etdump *d, const etp_inspect_options *opt, 
         etp_inspect_options_init(&defaults);
         opt = &defaults;
     }
-    double divisor;
-    if (opt->source_unit == ETP_UNIT_CYCLES && opt->target_unit != ETP_UNIT_CYCLES) {
-        divisor = etp_unit_divisor_hz(opt->cpu_hz, opt->target_unit);
-        if (divisor <= 0)
-            return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
-                                 "cycles cannot be converted to %s without a CPU frequency "
-                                 "(--cpu-hz); use --unit cycles",
-                                 etp_unit_name(opt->target_unit));
-    } else {
-        divisor = etp_unit_divisor(opt->source_unit, opt->target_unit);
-        if (divisor <= 0)
-            return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
-                                 "cannot convert %s ticks to cycles; use --source-unit cycles",
-                                 etp_unit_name(opt->source_unit));
-    }
+    etp_status us = etp_units_check(opt->source_unit, opt->target_unit, opt->cpu_hz, err);
+    if (us)
+        return us;
+    double divisor = opt->source_unit == ETP_UNIT_CYCLES && opt->target_unit != ETP_UNIT_CYCLES
+                         ? etp_unit_divisor_hz(opt->cpu_hz, opt->target_unit)
+                         : etp_unit_divisor(opt->source_unit, opt->target_unit);
     inspect_box *box = calloc(1, sizeof *box);
     if (!box)
         return oom(err, d);
