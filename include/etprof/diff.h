@@ -285,6 +285,35 @@ const char *etp_diff_kind_name(etp_diff_kind k);
  */
 int etp_diff_gate(const etp_diff_row *r, double pct, int without_significance, const char **why);
 
+/** The CI gate's decision on a comparison (etp_diff_gate_decide()). Its
+ *  strings are static or the caller's, its row is in the diff decided on:
+ *  valid while that diff and @p metric live. */
+typedef struct etp_diff_gate_outcome {
+    const char *metric;          /**< the gated row's name, as asked */
+    const etp_diff_row *row;     /**< the gated row */
+    double threshold_pct;        /**< slower means ratio > 1 + threshold_pct / 100 */
+    int no_significance;         /**< a row without an interval is gated on its ratio */
+    int failed;                  /**< 1: the gate fails */
+    const char *reason;          /**< why, a static phrase (etp_diff_gate()) */
+    int exit_status;             /**< ETP_EXIT_GATE when failed, else ETP_EXIT_OK
+                                      (etprof/exit_status.h) */
+} etp_diff_gate_outcome;
+
+/**
+ * The CI gate of `etprof diff --fail-if-slower PCT --metric METRIC`, the one
+ * decision the CLI and the Python package take: the gated row is the model
+ * figure named @p metric, else the first row keyed @p metric (an
+ * instruction id, an operator name, "BACKEND/OP_TYPE"); etp_diff_gate()
+ * decides on it with @p threshold_pct and @p no_significance. Compute the
+ * diff with etp_diff_options.interval_key = @p metric so that the row has
+ * its interval whatever interval_rows says.
+ * @return ETP_OK (*@p out filled); ETP_E_USAGE when no row is named
+ *         @p metric (the message lists the model figures' names) or when
+ *         @p threshold_pct is not a number >= 0.
+ */
+etp_status etp_diff_gate_decide(const etp_diff *d, const char *metric, double threshold_pct,
+                                int no_significance, etp_diff_gate_outcome *out, etp_error *err);
+
 /**
  * A side from the published bundle in @p dir, verified first
  * (etp_bundle_open() with verification: a bundle whose manifest, sizes or

@@ -67,6 +67,28 @@ etp_status etp_diff_write_text(const etp_diff *d, const etp_diff_text_style *st,
  *  a malloc'd NUL-terminated text; NULL when out of memory. */
 char *etp_diff_json(const etp_diff *d, const char *gate_json, size_t *len);
 
+/** The CI gate's outcome as the JSON object `etprof diff --json` holds
+ *  as "gate" and a diff bundle records (pretty, with a final newline):
+ *  metric, kind, threshold_pct, no_significance, ratio, has_interval,
+ *  failed, reason, exit_status. Give it as @p gate_json to etp_diff_json()
+ *  and etp_diff_publish_options. malloc'd; NULL when out of memory. */
+char *etp_diff_gate_json(const etp_diff_gate_outcome *g);
+
+/**
+ * The options a diff bundle records in its provenance (compact JSON
+ * object): @p o's statistic, confidence, resamples, seed, any_method and
+ * interval_rows; the table's @p rank and @p top; with @p gate (NULL: no
+ * gate), its threshold, metric and no_significance; then the unit and
+ * method of the analysis options @p ao that ETDump sides are analysed
+ * with (NULL: the defaults, etp_analysis_options_init()). malloc'd; NULL
+ * when out of memory.
+ */
+char *etp_diff_options_json(const etp_diff_options *o, etp_diff_rank rank, uint32_t top,
+                            const etp_diff_gate_outcome *gate, const etp_analysis_options *ao);
+
+/** "abs", "delta", "ratio", "base" or "new" (a static string). */
+const char *etp_diff_rank_name(etp_diff_rank rank);
+
 /** Every row as CSV (RFC 4180, header row, the unit in the time columns'
  *  headers); NULL when out of memory. */
 char *etp_diff_csv(const etp_diff *d, size_t *len);

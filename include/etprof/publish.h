@@ -66,6 +66,21 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
                        etp_error *err);
 
 /**
+ * The analysis options a bundle records (run_metadata.json's "options",
+ * also hashed into the manifest's provenance), as one compact JSON object:
+ * what shaped the result, from @p o (method, tick unit and whether it was
+ * given, unit, the clock rate when one was given, executions skipped,
+ * ranking), then the publication's choices from @p po (operators table
+ * format, detailed/, Model Explorer views: "files", "open" when
+ * @p open_page, or "none"). Paths are left out: the manifest records the
+ * inputs by content. Give the text as po->options_json; the CLI and the
+ * Python package both record it this way. malloc'd (etp_text_free() or
+ * free()); NULL when out of memory. Pure: safe from any thread.
+ */
+char *etp_analysis_options_json(const etp_analysis_options *o, const etp_publish_options *po,
+                                int open_page);
+
+/**
  * The text summary.json of a bundle of @p a would hold (schema
  * etprof.summary v1: validity, headline figures, metrics, top operators,
  * issues), without writing anything. malloc'd (caller frees); NULL when out

@@ -99,8 +99,10 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
     call = dict(etdump=etdump, pte=pte, etrecord=etrecord, log=log, method=method,
                 source_unit=src, source_unit_given=source_unit is not None, unit=unit,
                 cpu_hz=cpu_hz, debug_buffer=debug_buffer)
-    # The analysis may keep pointing at the options' strings (its method).
+    # The analysis may keep pointing at the options' strings (its method);
+    # the options themselves are recorded when it is published or diffed.
     call["_keep"] = (opt, method_b, dbg_b)
+    call["_c_options"] = opt
     return Analysis(out, inputs, call)
 
 
@@ -254,12 +256,6 @@ class Analysis:
         if format not in ("csv", "json"):
             raise _errors.usage(f"format is csv or json, got {format!r}")
         c = self._call
-        options = {"method": c["method"], "source_unit": c["source_unit"],
-                   "source_unit_given": c["source_unit_given"], "unit": c["unit"]}
-        if c["cpu_hz"]:
-            options["cpu_hz"] = float(c["cpu_hz"])
-        options.update(format=format, detailed=bool(detailed),
-                       model_explorer="files" if model_explorer else "none")
         args = [repr(os.fspath(c["etdump"]))] + [
             f"{k}={os.fspath(c[k])!r}" for k in ("pte", "etrecord", "log", "debug_buffer")
             if c[k] is not None]
@@ -272,7 +268,11 @@ class Analysis:
         po.operators_csv = int(format == "csv")
         po.detailed = int(bool(detailed))
         po.model_explorer = int(bool(model_explorer))
-        cmd_b, opt_b = command.encode(), json.dumps(options).encode()
+        # The options recorded as the CLI records them: from the C options
+        # this analysis was made with.
+        opt_b = _lib.text(_lib.lib.etp_analysis_options_json(
+            ctypes.byref(c["_c_options"]), ctypes.byref(po), 0)).encode()
+        cmd_b = command.encode()
         po.command_line, po.options_json = cmd_b, opt_b
         po.etdump_path, po.pte_path = keep["etdump"], keep["pte"]
         po.etrecord_path, po.log_path = keep["etrecord"], keep["log"]

@@ -7,14 +7,12 @@ import json
 import os
 import threading
 
-from . import _errors, _json_text, _lib
+from . import _errors, _lib
 from ._analysis import Analysis
 
 _s = _lib.s
 _STATISTICS = {"avg": 0, "p50": 1}
-_RANKS = ("abs", "delta", "ratio", "base", "new")
 _U32 = 0xFFFFFFFF
-EXIT_SLOWER = 3  # the CLI's exit status when the gate fails
 
 
 def _file_sha256(path):
@@ -287,27 +285,21 @@ class Diff:
 
     # ---- the CI gate ----
     def _gate(self, pct, metric, no_significance):
+        """The library's gate decision (etp_diff_gate_decide, as the CLI's
+        --fail-if-slower takes it): (failed, reason, the gate's JSON text)."""
         if isinstance(pct, bool) or not isinstance(pct, (int, float)) or not (
                 0 <= pct <= 1e6):
             raise _errors.usage(f"fail_if_slower needs a percentage >= 0, got {pct!r}")
         self._ensure_interval(metric)
-        i = self._index(metric)
-        if i is None:
-            raise _errors.usage(
-                f"--metric {metric}: no such row in this comparison (model figures: "
-                "method_execute, native_kernels_total, delegate_time:BACKEND, ...)")
-        why = ctypes.c_char_p()
+        g = _lib.DiffGateOutcome()
+        err = _errors.new_error()
+        metric_b = metric.encode()
         with self._lock:
-            d = self._handle().contents
-            failed = _lib.lib.etp_diff_gate(ctypes.byref(d.rows[i]), float(pct),
-                                            int(bool(no_significance)), ctypes.byref(why))
-        row = self.rows[i]
-        reason = _s(why.value)
-        doc = {"metric": metric, "kind": row["kind"], "threshold_pct": float(pct),
-               "no_significance": bool(no_significance), "ratio": row["ratio"],
-               "has_interval": row["interval"] is not None, "failed": bool(failed),
-               "reason": reason, "exit_status": EXIT_SLOWER if failed else 0}
-        return bool(failed), reason, doc
+            _errors.check(_lib.lib.etp_diff_gate_decide(
+                self._handle(), metric_b, float(pct), int(bool(no_significance)),
+                ctypes.byref(g), ctypes.byref(err)), err)
+            text = _lib.text(_lib.lib.etp_diff_gate_json(ctypes.byref(g)))
+        return bool(g.failed), _s(g.reason), text
 
     def gate(self, pct, metric="method_execute", no_significance=False):
         """The CI gate of `etprof diff --fail-if-slower PCT --metric METRIC`:
@@ -320,7 +312,7 @@ class Diff:
     def _gate_text(self, fail_if_slower, metric, no_significance):
         if fail_if_slower is None:
             return None
-        return _json_text.pretty(self._gate(fail_if_slower, metric, no_significance)[2])
+        return self._gate(fail_if_slower, metric, no_significance)[2]
 
     # ---- outputs ----
     def to_json(self, fail_if_slower=None, metric="method_execute", no_significance=False):
@@ -353,21 +345,19 @@ class Diff:
         columns = list(_flat(self.rows[0]).keys()) if self.rows else []
         return pandas.DataFrame(flat, columns=columns)
 
-    def _options_json(self, rank_by, top, gate):
+    def _options_json(self, rank, top, gate):
         """The options `etprof diff -o` records in the bundle's provenance
-        (the CLI's key order; analysis options from the Analysis sides)."""
-        o = self._opt
+        (etp_diff_options_json; the analysis options of the first Analysis
+        side, as the CLI records those it analysed ETDumps with)."""
         calls = [c for c in self._calls if c]
-        doc = {"statistic": "avg" if o.statistic == 0 else "p50",
-               "confidence": o.confidence, "resamples": o.resamples, "seed": o.seed,
-               "any_method": bool(o.compare_methods), "interval_rows": o.interval_rows,
-               "rank_by": rank_by, "top": top}
-        if gate:
-            doc.update(fail_if_slower_pct=float(gate[0]), metric=gate[1],
-                       no_significance=bool(gate[2]))
-        doc["unit"] = calls[0]["unit"] if calls else "ms"
-        doc["method"] = calls[0]["method"] if calls else None
-        return _json_text.compact(doc)
+        ao = ctypes.byref(calls[0]["_c_options"]) if calls else None
+        g = None
+        if gate is not None:
+            pct, metric, no_significance = gate
+            g = _lib.DiffGateOutcome(metric=metric.encode(), threshold_pct=float(pct),
+                                     no_significance=int(bool(no_significance)))
+        return _lib.text(_lib.lib.etp_diff_options_json(
+            ctypes.byref(self._opt), rank, top, ctypes.byref(g) if g is not None else None, ao))
 
     def publish(self, directory, top=15, rank_by="abs", fail_if_slower=None,
                 metric="method_execute", no_significance=False, force=False, parents=False):
@@ -377,11 +367,13 @@ class Diff:
         rank_by is recorded with the options; fail_if_slower (a percentage)
         records the gate's outcome as --fail-if-slower does. Returns the
         directory."""
-        if rank_by not in _RANKS:
-            raise _errors.usage(f"rank_by is {', '.join(_RANKS)}, got {rank_by!r}")
+        rank = ctypes.c_int()
+        if not isinstance(rank_by, str) or _lib.lib.etp_diff_rank_parse(rank_by.encode(),
+                                                                         ctypes.byref(rank)):
+            raise _errors.usage(f"rank_by is abs, delta, ratio, base or new, got {rank_by!r}")
         top = _count(top, "top", 10000000)
         gate = self._gate_text(fail_if_slower, metric, no_significance)
-        oj = self._options_json(rank_by, top, (fail_if_slower, metric, no_significance)
+        oj = self._options_json(rank.value, top, (fail_if_slower, metric, no_significance)
                                 if fail_if_slower is not None else None)
         keep = [_lib.path_arg(directory), _lib.path_arg(self._paths[0]),
                 _lib.path_arg(self._paths[1]), oj.encode(), gate.encode() if gate else None]

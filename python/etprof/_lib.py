@@ -189,6 +189,14 @@ class Diff(ctypes.Structure):
                 ("arena_", ctypes.c_void_p)]
 
 
+class DiffGateOutcome(ctypes.Structure):
+    """etp_diff_gate_outcome (etprof/diff.h)."""
+    _fields_ = [("metric", ctypes.c_char_p), ("row", ctypes.POINTER(DiffRow)),
+                ("threshold_pct", ctypes.c_double), ("no_significance", ctypes.c_int),
+                ("failed", ctypes.c_int), ("reason", ctypes.c_char_p),
+                ("exit_status", ctypes.c_int)]
+
+
 class DiffPublishOptions(ctypes.Structure):
     _fields_ = [("dir", ctypes.c_char_p), ("bundle_flags", ctypes.c_uint),
                 ("base_path", ctypes.c_char_p), ("new_path", ctypes.c_char_p),
@@ -236,6 +244,8 @@ _PROTOTYPES = {
                                           ctypes.POINTER(Cell), ctypes.POINTER(ctypes.c_uint8)]),
     "etp_operators_csv_columns": (ctypes.POINTER(ctypes.c_int), [SIZE]),
     "etp_publish": (ctypes.c_int, [P, ctypes.POINTER(PublishOptions), PP, ERR]),
+    "etp_analysis_options_json": (P, [ctypes.POINTER(AnalysisOptions),
+                                      ctypes.POINTER(PublishOptions), ctypes.c_int]),
     "etp_inspect_run": (ctypes.c_int, [P, ctypes.POINTER(InspectOptions), PP, ERR]),
     "etp_inspect_free": (None, [P]),
     "etp_inspect_json": (P, [P, P, P, ctypes.c_int, SIZE]),
@@ -254,8 +264,14 @@ _PROTOTYPES = {
                                         ctypes.POINTER(ctypes.POINTER(Diff)), ERR]),
     "etp_diff_free": (None, [ctypes.POINTER(Diff)]),
     "etp_diff_kind_name": (ctypes.c_char_p, [ctypes.c_int]),
-    "etp_diff_gate": (ctypes.c_int, [ctypes.POINTER(DiffRow), ctypes.c_double, ctypes.c_int,
-                                     ctypes.POINTER(ctypes.c_char_p)]),
+    "etp_diff_gate_decide": (ctypes.c_int, [ctypes.POINTER(Diff), ctypes.c_char_p,
+                                            ctypes.c_double, ctypes.c_int,
+                                            ctypes.POINTER(DiffGateOutcome), ERR]),
+    "etp_diff_gate_json": (P, [ctypes.POINTER(DiffGateOutcome)]),
+    "etp_diff_rank_parse": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
+    "etp_diff_options_json": (P, [ctypes.POINTER(DiffOptions), ctypes.c_int, ctypes.c_uint32,
+                                  ctypes.POINTER(DiffGateOutcome),
+                                  ctypes.POINTER(AnalysisOptions)]),
     "etp_diff_json": (P, [ctypes.POINTER(Diff), ctypes.c_char_p, SIZE]),
     "etp_diff_csv": (P, [ctypes.POINTER(Diff), SIZE]),
     "etp_diff_publish": (ctypes.c_int, [ctypes.POINTER(Diff), ctypes.POINTER(DiffPublishOptions),
@@ -293,7 +309,8 @@ _MIRRORED = {
     "etp_bundle_table": BundleTable, "etp_bundle_run_metadata": BundleRunMetadata,
     "etp_diff_identity": DiffIdentity, "etp_diff_options": DiffOptions,
     "etp_diff_value": DiffValue, "etp_diff_row": DiffRow, "etp_diff_warning": DiffWarning,
-    "etp_diff": Diff, "etp_diff_publish_options": DiffPublishOptions,
+    "etp_diff": Diff, "etp_diff_gate_outcome": DiffGateOutcome,
+    "etp_diff_publish_options": DiffPublishOptions,
 }
 
 

@@ -18,7 +18,6 @@
 #include "etprof/detect.h"
 #include "etprof/inputs.h"
 #include "outputs/report/analysis_report.h"
-#include "util/jsonw.h"
 #include "outputs/bundle/publish.h"
 
 static void help(void)
@@ -104,30 +103,6 @@ static void list_codes(void)
     for (size_t i = 0; i < n; i++)
         printf("| `%s` | %s | %s | %s |\n", c[i].code, etp_severity_name(c[i].severity), c[i].title,
                c[i].guidance);
-}
-
-/* The options that shape the result, as a JSON object (hashed into the
- * manifest's provenance). Paths are left out: they identify inputs, which
- * the manifest records by content. */
-static char *options_json(const etp_analysis_options *o, const char *format, int detailed,
-                          const char *me_mode)
-{
-    etp_jw w;
-    etp_jw_init_mem(&w, 0);
-    etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "method", o->method);
-    etp_jw_kstr(&w, "source_unit", etp_unit_name(o->source_unit));
-    etp_jw_kbool(&w, "source_unit_given", o->source_unit_given);
-    etp_jw_kstr(&w, "unit", etp_unit_name(o->target_unit));
-    if (o->cpu_hz > 0)
-        etp_jw_kdouble(&w, "cpu_hz", o->cpu_hz);
-    etp_jw_kstr(&w, "format", format);
-    etp_jw_kbool(&w, "detailed", detailed);
-    etp_jw_kstr(&w, "model_explorer", me_mode);
-    etp_jw_kuint(&w, "skip_executions", o->skip_executions);
-    etp_jw_kstr(&w, "rank_by", etp_rank_key_name(o->rank_by));
-    etp_jw_obj_end(&w);
-    return etp_jw_take(&w, NULL);
 }
 
 static char *join_args(int argc, char **argv)
@@ -259,7 +234,6 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     etp_error_clear(&err);
     const char *outdir = rq->outdir, *me_mode = rq->me_mode;
     char *cmd = join_args(rq->argc, rq->argv);
-    char *oj = options_json(opt, rq->format, rq->detailed, me_mode);
     etp_publish_options po;
     memset(&po, 0, sizeof po);
     po.dir = outdir;
@@ -268,6 +242,7 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     po.detailed = rq->detailed;
     po.model_explorer = strcmp(me_mode, "none") != 0;
     po.command_line = cmd;
+    char *oj = etp_analysis_options_json(opt, &po, !strcmp(me_mode, "open"));
     po.options_json = oj;
     po.etdump_path = rq->etdump;
     po.pte_path = rq->pte;

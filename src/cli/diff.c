@@ -15,7 +15,6 @@
 #include "etprof/diff.h"
 #include "etprof/diff_io.h"
 #include "etprof/inputs.h"
-#include "util/jsonw.h"
 #include "util/sha256.h"
 
 static void help(void)
@@ -157,63 +156,6 @@ static int load_side(const side_spec *sp, const etp_analysis_options *opt, etp_d
     return s ? cli_fail_status(s, &err) : ETP_EXIT_OK;
 }
 
-/* The gated row: a model figure by name, else an entity row by key. */
-static const etp_diff_row *gated_row(const etp_diff *d, const char *metric)
-{
-    const etp_diff_row *r = etp_diff_find(d, ETP_DIFF_MODEL, metric);
-    for (uint32_t i = 0; !r && i < d->row_count; i++)
-        if (!strcmp(d->rows[i].key, metric))
-            r = &d->rows[i];
-    return r;
-}
-
-static char *gate_json(const char *metric, double pct, int no_sig, const etp_diff_row *r, int fail,
-                       const char *why)
-{
-    etp_jw w;
-    etp_jw_init_mem(&w, 1);
-    etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "metric", metric);
-    etp_jw_kstr(&w, "kind", etp_diff_kind_name(r->kind));
-    etp_jw_kdouble(&w, "threshold_pct", pct);
-    etp_jw_kbool(&w, "no_significance", no_sig);
-    if (r->has_ratio)
-        etp_jw_kdouble(&w, "ratio", r->ratio);
-    else
-        etp_jw_knull(&w, "ratio");
-    etp_jw_kbool(&w, "has_interval", r->has_ci);
-    etp_jw_kbool(&w, "failed", fail);
-    etp_jw_kstr(&w, "reason", why);
-    etp_jw_kint(&w, "exit_status", fail ? ETP_EXIT_GATE : ETP_EXIT_OK);
-    etp_jw_obj_end(&w);
-    return etp_jw_take(&w, NULL);
-}
-
-static char *options_json(const etp_diff_options *o, const char *rank, uint32_t top, double pct,
-                          const char *metric, int no_sig, const etp_analysis_options *ao)
-{
-    etp_jw w;
-    etp_jw_init_mem(&w, 0);
-    etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "statistic", o->statistic == ETP_DIFF_STAT_AVG ? "avg" : "p50");
-    etp_jw_kdouble(&w, "confidence", o->confidence);
-    etp_jw_kuint(&w, "resamples", o->resamples);
-    etp_jw_kuint(&w, "seed", o->seed);
-    etp_jw_kbool(&w, "any_method", o->compare_methods);
-    etp_jw_kuint(&w, "interval_rows", o->interval_rows);
-    etp_jw_kstr(&w, "rank_by", rank);
-    etp_jw_kuint(&w, "top", top);
-    if (pct >= 0) {
-        etp_jw_kdouble(&w, "fail_if_slower_pct", pct);
-        etp_jw_kstr(&w, "metric", metric);
-        etp_jw_kbool(&w, "no_significance", no_sig);
-    }
-    etp_jw_kstr(&w, "unit", etp_unit_name(ao->target_unit));
-    etp_jw_kstr(&w, "method", ao->method);
-    etp_jw_obj_end(&w);
-    return etp_jw_take(&w, NULL);
-}
-
 static int parse_double(const char *s, double *out)
 {
     char *end;
@@ -251,7 +193,7 @@ int cmd_diff(int argc, char **argv)
     cli_units units = {(int)aopt.source_unit, (int)aopt.target_unit, 0, 0};
     side_spec sides[2] = {{0}, {0}};
     etp_diff_text_style style = {0, 15, ETP_DIFF_RANK_ABS};
-    const char *rank_name = "abs", *outdir = NULL, *metric = "method_execute";
+    const char *outdir = NULL, *metric = "method_execute";
     int json = 0, csv = 0, no_sig = 0, quiet = 0, c;
     double pct = -1;
     unsigned bundle_flags = 0;
@@ -267,7 +209,6 @@ int cmd_diff(int argc, char **argv)
         case O_RANK:
             if (etp_diff_rank_parse(optarg, &style.rank))
                 return cli_usage("diff", "--rank-by is abs, delta, ratio, base or new, got '%s'", optarg);
-            rank_name = optarg;
             break;
         case O_STAT:
             if (strcmp(optarg, "avg") && strcmp(optarg, "p50"))
@@ -367,25 +308,21 @@ int cmd_diff(int argc, char **argv)
         rc = cli_fail_status(s, &err);
         goto done;
     }
-    int gate_failed = 0;
-    const char *why = NULL;
+    etp_diff_gate_outcome g = {0};
     if (pct >= 0) {
-        const etp_diff_row *r = gated_row(d, metric);
-        if (!r) {
-            rc = cli_error("--metric %s: no such row in this comparison (model figures: "
-                           "method_execute, native_kernels_total, delegate_time:BACKEND, ...)",
-                           metric);
+        /* A row this comparison lacks depends on the inputs: exit 1, not 2. */
+        if (etp_diff_gate_decide(d, metric, pct, no_sig, &g, &err)) {
+            rc = cli_fail(&err);
             goto done;
         }
-        gate_failed = etp_diff_gate(r, pct, no_sig, &why);
-        gate = gate_json(metric, pct, no_sig, r, gate_failed, why);
+        gate = etp_diff_gate_json(&g);
         if (!gate) {
             rc = cli_error("out of memory");
             goto done;
         }
     }
     if (outdir) {
-        oj = options_json(&dopt, rank_name, style.top, pct, metric, no_sig, &aopt);
+        oj = etp_diff_options_json(&dopt, style.rank, style.top, pct >= 0 ? &g : NULL, &aopt);
         etp_diff_publish_options po = {outdir, bundle_flags, sides[0].path, sides[1].path, oj, gate,
                                        style.top};
         if (!oj || (s = etp_diff_publish(d, &po, &err))) {
@@ -410,15 +347,14 @@ int cmd_diff(int argc, char **argv)
         }
         if (pct >= 0)
             printf("\ngate: %s %s by more than %g%%? %s -> %s (exit %d)\n", metric,
-                   "slower", pct, why, gate_failed ? "FAIL" : "pass",
-                   gate_failed ? ETP_EXIT_GATE : ETP_EXIT_OK);
+                   "slower", pct, g.reason, g.failed ? "FAIL" : "pass", g.exit_status);
         if (outdir)
             printf("\nPublished %s (check it with `etprof verify %s`)\n", outdir, outdir);
     }
     if (fflush(stdout) && !rc)
         rc = cli_error("write error on standard output");
-    if (!rc && gate_failed)
-        rc = ETP_EXIT_GATE;
+    if (!rc && g.failed)
+        rc = g.exit_status;
 done:
     free(gate);
     free(oj);

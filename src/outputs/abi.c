@@ -42,6 +42,7 @@ static const struct {
     ENTRY(etp_diff_row),
     ENTRY(etp_diff_warning),
     ENTRY(etp_diff),
+    ENTRY(etp_diff_gate_outcome),
     ENTRY(etp_diff_publish_options),
 };
 

@@ -612,23 +612,3 @@ const etp_diff_row *etp_diff_find(const etp_diff *d, etp_diff_kind kind, const c
             return &d->rows[i];
     return NULL;
 }
-
-int etp_diff_gate(const etp_diff_row *r, double pct, int without_significance, const char **why)
-{
-    const char *w;
-    int fail = 0;
-    if (!r || !r->has_ratio)
-        w = "no ratio";
-    else if (!(r->ratio > 1.0 + pct / 100.0))
-        w = "within the threshold";
-    else if (r->has_ci) {
-        fail = r->significant && r->ci_low > 1.0;
-        w = fail ? "slower and significant" : "slower, not significant";
-    } else {
-        fail = without_significance;
-        w = fail ? "slower (no interval; --no-significance)" : "slower, but no interval (samples absent)";
-    }
-    if (why)
-        *why = w;
-    return fail;
-}

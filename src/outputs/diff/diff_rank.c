@@ -5,15 +5,22 @@
 
 #include "etprof/diff_io.h"
 
+static const char *const rank_names[] = {"abs", "delta", "ratio", "base", "new"};
+#define RANK_COUNT (sizeof rank_names / sizeof rank_names[0])
+
 int etp_diff_rank_parse(const char *s, etp_diff_rank *out)
 {
-    static const char *const names[] = {"abs", "delta", "ratio", "base", "new"};
-    for (int i = 0; i < 5; i++)
-        if (!strcmp(s, names[i])) {
+    for (size_t i = 0; i < RANK_COUNT; i++)
+        if (!strcmp(s, rank_names[i])) {
             *out = (etp_diff_rank)i;
             return 0;
         }
     return -1;
+}
+
+const char *etp_diff_rank_name(etp_diff_rank rank)
+{
+    return (unsigned)rank < RANK_COUNT ? rank_names[rank] : "?";
 }
 
 typedef struct rank_ctx {

@@ -1,0 +1,27 @@
+/* publish_options.c - the analysis options a bundle records
+ * (etp_analysis_options_json, etprof/publish.h): one writer for the CLI and
+ * the Python package, so the same analysis records the same bytes. */
+#include "etprof/publish.h"
+#include "etprof/units.h"
+#include "util/jsonw.h"
+
+char *etp_analysis_options_json(const etp_analysis_options *o, const etp_publish_options *po,
+                                int open_page)
+{
+    etp_jw w;
+    etp_jw_init_mem(&w, 0);
+    etp_jw_obj_begin(&w);
+    etp_jw_kstr(&w, "method", o->method);
+    etp_jw_kstr(&w, "source_unit", etp_unit_name(o->source_unit));
+    etp_jw_kbool(&w, "source_unit_given", o->source_unit_given);
+    etp_jw_kstr(&w, "unit", etp_unit_name(o->target_unit));
+    if (o->cpu_hz > 0)
+        etp_jw_kdouble(&w, "cpu_hz", o->cpu_hz);
+    etp_jw_kstr(&w, "format", po->operators_csv ? "csv" : "json");
+    etp_jw_kbool(&w, "detailed", po->detailed);
+    etp_jw_kstr(&w, "model_explorer", !po->model_explorer ? "none" : open_page ? "open" : "files");
+    etp_jw_kuint(&w, "skip_executions", o->skip_executions);
+    etp_jw_kstr(&w, "rank_by", etp_rank_key_name(o->rank_by));
+    etp_jw_obj_end(&w);
+    return etp_jw_take(&w, NULL);
+}
