@@ -58,6 +58,7 @@
 
 #include "etprof/analysis.h"
 #include "etprof/error.h"
+#include "etprof/issues.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -232,8 +233,9 @@ typedef struct etp_diff_row {
 
 /** A warning that did not prevent the comparison. */
 typedef struct etp_diff_warning {
-    const char *code;            /**< e.g. "units.assumed_differs" */
+    const char *code;            /**< a registry code of scope diff, e.g. "units.converted" */
     const char *message;
+    const etp_issue_code *issue; /**< its registry entry (severity, meaning, guidance) */
 } etp_diff_warning;
 
 /** The comparison. Immutable once computed; release with etp_diff_free(). */

@@ -2,9 +2,12 @@
  * etprof/issues.h - findings that lower trust in a result, with stable codes.
  *
  * Every code lives in one registry (src/analysis/issue_registry.c) with a
- * fixed severity and one line of guidance; docs/issue-codes.md is generated
- * from it (`etprof analyze --list-issue-codes`) and a test keeps the two in
- * sync. Validity follows mechanically from the worst severity present:
+ * fixed severity, the scopes that emit it (an analysis's issues, a diff's
+ * warnings, or both) and one line of guidance; docs/issue-codes.md is
+ * generated from it (`etprof analyze --list-issue-codes`) and a test keeps
+ * the two in sync. Nothing emits a code the registry does not hold:
+ * etp_issue_add() refuses it, and so does the diff. Validity follows
+ * mechanically from the worst severity present:
  *   error -> invalid, warning -> degraded, info or nothing -> valid.
  *
  * Ownership: the registry is static and read-only (etp_issue_code pointers
@@ -31,10 +34,17 @@ typedef enum etp_severity { ETP_SEV_INFO = 0, ETP_SEV_WARNING = 1, ETP_SEV_ERROR
 
 typedef enum etp_validity { ETP_VALID = 0, ETP_DEGRADED = 1, ETP_INVALID = 2 } etp_validity;
 
+/** Who emits a code (bits of etp_issue_code.scopes). */
+typedef enum etp_issue_scope {
+    ETP_ISSUE_SCOPE_ANALYSIS = 1, /**< an analysis's issues (etp_issue_add()) */
+    ETP_ISSUE_SCOPE_DIFF = 2      /**< a comparison's warnings (etp_diff.warnings) */
+} etp_issue_scope;
+
 /** A registry entry. */
 typedef struct etp_issue_code {
     const char *code;       /**< stable dotted code, e.g. "attribution.shared_timing" */
     etp_severity severity;
+    unsigned scopes;        /**< etp_issue_scope bits: who may emit it */
     const char *title;      /**< what it means, one line */
     const char *guidance;   /**< what to do about it, one line */
 } etp_issue_code;
@@ -54,14 +64,18 @@ typedef struct etp_issue_list {
 
 /** Look up a code; NULL when unknown. */
 const etp_issue_code *etp_issue_lookup(const char *code);
+/** Look up a code that @p scope (one etp_issue_scope) may emit; NULL when
+ *  the registry has no such code, or not for that scope. */
+const etp_issue_code *etp_issue_lookup_scope(const char *code, etp_issue_scope scope);
 /** The whole registry (sorted by code) and its length. */
 const etp_issue_code *etp_issue_registry(size_t *count);
 
 /**
- * Append an issue with registry code @p code (must exist), a printf-style
- * message (cut at 1023 bytes), and optional context (JSON object text,
- * copied; may be NULL). Returns ETP_OK; ETP_E_NOMEM when memory runs out;
- * ETP_E_USAGE when @p code is not in the registry (a bug in the caller).
+ * Append an issue with registry code @p code (must exist, of scope
+ * ETP_ISSUE_SCOPE_ANALYSIS), a printf-style message (cut at 1023 bytes),
+ * and optional context (JSON object text, copied; may be NULL). Returns
+ * ETP_OK; ETP_E_NOMEM when memory runs out; ETP_E_USAGE when @p code is not
+ * in the registry for an analysis (a bug in the caller).
  * On failure the list is unchanged. The status alone says what failed (the
  * only causes are these two), so there is no etp_error argument.
  */

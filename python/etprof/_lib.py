@@ -175,7 +175,8 @@ class DiffRow(ctypes.Structure):
 
 
 class DiffWarning(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_char_p), ("message", ctypes.c_char_p)]
+    _fields_ = [("code", ctypes.c_char_p), ("message", ctypes.c_char_p),
+                ("issue", ctypes.c_void_p)]
 
 
 class Diff(ctypes.Structure):

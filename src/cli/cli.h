@@ -94,6 +94,9 @@ int cli_inputs_require(const char *cmd, const cli_inputs *in, cli_input_role rol
  * is an ETDump, not a debug buffer (--debug-buffer)"). ETP_EXIT_OK or ETP_EXIT_INPUT
  * after printing why. */
 int cli_input_not_executorch(const char *path, const char *what_it_is, const char *option);
+/* Print the issue code registry as Markdown (issue_codes.c): the analysis's
+ * codes, then the diff's; docs/issue-codes.md is this output. */
+void cli_list_issue_codes(void);
 /* Back the heap with huge pages, sized from the input files among @p argv
  * (NULL-terminated), and make malloc reuse freed memory rather than ask the
  * kernel for more (see malloc_tuning.c). Call before any thread starts. */

@@ -26,7 +26,8 @@ static void help(void)
         "                   [--base-pte P] [--new-pte P] [--base-etrecord R] [--new-etrecord R]\n"
         "                   [--method M] [--source-unit U] [--unit U] [--cpu-hz HZ]\n"
         "                   [--resamples N] [--confidence C] [--seed S] [--interval-rows N]\n"
-        "                   [--any-method] [--quiet]\n\n"
+        "                   [--any-method] [--quiet]\n"
+        "       etprof diff --list-issue-codes\n\n"
         "Compare two runs of a model. BASE and NEW are each a published result bundle\n"
         "(verified first: a modified bundle is refused) or an ETDump, analysed in memory\n"
         "with its program (--base-pte / --new-pte; by default NAME.pte or NAME.bpte beside\n"
@@ -64,6 +65,8 @@ static void help(void)
         "  --any-method         compare runs of different methods (with a warning)\n"
         "  --method, --source-unit, --unit, --cpu-hz  analysis options for ETDump sides\n"
         "  --quiet              print nothing but errors (the exit status still tells)\n"
+        "  --list-issue-codes   print the issue code registry, the diff's warnings\n"
+        "                       included (Markdown), and exit\n"
         "Exit status: 0 compared (and the gate passed), 1 bad input or runs that cannot\n"
         "be compared, 2 usage, 3 the gate failed: NEW is slower beyond PCT.\n");
 }
@@ -167,7 +170,7 @@ int cmd_diff(int argc, char **argv)
 {
     enum { O_TOP = 256, O_RANK, O_STAT, O_JSON, O_CSV, O_FORCE, O_PARENTS, O_FAIL, O_METRIC,
            O_NOSIG, O_BPTE, O_NPTE, O_BREC, O_NREC, O_METHOD, O_SUNIT, O_UNIT, O_HZ, O_RES,
-           O_CONF, O_SEED, O_ANY, O_QUIET, O_IROWS };
+           O_CONF, O_SEED, O_ANY, O_QUIET, O_IROWS, O_LIST };
     static const struct option opts[] = {
         {"top", required_argument, NULL, O_TOP},          {"rank-by", required_argument, NULL, O_RANK},
         {"stat", required_argument, NULL, O_STAT},        {"json", no_argument, NULL, O_JSON},
@@ -184,6 +187,7 @@ int cmd_diff(int argc, char **argv)
         {"seed", required_argument, NULL, O_SEED},        {"any-method", no_argument, NULL, O_ANY},
         {"quiet", no_argument, NULL, O_QUIET},            {"help", no_argument, NULL, 'h'},
         {"interval-rows", required_argument, NULL, O_IROWS},
+        {"list-issue-codes", no_argument, NULL, O_LIST},
         {NULL, 0, NULL, 0},
     };
     etp_diff_options dopt;
@@ -261,6 +265,7 @@ int cmd_diff(int argc, char **argv)
             break;
         case O_ANY: dopt.compare_methods = 1; break;
         case O_QUIET: quiet = 1; break;
+        case O_LIST: cli_list_issue_codes(); return ETP_EXIT_OK;
         case 'h': help(); return ETP_EXIT_OK;
         default: return cli_usage("diff", "bad option");
         }

@@ -115,6 +115,27 @@ def test_summary_metrics_and_table_equal_the_cli_bundle(case, tmp_path):
     assert pandas is not None
 
 
+@pytest.mark.parametrize("kw,flags", [({}, []), ({"source_unit": "cycles", "unit": "us",
+                                                   "cpu_hz": 2e8, "method": "forward"},
+                                                  ["--source-unit", "cycles", "--unit", "us",
+                                                   "--cpu-hz", "2e8", "--method", "forward"])])
+def test_publish_records_the_cli_options(tmp_path, kw, flags):
+    """The options a bundle records come from one library call
+    (etp_analysis_options_json): Python's bundle holds the CLI's bytes."""
+    etdump, pte = run("et_add_x10", "etdp"), run("et_add_x10")
+    cli("analyze", "--etdump", etdump, "--pte", pte, *flags, "-o", str(tmp_path / "cli"),
+        "--format", "json", "--detailed", "--quiet")
+    with etprof.analyze(etdump, pte=pte, **kw) as a:
+        a.publish(tmp_path / "py", format="json", detailed=True)
+
+    def options_text(d):
+        text = (tmp_path / d / "run_metadata.json").read_text()
+        return next(line for line in text.splitlines() if line.lstrip().startswith('"options"'))
+
+    assert options_text("py") == options_text("cli")
+    assert json.loads(options_text("py").split(":", 1)[1].rstrip(","))["skip_executions"] == 0
+
+
 def test_publish_makes_a_bundle_the_cli_verifies(tmp_path):
     etdump, pte, rec = (run("cm_et_arduino_kws_x10", "etdp"), run("cm_et_arduino_kws_x10"),
                         run("cm_et_arduino_kws_x10", "etrecord"))

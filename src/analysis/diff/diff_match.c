@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/diff/diff_match.h"
+#include "etprof/issues.h"
 #include "etprof/units.h"
 #include "util/str.h"
 
@@ -14,18 +15,33 @@ static int same_str(const char *a, const char *b) { return a && b && *a && !strc
 
 static const char *or_unknown(const char *s) { return s && *s ? s : "unknown"; }
 
-static etp_status warn(etp_diff_arena *ar, etp_diff_warning **w, uint32_t *n, const char *code,
-                       char *msg)
+/* The warnings of one comparison, as etp_diff_check() adds them. */
+typedef struct warnings {
+    etp_diff_arena *ar;
+    etp_diff_warning **w;
+    uint32_t *n;
+    etp_error *err;
+} warnings;
+
+/* Add warning @p code (a registry code of scope diff: its severity and
+ * meaning come from there) with message @p msg (malloc'd; owned by the
+ * arena from here on). */
+static etp_status warn(const warnings *ws, const char *code, char *msg)
 {
-    if (!msg || !etp_diff_own(ar, msg))
-        return ETP_E_NOMEM;
-    etp_diff_warning *grown = realloc(*w, (*n + 1) * sizeof **w);
+    const etp_issue_code *c = etp_issue_lookup_scope(code, ETP_ISSUE_SCOPE_DIFF);
+    if (!c) {
+        free(msg);
+        return etp_error_set(ws->err, ETP_E_INTERNAL, NULL, ETP_NO_OFFSET,
+                             "diff warning %s is not in the issue registry", code);
+    }
+    etp_diff_warning *grown = NULL;
+    if (msg && etp_diff_own(ws->ar, msg))
+        grown = realloc(*ws->w, (*ws->n + 1) * sizeof **ws->w);
     if (!grown)
-        return ETP_E_NOMEM;
-    *w = grown;
-    grown[*n].code = code;
-    grown[*n].message = msg;
-    (*n)++;
+        return etp_error_set(ws->err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    *ws->w = grown;
+    grown[*ws->n] = (etp_diff_warning){c->code, msg, c};
+    (*ws->n)++;
     return ETP_OK;
 }
 
@@ -68,6 +84,7 @@ etp_status etp_diff_check(const etp_diff_side *base, const etp_diff_side *nw,
                           uint32_t *wn, double *new_factor, etp_error *err)
 {
     const etp_diff_identity *b = &base->id, *n = &nw->id;
+    const warnings ws = {ar, w, wn, err};
     etp_status s = side_usable(b, "base", err);
     if (!s)
         s = side_usable(n, "new", err);
@@ -79,10 +96,10 @@ etp_status etp_diff_check(const etp_diff_side *base, const etp_diff_side *nw,
                                  "the runs executed different methods (base '%s', new '%s'); "
                                  "refusing to compare them (--any-method compares them anyway)",
                                  or_unknown(b->method), or_unknown(n->method));
-        if (warn(ar, w, wn, "identity.method_differs",
-                 etp_strprintf("the runs executed different methods (base '%s', new '%s')",
-                               or_unknown(b->method), or_unknown(n->method))))
-            return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+        if ((s = warn(&ws, "identity.method_differs",
+                      etp_strprintf("the runs executed different methods (base '%s', new '%s')",
+                                    or_unknown(b->method), or_unknown(n->method)))))
+            return s;
     }
     int bc = !strcmp(b->time_unit, "cycles"), nc = !strcmp(n->time_unit, "cycles");
     if (bc != nc)
@@ -94,37 +111,31 @@ etp_status etp_diff_check(const etp_diff_side *base, const etp_diff_side *nw,
     if (!(*new_factor > 0))
         return etp_error_set(err, ETP_E_MISMATCH, NULL, ETP_NO_OFFSET,
                              "unknown time unit (base '%s', new '%s')", b->time_unit, n->time_unit);
-    int nomem = 0;
     if (strcmp(b->time_unit, n->time_unit))
-        nomem |= warn(ar, w, wn, "units.converted",
-                      etp_strprintf("new times converted from %s to %s", n->time_unit, b->time_unit));
-    if (b->tick_unit && n->tick_unit && strcmp(b->tick_unit, n->tick_unit))
-        nomem |= warn(ar, w, wn, "units.ticks_differ",
-                      etp_strprintf("the ETDumps tick in different units (base %s, new %s%s)",
-                                    b->tick_unit, n->tick_unit,
-                                    b->cpu_hz > 0 || n->cpu_hz > 0 ? ", cycles converted with --cpu-hz"
-                                                                   : ""));
-    if (bc && nc && fabs(b->cpu_hz - n->cpu_hz) > 0)
-        nomem |= warn(ar, w, wn, "units.cpu_hz_differs",
-                      etp_strprintf("the sides were converted at different clock rates"));
-    if (b->ticks_assumed != n->ticks_assumed)
-        nomem |= warn(ar, w, wn, "units.evidence_differs",
-                      etp_strprintf("the tick unit was assumed on the %s side and given on the "
-                                    "other: the comparison holds only if the assumption is right",
-                                    b->ticks_assumed ? "base" : "new"));
-    else if (b->ticks_assumed)
-        nomem |= warn(ar, w, wn, "units.assumed",
-                      etp_strprintf("both sides' ticks were assumed to be %s (not given)",
-                                    or_unknown(b->tick_unit)));
-    for (int k = 0; k < 2; k++) {
+        s = warn(&ws, "units.converted",
+                 etp_strprintf("new times converted from %s to %s", n->time_unit, b->time_unit));
+    if (!s && b->tick_unit && n->tick_unit && strcmp(b->tick_unit, n->tick_unit))
+        s = warn(&ws, "units.ticks_differ",
+                 etp_strprintf("the ETDumps tick in different units (base %s, new %s%s)", b->tick_unit,
+                               n->tick_unit,
+                               b->cpu_hz > 0 || n->cpu_hz > 0 ? ", cycles converted with --cpu-hz" : ""));
+    if (!s && bc && nc && fabs(b->cpu_hz - n->cpu_hz) > 0)
+        s = warn(&ws, "units.cpu_hz_differs", etp_strprintf("the sides were converted at different clock rates"));
+    if (!s && b->ticks_assumed != n->ticks_assumed)
+        s = warn(&ws, "units.evidence_differs",
+                 etp_strprintf("the tick unit was assumed on the %s side and given on the "
+                               "other: the comparison holds only if the assumption is right",
+                               b->ticks_assumed ? "base" : "new"));
+    else if (!s && b->ticks_assumed)
+        s = warn(&ws, "units.assumed",
+                 etp_strprintf("both sides' ticks were assumed to be %s (not given)", or_unknown(b->tick_unit)));
+    for (int k = 0; k < 2 && !s; k++) {
         const etp_diff_identity *id = k ? n : b;
         if (id->validity && !strcmp(id->validity, "degraded"))
-            nomem |= warn(ar, w, wn, "result.degraded",
-                          etp_strprintf("the %s run is degraded (see its issues)", k ? "new" : "base"));
+            s = warn(&ws, "result.degraded",
+                     etp_strprintf("the %s run is degraded (see its issues)", k ? "new" : "base"));
     }
-    if (nomem)
-        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
-    return ETP_OK;
+    return s;
 }
 
 /* Both sides have the same source operators (by name and type). */

@@ -60,7 +60,7 @@ static char *issues(const etp_diff *d)
     for (uint32_t i = 0; i < d->warning_count; i++) {
         etp_jw_obj_begin(&w);
         etp_jw_kstr(&w, "code", d->warnings[i].code);
-        etp_jw_kstr(&w, "severity", "warning");
+        etp_jw_kstr(&w, "severity", etp_severity_name(d->warnings[i].issue->severity));
         etp_jw_kstr(&w, "message", d->warnings[i].message);
         etp_jw_obj_end(&w);
     }
