@@ -1,8 +1,10 @@
 /* test_diff.c - the diff's core on sides built by hand, with every expected
  * number derived here: delta, ratio, share, operator-type sums (means only
  * when additive; medians from per-execution sums), refusals and their
- * reasons, unit conversion, the gate's decisions, the median selection
+ * reasons, unit conversion, the gate's decisions and what the gate and the
+ * options record, the warnings' registry entries, the median selection
  * against a sort, constant-sample intervals, and the CSV reader. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,10 +16,14 @@
 
 #include "analysis/diff/diff_internal.h"
 #include "etprof/diff.h"
+#include "etprof/diff_io.h"
+#include "etprof/exit_status.h"
+#include "etprof/issues.h"
 #include "formats/bundle/csv_read.h"
 #include "testutil.h"
 
-static etp_diff_side *side(const char *sha, const char *method, const char *unit)
+/* A complete, valid run of 4 executions ticking in ns. */
+static etp_diff_identity identity(const char *sha, const char *method, const char *unit)
 {
     etp_diff_identity id;
     memset(&id, 0, sizeof id);
@@ -30,10 +36,21 @@ static etp_diff_side *side(const char *sha, const char *method, const char *unit
     id.status = "complete";
     id.validity = "valid";
     id.executions = 4;
+    return id;
+}
+
+static etp_diff_side *side_of(const etp_diff_identity *id)
+{
     etp_diff_side *s;
     etp_error err;
-    assert_int_equal(etp_diff_side_new(&id, &s, &err), ETP_OK);
+    assert_int_equal(etp_diff_side_new(id, &s, &err), ETP_OK);
     return s;
+}
+
+static etp_diff_side *side(const char *sha, const char *method, const char *unit)
+{
+    etp_diff_identity id = identity(sha, method, unit);
+    return side_of(&id);
 }
 
 static void add(etp_diff_side *s, etp_diff_kind kind, const char *id, const char *op,
@@ -177,6 +194,81 @@ static void test_refusals_and_units(void **state)
     etp_diff_side_free(u);
 }
 
+/* The decision the CLI and Python take (etp_diff_gate_decide) and what it
+ * and the options record, on test_intervals_and_gate's diff: method_execute
+ * 1.5x with a constant interval, forward_0_1 2x without samples. */
+static void check_gate_decision_and_record(const etp_diff *d)
+{
+    etp_error err;
+    /* A model figure, 50% slower with a constant interval: fails at 10%. */
+    etp_diff_gate_outcome g;
+    assert_int_equal(etp_diff_gate_decide(d, "method_execute", 10, 0, &g, &err), ETP_OK);
+    assert_ptr_equal(g.row, etp_diff_find(d, ETP_DIFF_MODEL, "method_execute"));
+    assert_true(g.failed);
+    assert_string_equal(g.reason, "slower and significant");
+    assert_int_equal(g.exit_status, ETP_EXIT_GATE);
+    /* Numbers as the JSON writer prints every double: the shortest digits
+     * that read back, laid out as %g would (10 -> 1e+01). */
+    char *j = etp_diff_gate_json(&g);
+    assert_string_equal(j, "{\n  \"metric\": \"method_execute\",\n  \"kind\": \"model\",\n"
+                           "  \"threshold_pct\": 1e+01,\n  \"no_significance\": false,\n"
+                           "  \"ratio\": 1.5,\n  \"has_interval\": true,\n  \"failed\": true,\n"
+                           "  \"reason\": \"slower and significant\",\n  \"exit_status\": 3\n}\n");
+    free(j);
+    assert_int_equal(etp_diff_gate_decide(d, "method_execute", 60, 0, &g, &err), ETP_OK);
+    assert_false(g.failed);
+    assert_int_equal(g.exit_status, ETP_EXIT_OK);
+
+    /* An entity row by key, without samples: gated on its ratio only when asked. */
+    assert_int_equal(etp_diff_gate_decide(d, "forward_0_1", 0, 0, &g, &err), ETP_OK);
+    assert_ptr_equal(g.row, etp_diff_find(d, ETP_DIFF_INSTRUCTION, "forward_0_1"));
+    assert_false(g.failed);
+    assert_string_equal(g.reason, "slower, but no interval (samples absent)");
+    assert_int_equal(etp_diff_gate_decide(d, "forward_0_1", 0, 1, &g, &err), ETP_OK);
+    assert_true(g.failed);
+    j = etp_diff_gate_json(&g);
+    assert_non_null(strstr(j, "\"kind\": \"instruction\""));
+    assert_non_null(strstr(j, "\"has_interval\": false"));
+    free(j);
+
+    /* A row the comparison lacks, and a threshold that is not one. */
+    assert_int_equal(etp_diff_gate_decide(d, "no_such_row", 0, 0, &g, &err), ETP_E_USAGE);
+    assert_string_equal(err.message, "--metric no_such_row: no such row in this comparison (model "
+                                     "figures: method_execute, native_kernels_total, "
+                                     "delegate_time:BACKEND, ...)");
+    assert_null(g.row);
+    assert_int_equal(etp_diff_gate_decide(d, "method_execute", -1, 0, &g, &err), ETP_E_USAGE);
+    assert_int_equal(etp_diff_gate_decide(d, "method_execute", NAN, 0, &g, &err), ETP_E_USAGE);
+
+    /* The options recorded: without a gate and the default analysis options,
+     * then with both. */
+    etp_diff_options o;
+    etp_diff_options_init(&o);
+    j = etp_diff_options_json(&o, ETP_DIFF_RANK_ABS, 15, NULL, NULL);
+    assert_string_equal(j, "{\"statistic\":\"avg\",\"confidence\":0.95,\"resamples\":2000,"
+                           "\"seed\":7310591731775596902,\"any_method\":false,\"interval_rows\":200,"
+                           "\"rank_by\":\"abs\",\"top\":15,\"unit\":\"ms\",\"method\":null}");
+    free(j);
+    etp_analysis_options ao;
+    etp_analysis_options_init(&ao);
+    ao.target_unit = ETP_UNIT_US;
+    ao.method = "forward";
+    o.statistic = ETP_DIFF_STAT_P50;
+    assert_int_equal(etp_diff_gate_decide(d, "method_execute", 2.5, 1, &g, &err), ETP_OK);
+    j = etp_diff_options_json(&o, ETP_DIFF_RANK_NEW, 0, &g, &ao);
+    assert_string_equal(j, "{\"statistic\":\"p50\",\"confidence\":0.95,\"resamples\":2000,"
+                           "\"seed\":7310591731775596902,\"any_method\":false,\"interval_rows\":200,"
+                           "\"rank_by\":\"new\",\"top\":0,\"fail_if_slower_pct\":2.5,"
+                           "\"metric\":\"method_execute\",\"no_significance\":true,\"unit\":\"us\","
+                           "\"method\":\"forward\"}");
+    free(j);
+    etp_diff_rank r;
+    for (int k = ETP_DIFF_RANK_ABS; k <= ETP_DIFF_RANK_NEW; k++) {
+        assert_int_equal(etp_diff_rank_parse(etp_diff_rank_name((etp_diff_rank)k), &r), 0);
+        assert_int_equal(r, k);
+    }
+}
+
 static void test_intervals_and_gate(void **state)
 {
     (void)state;
@@ -186,6 +278,8 @@ static void test_intervals_and_gate(void **state)
     add(n, ETP_DIFF_MODEL, "method_execute", NULL, NULL, 1.5, 1.5, half, 4, 0);
     add(b, ETP_DIFF_INSTRUCTION, "forward_0_0", "x", NULL, 1.0, 1.0, one, 4, 0);
     add(n, ETP_DIFF_INSTRUCTION, "forward_0_0", "x", NULL, 1.0, 1.0, one, 4, 0);
+    add(b, ETP_DIFF_INSTRUCTION, "forward_0_1", "x", NULL, 1.0, 1.0, NULL, 0, 0);
+    add(n, ETP_DIFF_INSTRUCTION, "forward_0_1", "x", NULL, 2.0, 2.0, NULL, 0, 0);
     etp_diff *d;
     etp_error err;
     assert_int_equal(etp_diff_compute(b, n, NULL, &d, &err), ETP_OK);
@@ -206,6 +300,7 @@ static void test_intervals_and_gate(void **state)
     r.significant = 0;
     assert_int_equal(etp_diff_gate(&r, 10, 0, &why), 0);
     assert_int_equal(etp_diff_gate(&r, 10, 1, &why), 1);
+    check_gate_decision_and_record(d);
     etp_diff_free(d);
     /* interval_rows 0 with resamples 0: no interval at all. */
     etp_diff_options o;
@@ -213,6 +308,39 @@ static void test_intervals_and_gate(void **state)
     o.resamples = 0;
     assert_int_equal(etp_diff_compute(b, n, &o, &d, &err), ETP_OK);
     assert_false(etp_diff_find(d, ETP_DIFF_MODEL, "method_execute")->has_ci);
+    etp_diff_free(d);
+    etp_diff_side_free(b);
+    etp_diff_side_free(n);
+}
+
+/* The diff's warnings carry their registry entry: code, severity, meaning. */
+static void test_diff_warnings_from_registry(void **state)
+{
+    (void)state;
+    etp_diff_side *b = side("aa", "forward", "ms");
+    etp_diff_identity id = identity("aa", "other", "us");
+    id.tick_unit = "cycles";
+    id.cpu_hz = 1e8;
+    id.validity = "degraded";
+    etp_diff_side *n = side_of(&id);
+    etp_error err;
+    add(b, ETP_DIFF_MODEL, "method_execute", NULL, NULL, 1.0, 1.0, NULL, 0, 0);
+    add(n, ETP_DIFF_MODEL, "method_execute", NULL, NULL, 1000.0, 1000.0, NULL, 0, 0);
+    etp_diff_options o;
+    etp_diff_options_init(&o);
+    o.compare_methods = 1;
+    etp_diff *d;
+    assert_int_equal(etp_diff_compute(b, n, &o, &d, &err), ETP_OK);
+    static const char *const want[] = {"identity.method_differs", "units.converted", "units.ticks_differ",
+                                       "result.degraded"};
+    assert_int_equal(d->warning_count, 4);
+    for (uint32_t i = 0; i < d->warning_count; i++) {
+        const etp_diff_warning *w = &d->warnings[i];
+        assert_string_equal(w->code, want[i]);
+        assert_ptr_equal(w->issue, etp_issue_lookup(want[i]));
+        assert_ptr_equal(w->code, w->issue->code);
+        assert_true(w->issue->scopes & ETP_ISSUE_SCOPE_DIFF);
+    }
     etp_diff_free(d);
     etp_diff_side_free(b);
     etp_diff_side_free(n);
@@ -275,6 +403,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_program_rows),  cmocka_unit_test(test_op_type_groups),
         cmocka_unit_test(test_refusals_and_units), cmocka_unit_test(test_intervals_and_gate),
+        cmocka_unit_test(test_diff_warnings_from_registry),
         cmocka_unit_test(test_median_selection),   cmocka_unit_test(test_csv_reader),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
