@@ -219,7 +219,8 @@ etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_erro
     fputs("</section>\n</main>\n<pre id=\"etp-selftest\" hidden></pre>\n", fp);
     int bad = data_block(fp, &r, "etp-data", rp_write_data);
     bad |= data_block(fp, &r, "etp-ents", rp_write_entities);
-    fprintf(fp, "<script>\n%s</script>\n", etp_report_js);
+    /* The shared helpers first: the scripts after report.js use them too. */
+    fprintf(fp, "<script>\n%s%s</script>\n", etp_page_util_js, etp_report_js);
     bad |= rp_write_nx_data(fp, &r) != 0; /* before the VGF graphs: they show its chains */
     bad |= rp_write_vgf(fp, &r) != 0;
     fputs("</body>\n</html>\n", fp);

@@ -107,6 +107,7 @@ void rp_num(char *buf, size_t size, double v);
 
 /* Our own stylesheet and script (src/outputs/assets/, embedded at build time). */
 extern const char etp_report_css[];
+extern const char etp_page_util_js[]; /* the helpers the scripts share (etpPage) */
 extern const char etp_report_js[];
 extern const char etp_report_vgf_js[];
 extern const char etp_report_nx_js[];
