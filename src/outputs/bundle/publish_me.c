@@ -130,6 +130,21 @@ static const char **sorted_ids(const etp_me_graph *g)
     return ids;
 }
 
+/* Metric @p m's @p n values on graph @p graph_id, as the next overlay of @p f. */
+static void add_overlay(overlay_file *f, const char *graph_id, const etp_me_metric *m,
+                        const char *unit, etp_me_value *values, size_t n, unsigned hide)
+{
+    etp_me_overlay *ov = &f->ov[f->count++];
+    etp_me_overlay_init(ov);
+    ov->graph_id = graph_id;
+    ov->metric = m->name;
+    ov->unit = unit;
+    ov->values = values;
+    ov->value_count = n;
+    ov->hide_stats = hide;
+    ov->colors_when_needed = 1;
+}
+
 _Static_assert(ETP_ME_METRICS + 5 == ETP_PUBLISH_ME_STREAMS, "the stream list's size");
 
 /* The overlay files (one per metric with values, me_metrics.h), into @p files; *count
@@ -177,19 +192,9 @@ static etp_status build_overlays(const me_ctx *ctx, overlay_file *files, size_t 
             f->ivals[n].value = v;
             n++;
         }
-        etp_me_overlay *ov = f->ov;
-        if (n) {
-            etp_me_overlay_init(&ov[f->count]);
-            ov[f->count].graph_id = ctx->ig->id;
-            ov[f->count].metric = m->name;
-            ov[f->count].unit = unit;
-            ov[f->count].values = f->ivals;
-            ov[f->count].value_count = n;
-            /* Averages of instructions add up; p50/min/max do not. */
-            ov[f->count].hide_stats = m->hide;
-            ov[f->count].colors_when_needed = 1;
-            f->count++;
-        }
+        /* Averages of instructions add up; p50/min/max do not. */
+        if (n)
+            add_overlay(f, ctx->ig->id, m, unit, f->ivals, n, m->hide);
         size_t ns = 0;
         int shared = 0;
         for (uint32_t i = 0; m->on_source && i < nsrc; i++) {
@@ -202,19 +207,11 @@ static etp_status build_overlays(const me_ctx *ctx, overlay_file *files, size_t 
             shared |= !e->additive;
             ns++;
         }
-        if (ns) {
-            etp_me_overlay_init(&ov[f->count]);
-            ov[f->count].graph_id = ctx->sg->id;
-            ov[f->count].metric = m->name;
-            ov[f->count].unit = unit;
-            ov[f->count].values = f->svals;
-            ov[f->count].value_count = ns;
-            /* Shared timings give several operators the same event: their
-             * sum would count it several times. */
-            ov[f->count].hide_stats = m->hide | (shared ? ETP_ME_HIDE_SUM : 0);
-            ov[f->count].colors_when_needed = 1;
-            f->count++;
-        }
+        /* Shared timings give several operators the same event: their sum
+         * would count it several times. */
+        if (ns)
+            add_overlay(f, ctx->sg->id, m, unit, f->svals, ns,
+                        m->hide | (shared ? ETP_ME_HIDE_SUM : 0));
         if (!f->count) {
             free(f->ivals);
             free(f->svals);

@@ -9,6 +9,7 @@
 
 #include "etprof/columns.h"
 #include "etprof/device_report.h"
+#include "outputs/mexplorer/me_color.h"
 #include "outputs/report/device_output.h"
 #include "outputs/report/report_internal.h"
 
@@ -67,42 +68,29 @@ static void entity_json(etp_jw *w, const rp_report *r, const etp_entity *e)
         ETP_JW_KBOOL_LIT(w, "add", e->additive);
         ETP_JW_KBOOL_LIT(w, "sh", e->shared);
     }
-    if (e->co_count) {
-        ETP_JW_KEY_LIT(w, "co");
-        etp_jw_arr_begin(w);
-        for (uint32_t i = 0; i < e->co_count; i++)
-            etp_jw_str(w, e->co_attributed[i]);
-        etp_jw_arr_end(w);
-    }
-    if (e->handle_count) {
-        ETP_JW_KEY_LIT(w, "h");
-        etp_jw_arr_begin(w);
-        for (uint32_t i = 0; i < e->handle_count; i++)
-            etp_jw_int(w, e->handles[i]);
-        etp_jw_arr_end(w);
-    }
-    if (e->unresolved_count) {
-        ETP_JW_KEY_LIT(w, "u");
-        etp_jw_arr_begin(w);
-        for (uint32_t i = 0; i < e->unresolved_count; i++)
-            etp_jw_int(w, e->unresolved[i]);
-        etp_jw_arr_end(w);
-    }
+    if (e->co_count)
+        etp_jw_kstrs(w, "co", e->co_attributed, e->co_count);
+    if (e->handle_count)
+        etp_jw_ki64s(w, "h", e->handles, e->handle_count);
+    if (e->unresolved_count)
+        etp_jw_ki64s(w, "u", e->unresolved, e->unresolved_count);
     if (e->has_kernel && e->kernel.executions) {
         ETP_JW_KDOUBLE_LIT(w, "k", e->kernel.stats.avg);
         if (e->dispatch.n)
             ETP_JW_KDOUBLE_LIT(w, "d", e->dispatch.avg);
     }
     npu_json(w, r, e);
-    if (e->module_path)
-        ETP_JW_KSTR_LIT(w, "mp", e->module_path);
-    if (e->module_type)
-        ETP_JW_KSTR_LIT(w, "mt", e->module_type);
-    if (e->source_fn)
-        ETP_JW_KSTR_LIT(w, "fn", e->source_fn);
-    if (e->stack_trace)
-        ETP_JW_KSTR_LIT(w, "st", e->stack_trace);
-    (void)r;
+    /* An operator's source metadata, from its columns: each when known. */
+    static const struct {
+        etp_column_id col;
+        const char *key;
+    } source[] = {{ETP_COL_MODULE_PATH, "mp"}, {ETP_COL_MODULE_TYPE, "mt"},
+                  {ETP_COL_SOURCE_FN, "fn"}, {ETP_COL_STACK_TRACE, "st"}};
+    for (size_t k = 0; k < sizeof source / sizeof source[0]; k++) {
+        const char *s = etp_column_get(source[k].col)->get(r->a, e).s;
+        if (s)
+            etp_jw_kstr(w, source[k].key, s);
+    }
     etp_jw_obj_end(w);
 }
 
@@ -203,10 +191,11 @@ static void geometry_json(etp_jw *w, const rp_report *r, int vi)
     etp_jw_arr_end(w);
 }
 
-static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
+static void view_json(etp_jw *w, const rp_report *r, int vi)
 {
     const rp_view *v = &r->views[vi];
     const etp_analysis *a = r->a;
+    const int32_t *num = r->entity_num;
     /* Delegate events keyed by their call's (chain, instruction): each
      * delegate node finds its own by a search. */
     size_t ndev = 0;
@@ -279,7 +268,6 @@ static void view_json(etp_jw *w, const rp_report *r, int vi, const int32_t *num)
 void rp_write_data(etp_jw *w, const rp_report *r)
 {
     const etp_analysis *a = r->a;
-    const int32_t *num = r->entity_num;
     etp_jw_obj_begin(w);
     ETP_JW_KSTR_LIT(w, "method", a->method);
     ETP_JW_KSTR_LIT(w, "unit", etp_unit_name(a->target_unit));
@@ -299,20 +287,21 @@ void rp_write_data(etp_jw *w, const rp_report *r)
     for (int k = ETP_LINK_LINKED; k <= ETP_LINK_NOT_APPLICABLE; k++)
         etp_jw_str(w, etp_link_state_name((etp_link_state)k));
     etp_jw_arr_end(w);
-    ETP_JW_KEY_LIT(w, "stops");
+    ETP_JW_KEY_LIT(w, "stops"); /* the gradient of the colours (report_metrics.c) */
     etp_jw_arr_begin(w);
-    static const char *const stops[][2] = {{"0", "#1a9850"}, {"0.5", "#ffd700"}, {"1", "#d73027"}};
-    for (int i = 0; i < 3; i++) {
+    size_t nstops;
+    const etp_me_stop *stops = etp_me_default_stops(&nstops);
+    for (size_t i = 0; i < nstops; i++) {
         etp_jw_arr_begin(w);
-        etp_jw_double(w, atof(stops[i][0]));
-        etp_jw_str(w, stops[i][1]);
+        etp_jw_double(w, stops[i].stop);
+        etp_jw_str(w, stops[i].bg_color);
         etp_jw_arr_end(w);
     }
     etp_jw_arr_end(w);
     ETP_JW_KEY_LIT(w, "views");
     etp_jw_arr_begin(w);
     for (int vi = 0; vi < r->view_count; vi++)
-        view_json(w, r, vi, num);
+        view_json(w, r, vi);
     etp_jw_arr_end(w);
     etp_jw_obj_end(w);
 }
