@@ -83,13 +83,15 @@ static void entity_json(etp_jw *w, const rp_report *r, const etp_entity *e)
     /* An operator's source metadata, from its columns: each when known. */
     static const struct {
         etp_column_id col;
-        const char *key;
+        const char key[3]; /* two plain letters */
     } source[] = {{ETP_COL_MODULE_PATH, "mp"}, {ETP_COL_MODULE_TYPE, "mt"},
                   {ETP_COL_SOURCE_FN, "fn"}, {ETP_COL_STACK_TRACE, "st"}};
     for (size_t k = 0; k < sizeof source / sizeof source[0]; k++) {
         const char *s = etp_column_get(source[k].col)->get(r->a, e).s;
-        if (s)
-            etp_jw_kstr(w, source[k].key, s);
+        if (s) {
+            etp_jw_key_plain_inline(w, source[k].key, 2);
+            etp_jw_str(w, s);
+        }
     }
     etp_jw_obj_end(w);
 }
