@@ -9,13 +9,7 @@
   var errors = [], t0 = performance.now();
   window.addEventListener('error', function (e) { errors.push(String(e.message)); });
 
-  /* Each data block's text is dropped once parsed: the DOM need not keep
-   * megabytes of JSON next to the objects made from it. */
-  function take(id) {
-    var b = document.getElementById(id), v = JSON.parse(b.textContent);
-    b.textContent = '';
-    return v;
-  }
+  var el = etpPage.el, sv = etpPage.sv, take = etpPage.take; /* page_util.js */
   var D = take('etp-data');
   var ENTS = null;
   var panel = document.getElementById('panel');
@@ -23,7 +17,6 @@
   var legend = document.getElementById('legend');
   var views = [];
   var cur = 0, metric = 0, sel = null, hits = [], hitAt = -1, drag = null;
-  var SVGNS = 'http://www.w3.org/2000/svg';
   var CELL = 600;          /* grid cell of the spatial index, drawing units */
   var DETAIL_SCALE = 0.2;  /* below this scale: the overview */
   var DETAIL_MAX = 2500;   /* more nodes in sight than this: the overview */
@@ -34,17 +27,6 @@
     if (Math.abs(v) >= 1e4) return v.toFixed(0);
     return String(+v.toPrecision(4));
   }
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-  function sv(tag, attrs) {
-    var e = document.createElementNS(SVGNS, tag);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    return e;
-  }
   function ents() {
     if (!ENTS) ENTS = take('etp-ents');
     return ENTS;
@@ -52,10 +34,6 @@
   function ent(n) { return n.e === undefined ? null : ents()[n.e]; }
   function linkText(n) { return D.links[n.ln]; }
   function unitOf(m) { return D.metrics[m].unit; }
-  function shortLabel(s) {
-    var cp = Array.from(s);
-    return cp.length > LABEL_MAX ? cp.slice(0, LABEL_MAX - 1).join('') + '\u2026' : s;
-  }
 
   /* ---- views: geometry, drawing what is in sight, pan, zoom, colours ---- */
   function prepare(o) {
@@ -127,7 +105,7 @@
     var g = sv('g', {'data-i': i, transform: 'translate(' + o.bx[i] + ',' + o.by[i] + ')'});
     g.appendChild(sv('rect', {width: w, height: o.nh, rx: 5}));
     var l = sv('text', {'class': 'l', x: w / 2, y: 14});
-    l.textContent = shortLabel(o.V.nodes[i].label);
+    l.textContent = etpPage.shortLabel(o.V.nodes[i].label, LABEL_MAX);
     g.appendChild(l);
     g.appendChild(sv('text', {'class': 'v', x: w / 2, y: 28}));
     o.g[i] = g;
@@ -597,11 +575,7 @@
     colour(metric);
     setView(0);
     /* Deep links: #view=1&metric=2&node=<id> */
-    var h = {};
-    location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
-      var p = kv.split('=');
-      if (p[0]) h[p[0]] = p.length > 1 ? decodeURIComponent(p.slice(1).join('=')) : '';
-    });
+    var h = etpPage.hashParams();
     if (h.metric !== undefined && D.metrics[+h.metric]) { metric = +h.metric; if (msel) msel.value = h.metric; colour(metric); }
     if (h.view !== undefined && views[+h.view]) setView(+h.view);
     if (h.node !== undefined && views[cur].byId[h.node] !== undefined) go(cur, views[cur].byId[h.node]);

@@ -9,9 +9,9 @@
  * report_vgf.js. State for tests: body[data-etprof-nx]. */
 (function () {
   'use strict';
-  var block = document.getElementById('etp-nx');
+  var P = etpPage; /* page_util.js */
   var host = document.getElementById('nx-tree');
-  if (!block || !host) return;
+  if (!host) return;
   var state = {rows: 0, visible: 0, selected: null, errors: []};
   function report() {
     var v = 0;
@@ -29,12 +29,13 @@
   var rows = [];
   var X;
   try {
-    X = JSON.parse(block.textContent);
+    X = P.take('etp-nx');
   } catch (e) {
     state.errors.push('etp-nx: ' + String(e && e.message));
     report();
     return;
   }
+  if (!X) return;
   window.etpNx = X;
   var N = X.nodes, kids = N.map(function () { return []; });
   var byId = Object.create(null);
@@ -44,12 +45,7 @@
   });
   X.byId = byId;
 
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
+  var el = P.el;
   function fmt(v) {
     if (v === undefined || v === null) return '\u2014';
     var r = Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 10) / 10;
@@ -187,11 +183,7 @@
     host.appendChild(table);
     state.rows = rows.filter(function (r) { return r; }).length;
     refresh();
-    var h = {};
-    location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
-      var p = kv.split('=');
-      if (p[0]) h[p[0]] = p.length > 1 ? decodeURIComponent(p.slice(1).join('=')) : '';
-    });
+    var h = P.hashParams();
     if (h.nx !== undefined && byId[h.nx] !== undefined) {
       select(byId[h.nx]);
       var box = rows[byId[h.nx]].getBoundingClientRect();

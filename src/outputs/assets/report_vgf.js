@@ -5,24 +5,18 @@
  * Deep link: #vgf=<delegate node id>[&vgfnode=<graph node id>]. */
 (function () {
   'use strict';
-  var block = document.getElementById('etp-vgf');
-  if (!block) return;
-  var G = JSON.parse(block.textContent);
-  block.textContent = '';
-  var SVGNS = 'http://www.w3.org/2000/svg';
+  var P = etpPage; /* page_util.js */
+  var G = P.take('etp-vgf');
+  if (!G) return;
+  var sv = P.sv;
   var byCall = Object.create(null);
   G.graphs.forEach(function (g) { byCall[g.call] = g; });
   var state = {opened: null, nodes: 0, placed: 0, selected: null, errors: []};
 
-  function el(tag, style, text) {
-    var e = document.createElement(tag);
+  /* An element styled inline: this view brings no stylesheet of its own. */
+  function styled(tag, style, text) {
+    var e = P.el(tag, null, text);
     if (style) e.setAttribute('style', style);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-  function sv(tag, attrs) {
-    var e = document.createElementNS(SVGNS, tag);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
     return e;
   }
   function report() {
@@ -52,13 +46,13 @@
 
   function details(side, n) {
     side.textContent = '';
-    side.appendChild(el('h3', 'margin:2px 0 4px;font-size:15px;word-break:break-all', n.label));
-    side.appendChild(el('div', 'font-family:monospace;color:#555', 'node ' + n.id + (n.ns ? '  \u00b7  ' + n.ns : '')));
-    var t = el('table', 'border-collapse:collapse;width:100%;margin:6px 0');
+    side.appendChild(styled('h3', 'margin:2px 0 4px;font-size:15px;word-break:break-all', n.label));
+    side.appendChild(styled('div', 'font-family:monospace;color:#555', 'node ' + n.id + (n.ns ? '  \u00b7  ' + n.ns : '')));
+    var t = styled('table', 'border-collapse:collapse;width:100%;margin:6px 0');
     function row(k, v) {
-      var tr = el('tr');
-      tr.appendChild(el('th', 'text-align:left;padding:1px 4px;border-bottom:1px solid #eee;vertical-align:top', k));
-      tr.appendChild(el('td', 'padding:1px 4px;border-bottom:1px solid #eee;font-family:monospace;word-break:break-all', v));
+      var tr = styled('tr');
+      tr.appendChild(styled('th', 'text-align:left;padding:1px 4px;border-bottom:1px solid #eee;vertical-align:top', k));
+      tr.appendChild(styled('td', 'padding:1px 4px;border-bottom:1px solid #eee;font-family:monospace;word-break:break-all', v));
       t.appendChild(tr);
     }
     if (n.sid !== undefined) {
@@ -74,8 +68,8 @@
         row('chain mean op cycles', Math.round(ch.op).toLocaleString('en-US') + ' cycles');
       }
       side.appendChild(t);
-      t = el('table', 'border-collapse:collapse;width:100%;margin:6px 0');
-      side.appendChild(el('p', 'color:#8a5300;margin:4px 0', 'Group measurement: the chain\u2019s cycles (' +
+      t = styled('table', 'border-collapse:collapse;width:100%;margin:6px 0');
+      side.appendChild(styled('p', 'color:#8a5300;margin:4px 0', 'Group measurement: the chain\u2019s cycles (' +
         (ch.ops ? ch.ops.length : '?') + ' TOSA ops share them), from accelerator activity counters; ' +
         'not this operation\u2019s own cost, and not elapsed time.'));
     }
@@ -88,35 +82,35 @@
   function open(g, nodeId) {
     close();
     var nh = g.nh / 10, W = g.w / 10, H = g.h / 10;
-    var box = el('div', 'position:fixed;inset:24px;z-index:50;background:#fff;border:1px solid #999;' +
+    var box = styled('div', 'position:fixed;inset:24px;z-index:50;background:#fff;border:1px solid #999;' +
       'border-radius:6px;box-shadow:0 4px 24px rgba(0,0,0,.3);display:flex;flex-direction:column');
     box.id = 'etp-vgf-view';
-    var bar = el('div', 'display:flex;gap:12px;align-items:center;padding:6px 10px;border-bottom:1px solid #ddd');
-    bar.appendChild(el('b', '', 'VGF graph of ' + g.call));
-    bar.appendChild(el('span', 'color:#555', g.ops + ' TOSA ops, ' + g.nodes.length + ' nodes (as Arm\u2019s VGF adapter draws them)'));
+    var bar = styled('div', 'display:flex;gap:12px;align-items:center;padding:6px 10px;border-bottom:1px solid #ddd');
+    bar.appendChild(styled('b', '', 'VGF graph of ' + g.call));
+    bar.appendChild(styled('span', 'color:#555', g.ops + ' TOSA ops, ' + g.nodes.length + ' nodes (as Arm\u2019s VGF adapter draws them)'));
     var maxc = 0, nxNodes = 0;
     g.nodes.forEach(function (n) {
       var ch = chainOf(n);
       if (ch && ch.avg !== undefined) { nxNodes++; if (ch.avg > maxc) maxc = ch.avg; }
     });
     if (nxNodes) {
-      var key = el('span', 'color:#8a5300', '');
+      var key = styled('span', 'color:#8a5300', '');
       key.id = 'etp-vgf-nx-key';
-      key.appendChild(el('span', 'display:inline-block;width:70px;height:10px;margin-right:4px;vertical-align:middle;' +
+      key.appendChild(styled('span', 'display:inline-block;width:70px;height:10px;margin-right:4px;vertical-align:middle;' +
         'background:linear-gradient(to right,' + heat(0, 1) + ',' + heat(1, 1) + ')'));
       key.appendChild(document.createTextNode(nxNodes + ' ops coloured by their VGF chain\u2019s mean total cycles (0 \u2013 ' +
         Math.round(maxc).toLocaleString('en-US') + '; a group measurement shared by the chain\u2019s ops)'));
       bar.appendChild(key);
     }
-    var closeb = el('button', 'margin-left:auto', 'Close');
+    var closeb = styled('button', 'margin-left:auto', 'Close');
     closeb.type = 'button';
     closeb.addEventListener('click', close);
     bar.appendChild(closeb);
     box.appendChild(bar);
-    var body = el('div', 'flex:1;display:flex;min-height:0');
-    var frame = el('div', 'flex:1;position:relative;overflow:hidden;background:#fafbfc;cursor:grab');
-    var side = el('aside', 'width:340px;overflow:auto;border-left:1px solid #ddd;padding:8px 12px');
-    side.appendChild(el('p', 'color:#666', 'Click an operation for its SPIR-V result id and tensor shapes; drag to pan, wheel to zoom.'));
+    var body = styled('div', 'flex:1;display:flex;min-height:0');
+    var frame = styled('div', 'flex:1;position:relative;overflow:hidden;background:#fafbfc;cursor:grab');
+    var side = styled('aside', 'width:340px;overflow:auto;border-left:1px solid #ddd;padding:8px 12px');
+    side.appendChild(styled('p', 'color:#666', 'Click an operation for its SPIR-V result id and tensor shapes; drag to pan, wheel to zoom.'));
     body.appendChild(frame);
     body.appendChild(side);
     box.appendChild(body);
@@ -145,9 +139,8 @@
         gr.appendChild(tip);
       }
       gr.appendChild(r);
-      var label = Array.from(n.label);
       var t1 = sv('text', {x: 8, y: 14, 'font-size': '12', 'font-family': 'DejaVu Sans Mono, monospace', fill: '#1f1f1f'});
-      t1.textContent = label.length > 44 ? label.slice(0, 43).join('') + '\u2026' : n.label;
+      t1.textContent = P.shortLabel(n.label, 44);
       gr.appendChild(t1);
       var t2 = sv('text', {x: 8, y: 28, 'font-size': '10', 'font-family': 'DejaVu Sans Mono, monospace', fill: '#555'});
       t2.textContent = n.sid !== undefined ? '%' + n.sid + '  #' + n.id : n.id;
@@ -205,7 +198,7 @@
   window.etpVgfDetail = function (n, panel) {
     var g = byCall[n.id];
     if (!g) return;
-    var b = el('button', 'margin:4px 0 8px', 'Open the VGF graph (' + g.ops + ' TOSA ops)');
+    var b = styled('button', 'margin:4px 0 8px', 'Open the VGF graph (' + g.ops + ' TOSA ops)');
     b.type = 'button';
     b.className = 'vgf-open';
     b.addEventListener('click', function () { open(g); });
@@ -215,11 +208,7 @@
   };
 
   try {
-    var h = {};
-    location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
-      var p = kv.split('=');
-      if (p[0]) h[p[0]] = p.length > 1 ? decodeURIComponent(p.slice(1).join('=')) : '';
-    });
+    var h = P.hashParams();
     /* #node=<id> selected the node before this script ran: add its button now. */
     var panel = document.getElementById('panel');
     if (h.node !== undefined && byCall[h.node] && panel) window.etpVgfDetail({id: h.node}, panel);

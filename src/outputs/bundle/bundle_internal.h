@@ -1,7 +1,12 @@
 /*
  * bundle_internal.h - the etp_bundle structure, shared by the files that
- * write a bundle (bundle.c: begin/artifacts/inputs, bundle_manifest.c:
- * serialization and commit; the staging directory is bundle_stage.c's).
+ * write a bundle, one concern each: bundle.c (begin, free), bundle_run_id.c
+ * (run id and timestamp), bundle_inputs.c (inputs, hashed on a thread),
+ * bundle_artifacts.c (the artifact table), bundle_files.c (an artifact's
+ * file, written from memory), bundle_streams.c (artifacts written by fill
+ * functions on a pool of two threads), bundle_setters.c (the manifest's
+ * other members), bundle_manifest.c (serialization and commit); the
+ * staging directory is bundle_stage.c's.
  */
 #ifndef ETP_BUNDLE_INTERNAL_H
 #define ETP_BUNDLE_INTERNAL_H
@@ -53,6 +58,47 @@ struct etp_bundle {
     etp_bundle_input *inputs;       /* in the order added */
     size_t input_count, input_cap;
 };
+
+/* The error of a change asked of a bundle already published. */
+static inline etp_status etp_bundle_refuse_after_commit(const etp_bundle *b, etp_error *err)
+{
+    return etp_error_set(err, ETP_E_USAGE, b->dir, ETP_NO_OFFSET,
+                         "the bundle is already published; it takes no more changes");
+}
+
+/* A fresh run id (UUID v4) and the UTC time now into @p b (bundle_run_id.c). */
+etp_status etp_bundle_identity_new(etp_bundle *b, etp_error *err);
+
+/* ---- the artifact table (bundle_artifacts.c) ---- */
+
+/* Index of artifact @p rel in the sorted table, or where it would go (with
+ * *found = 0): a binary search. */
+size_t etp_bundle_artifact_find(const etp_bundle *b, const char *rel, int *found);
+/* Everything about a new artifact that can be checked before touching
+ * disk: not published yet, a safe and unused path that clashes with no
+ * other as file vs directory, media type (*@p media_type filled from the
+ * name when NULL), role and schema. *@p slot receives its table position. */
+etp_status etp_bundle_artifact_check(etp_bundle *b, const char *rel, const char **media_type,
+                                     const char *role, const char *schema_id, int schema_version,
+                                     size_t *slot, etp_error *err);
+/* Enter an artifact at @p slot (from etp_bundle_artifact_check); counts as written. */
+etp_status etp_bundle_artifact_add(etp_bundle *b, size_t slot, const char *rel,
+                                   const char *media_type, const char *role, const char *schema_id,
+                                   int schema_version, uint64_t size, const char *sha256,
+                                   etp_error *err);
+/* Forget artifact @p rel again (a batch that failed): as if never written. */
+void etp_bundle_artifact_drop(etp_bundle *b, const char *rel);
+/* Free what @p a owns. */
+void etp_bundle_artifact_release(etp_bundle_artifact *a);
+
+/* ---- an artifact's file (bundle_files.c) ---- */
+
+/* Open a fresh file for @p rel in the staging directory: parent
+ * directories made without following symlinks, any existing entry replaced
+ * (never written through). On success the caller closes *@p fd and
+ * *@p parent_fd (and unlinks *@p leaf there if it gives the file up). */
+etp_status etp_bundle_create_file(etp_bundle *b, const char *rel, int *parent_fd, int *fd,
+                                  const char **leaf, etp_error *err);
 
 /* Serialize the manifest of @p b into a new NUL-terminated buffer (caller
  * frees). NULL on allocation failure. */

@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "etprof/columns.h"
 #include "etprof/mexplorer.h"
 #include "etprof/views.h"
 #include "outputs/mexplorer/me_write.h"
 #include "outputs/bundle/publish_internal.h"
+#include "outputs/mexplorer/me_metrics.h"
 #include "outputs/mexplorer/me_nx_overlay.h"
 #include "outputs/mexplorer/views_internal.h"
 
@@ -105,26 +105,6 @@ static int fill_page(FILE *fp, void *ctx, etp_error *err)
     return etp_report_write_html(&m->report, fp, err) ? -1 : 0;
 }
 
-/* The value of overlay column @p col for @p e (the entity table's own
- * column, etprof/columns.h), or as a percentage of Method::execute's average
- * when @p pct; 0 when @p e has none. */
-static int metric_value(const etp_analysis *a, const etp_entity *e, etp_column_id col, int pct,
-                        double exec_avg, double *v)
-{
-    const etp_column *c = etp_column_get(col);
-    if (!c->present(e))
-        return 0;
-    double x = c->get(a, e).d;
-    if (!pct) {
-        *v = x;
-        return 1;
-    }
-    if (exec_avg <= 0)
-        return 0;
-    *v = 100.0 * x / exec_avg;
-    return 1;
-}
-
 static const char *basename_of(const char *p)
 {
     if (!p)
@@ -150,32 +130,30 @@ static const char **sorted_ids(const etp_me_graph *g)
     return ids;
 }
 
-#define OVERLAY_METRICS 6
-_Static_assert(OVERLAY_METRICS + 5 == ETP_PUBLISH_ME_STREAMS, "the stream list's size");
+/* Metric @p m's @p n values on graph @p graph_id, as the next overlay of @p f. */
+static void add_overlay(overlay_file *f, const char *graph_id, const etp_me_metric *m,
+                        const char *unit, etp_me_value *values, size_t n, unsigned hide)
+{
+    etp_me_overlay *ov = &f->ov[f->count++];
+    etp_me_overlay_init(ov);
+    ov->graph_id = graph_id;
+    ov->metric = m->name;
+    ov->unit = unit;
+    ov->values = values;
+    ov->value_count = n;
+    ov->hide_stats = hide;
+    ov->colors_when_needed = 1;
+}
 
-/* The overlay files (one per metric with values), into @p files; *count
+_Static_assert(ETP_ME_METRICS + 5 == ETP_PUBLISH_ME_STREAMS, "the stream list's size");
+
+/* The overlay files (one per metric with values, me_metrics.h), into @p files; *count
  * receives how many. Their value arrays are freed by free_overlays. */
 static etp_status build_overlays(const me_ctx *ctx, overlay_file *files, size_t *count,
                                  etp_error *err)
 {
     const etp_analysis *a = ctx->a;
-    const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
-    double exec_avg = ex && ex->available ? ex->stats.avg : 0;
-    /* One overlay per metric, each a column of the entity table. */
-    static const struct {
-        etp_column_id col;
-        const char *name;
-        int pct;
-        unsigned hide;
-        int on_source;
-    } metrics[OVERLAY_METRICS] = {
-        {ETP_COL_AVG, "Runtime avg", 0, 0, 1},
-        {ETP_COL_P50, "Runtime p50", 0, ETP_ME_HIDE_SUM, 1},
-        {ETP_COL_MIN, "Runtime min", 0, ETP_ME_HIDE_SUM, 1},
-        {ETP_COL_MAX, "Runtime max", 0, ETP_ME_HIDE_SUM, 1},
-        {ETP_COL_KERNEL_AVG, "Kernel avg", 0, 0, 0},
-        {ETP_COL_AVG, "Share of execute avg", 1, 0, 1},
-    };
+    double exec_avg = etp_me_exec_avg(a);
     uint32_t nsrc = ctx->sg ? ctx->sg->node_count : 0;
     const char **ids = sorted_ids(ctx->ig);
     /* Which instruction entities are nodes of the graph (every key must
@@ -192,7 +170,8 @@ static etp_status build_overlays(const me_ctx *ctx, overlay_file *files, size_t 
                       bsearch(&a->entities[i].id, ids, ctx->ig->node_count, sizeof *ids,
                               cmp_str_ptr) != NULL;
     etp_status s = ETP_OK;
-    for (size_t mi = 0; !s && mi < OVERLAY_METRICS; mi++) {
+    for (size_t mi = 0; !s && mi < ETP_ME_METRICS; mi++) {
+        const etp_me_metric *m = &etp_me_metrics[mi];
         overlay_file *f = &files[*count];
         memset(f, 0, sizeof *f);
         f->ivals = calloc(a->entity_count + 1, sizeof *f->ivals);
@@ -202,55 +181,37 @@ static etp_status build_overlays(const me_ctx *ctx, overlay_file *files, size_t 
             s = etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
             break;
         }
-        const char *unit = metrics[mi].pct ? "%" : etp_unit_name(a->target_unit);
+        const char *unit = etp_me_metric_unit(m, a);
         size_t n = 0;
         for (uint32_t i = 0; ctx->ig && i < a->entity_count; i++) {
             const etp_entity *e = &a->entities[i];
             double v;
-            if (!in_graph[i] || !metric_value(a, e, metrics[mi].col, metrics[mi].pct, exec_avg, &v))
+            if (!in_graph[i] || !etp_me_metric_value(m, a, e, exec_avg, &v))
                 continue;
             f->ivals[n].node_id = e->id;
             f->ivals[n].value = v;
             n++;
         }
-        etp_me_overlay *ov = f->ov;
-        if (n) {
-            etp_me_overlay_init(&ov[f->count]);
-            ov[f->count].graph_id = ctx->ig->id;
-            ov[f->count].metric = metrics[mi].name;
-            ov[f->count].unit = unit;
-            ov[f->count].values = f->ivals;
-            ov[f->count].value_count = n;
-            /* Averages of instructions add up; p50/min/max do not. */
-            ov[f->count].hide_stats = metrics[mi].hide;
-            ov[f->count].colors_when_needed = 1;
-            f->count++;
-        }
+        /* Averages of instructions add up; p50/min/max do not. */
+        if (n)
+            add_overlay(f, ctx->ig->id, m, unit, f->ivals, n, m->hide);
         size_t ns = 0;
         int shared = 0;
-        for (uint32_t i = 0; metrics[mi].on_source && i < nsrc; i++) {
+        for (uint32_t i = 0; m->on_source && i < nsrc; i++) {
             const etp_entity *e = ctx->sg->nodes[i].entity;
             double v;
-            if (!e || !metric_value(a, e, metrics[mi].col, metrics[mi].pct, exec_avg, &v))
+            if (!e || !etp_me_metric_value(m, a, e, exec_avg, &v))
                 continue;
             f->svals[ns].node_id = ctx->sg->nodes[i].id;
             f->svals[ns].value = v;
             shared |= !e->additive;
             ns++;
         }
-        if (ns) {
-            etp_me_overlay_init(&ov[f->count]);
-            ov[f->count].graph_id = ctx->sg->id;
-            ov[f->count].metric = metrics[mi].name;
-            ov[f->count].unit = unit;
-            ov[f->count].values = f->svals;
-            ov[f->count].value_count = ns;
-            /* Shared timings give several operators the same event: their
-             * sum would count it several times. */
-            ov[f->count].hide_stats = metrics[mi].hide | (shared ? ETP_ME_HIDE_SUM : 0);
-            ov[f->count].colors_when_needed = 1;
-            f->count++;
-        }
+        /* Shared timings give several operators the same event: their sum
+         * would count it several times. */
+        if (ns)
+            add_overlay(f, ctx->sg->id, m, unit, f->svals, ns,
+                        m->hide | (shared ? ETP_ME_HIDE_SUM : 0));
         if (!f->count) {
             free(f->ivals);
             free(f->svals);
@@ -258,7 +219,7 @@ static etp_status build_overlays(const me_ctx *ctx, overlay_file *files, size_t 
             continue;
         }
         char fname[200];
-        etp_me_overlay_filename(fname, sizeof fname, metrics[mi].name, unit);
+        etp_me_overlay_filename(fname, sizeof fname, m->name, unit);
         snprintf(f->rel, sizeof f->rel, "model_explorer/%s", fname);
     }
     free(ids);
@@ -329,7 +290,7 @@ struct etp_publish_me {
     me_ctx ctx;
     etp_me_collection *c;
     etp_source_graph *sg;
-    overlay_file ovf[OVERLAY_METRICS];
+    overlay_file ovf[ETP_ME_METRICS];
     size_t novf;
     label_file links;
 };

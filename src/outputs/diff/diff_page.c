@@ -9,24 +9,11 @@
 #include <string.h>
 
 #include "etprof/diff_io.h"
+#include "outputs/html_escape.h"
 #include "util/jsonw.h"
 
 extern const char etp_diff_css[];
 extern const char etp_diff_js[];
-
-static void esc(FILE *fp, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", fp); break;
-        case '<': fputs("&lt;", fp); break;
-        case '>': fputs("&gt;", fp); break;
-        case '"': fputs("&quot;", fp); break;
-        case '\'': fputs("&#39;", fp); break;
-        default: fputc(*s, fp);
-        }
-    }
-}
 
 /* A number as the JSON files print it (shortest round trip). */
 static void exact(FILE *fp, double v)
@@ -78,7 +65,7 @@ static void row_html(FILE *fp, const etp_diff_row *r, const char *section, doubl
                      int with_kind)
 {
     fprintf(fp, "<tr data-section=\"%s\" data-key=\"", section);
-    esc(fp, r->key);
+    etp_html_escape(fp, r->key);
     fputc('"', fp);
     if (r->base.available) {
         fputs(" data-base=\"", fp);
@@ -94,9 +81,9 @@ static void row_html(FILE *fp, const etp_diff_row *r, const char *section, doubl
     if (with_kind)
         fprintf(fp, "<td>%s</td>", etp_diff_kind_name(r->kind));
     fputs("<td class=\"label\" title=\"", fp);
-    esc(fp, r->name ? r->name : r->key);
+    etp_html_escape(fp, r->name ? r->name : r->key);
     fputs("\">", fp);
-    esc(fp, r->key);
+    etp_html_escape(fp, r->key);
     if (r->base.shared || r->new_.shared)
         fputs(" <span class=\"shared\" title=\"shared timing: non-additive\">*</span>", fp);
     fputs("</td><td class=\"track\">", fp);
@@ -126,11 +113,11 @@ static void row_html(FILE *fp, const etp_diff_row *r, const char *section, doubl
                 !r->significant ? "not significant" : r->ratio > 1 ? "slower" : "faster");
     else if (r->note) {
         fputs("<span class=\"note\">", fp);
-        esc(fp, r->note);
+        etp_html_escape(fp, r->note);
         fputs("</span>", fp);
     }
     fputs("</td><td>", fp);
-    esc(fp, r->unit);
+    etp_html_escape(fp, r->unit);
     fputs("</td></tr>\n", fp);
 }
 
@@ -161,7 +148,7 @@ static void section(FILE *fp, const etp_diff *d, const char *title, const char *
                     const uint32_t *idx, uint32_t n, int with_kind)
 {
     fprintf(fp, "<h2 id=\"%s\">", id);
-    esc(fp, title);
+    etp_html_escape(fp, title);
     fputs("</h2>\n", fp);
     if (!n) {
         fputs("<p class=\"note\">none</p>\n", fp);
@@ -181,23 +168,23 @@ static void section(FILE *fp, const etp_diff *d, const char *title, const char *
 static void side_row(FILE *fp, const char *which, const etp_diff_identity *id)
 {
     fprintf(fp, "<tr><th>%s</th><td><code>", which);
-    esc(fp, id->label);
+    etp_html_escape(fp, id->label);
     fputs("</code> (", fp);
-    esc(fp, id->origin);
+    etp_html_escape(fp, id->origin);
     fputs(")</td><td>program <code>", fp);
-    esc(fp, id->program_sha256 ? id->program_sha256 : "unknown");
+    etp_html_escape(fp, id->program_sha256 ? id->program_sha256 : "unknown");
     fputs("</code></td><td>method ", fp);
-    esc(fp, id->method ? id->method : "?");
+    etp_html_escape(fp, id->method ? id->method : "?");
     fprintf(fp, ", %u executions, times in ", id->executions);
-    esc(fp, id->time_unit);
+    etp_html_escape(fp, id->time_unit);
     if (id->tick_unit) {
         fputs(", ticks ", fp);
-        esc(fp, id->tick_unit);
+        etp_html_escape(fp, id->tick_unit);
         if (id->ticks_assumed)
             fputs(" (assumed)", fp);
     }
     fputs(", ", fp);
-    esc(fp, id->validity ? id->validity : "validity unknown");
+    etp_html_escape(fp, id->validity ? id->validity : "validity unknown");
     fputs("</td></tr>\n", fp);
 }
 
@@ -236,11 +223,11 @@ char *etp_diff_html(const etp_diff *d, uint32_t top, size_t *len)
     side_row(fp, "base", &d->base);
     side_row(fp, "new", &d->new_);
     fputs("</table>\n<div class=\"level\" id=\"level\">matched at level <b>", fp);
-    esc(fp, d->level_name);
+    etp_html_escape(fp, d->level_name);
     fputs("</b>: ", fp);
-    esc(fp, d->level_reason);
+    etp_html_escape(fp, d->level_reason);
     fprintf(fp, ".<br>Compared: the %s over executions, in ", d->statistic == ETP_DIFF_STAT_AVG ? "mean" : "median");
-    esc(fp, d->unit);
+    etp_html_escape(fp, d->unit);
     fputs("; ratio = new / base (&gt; 1: slower).", fp);
     if (d->resamples)
         fprintf(fp, " Intervals: %.0f%% percentile bootstrap of the ratio (%u resamples, fixed seed), "
@@ -249,9 +236,9 @@ char *etp_diff_html(const etp_diff *d, uint32_t top, size_t *len)
     fputs("</div>\n", fp);
     for (uint32_t i = 0; i < d->warning_count; i++) {
         fputs("<div class=\"warn\">", fp);
-        esc(fp, d->warnings[i].code);
+        etp_html_escape(fp, d->warnings[i].code);
         fputs(": ", fp);
-        esc(fp, d->warnings[i].message);
+        etp_html_escape(fp, d->warnings[i].message);
         fputs("</div>\n", fp);
     }
     section(fp, d, "Model level", "model", model, nm, 0);

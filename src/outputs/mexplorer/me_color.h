@@ -19,6 +19,10 @@ typedef struct etp_me_scale {
     double min, max;
 } etp_me_scale;
 
+/* The default gradient (green, yellow, red): *@p n receives its stop count.
+ * Static; the page's legend draws it as the overlays colour with it. */
+const etp_me_stop *etp_me_default_stops(size_t *n);
+
 /* Prepare @p s for etp_me_color(@p stops, @p n, @p min, @p max, ...) (NULL
  * or fewer than 2 stops: the default gradient). 0 on success, -1 when the
  * gradient has more than ETP_ME_SCALE_STOPS stops. */

@@ -24,6 +24,12 @@
 static const etp_me_stop default_stops[] = {
     {0.0, "#1a9850"}, {0.5, "#ffd700"}, {1.0, "#d73027"}};
 
+const etp_me_stop *etp_me_default_stops(size_t *n)
+{
+    *n = sizeof default_stops / sizeof default_stops[0];
+    return default_stops;
+}
+
 void etp_me_overlay_init(etp_me_overlay *ov)
 {
     memset(ov, 0, sizeof *ov);

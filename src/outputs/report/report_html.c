@@ -16,7 +16,7 @@ static void input_line(FILE *fp, const char *role, const char *name, const char 
     if (!name)
         return;
     fprintf(fp, "<span class=\"in\"><b>%s</b> ", role);
-    rp_html(fp, name);
+    etp_html_escape(fp, name);
     if (extra)
         fprintf(fp, " <small>%s</small>", extra);
     fputs("</span>\n", fp);
@@ -37,7 +37,7 @@ static void figure_chip(FILE *fp, const rp_report *r, const char *label, const e
     etp_colfmt_value(&cf, f->stats.avg, v, sizeof v);
     etp_colfmt_value(&cf, f->stats.p50, p, sizeof p);
     fprintf(fp, "<span class=\"fig\">");
-    rp_html(fp, label);
+    etp_html_escape(fp, label);
     fprintf(fp, " <b>%s</b> %s avg <small>(p50 %s, n=%" PRIu64 ")</small></span>\n", v,
             etp_unit_name(cf.unit), p, f->stats.n);
 }
@@ -72,7 +72,7 @@ static void header(FILE *fp, const rp_report *r)
     const char *val = etp_validity_name(a->validity);
     fprintf(fp, "<header>\n<div class=\"top\"><span class=\"validity v-%s\">%s</span>\n", val, val);
     fputs("<h1>etprof report \xe2\x80\x94 method <code>", fp);
-    rp_html(fp, a->method);
+    etp_html_escape(fp, a->method);
     fputs("</code></h1></div>\n<div class=\"inputs\">\n", fp);
     char sha[80];
     snprintf(sha, sizeof sha, "sha256 %.16s\xe2\x80\xa6", a->program_sha256);
@@ -82,7 +82,7 @@ static void header(FILE *fp, const rp_report *r)
     fprintf(fp, "<span class=\"in\"><b>executions</b> %" PRIu32 "</span>\n", a->execution_count);
     fprintf(fp, "<span class=\"in\"><b>unit</b> %s</span>\n", etp_unit_name(a->target_unit));
     fputs("<span class=\"in\"><b>method</b> ", fp);
-    rp_html(fp, a->method_basis);
+    etp_html_escape(fp, a->method_basis);
     fputs("</span>\n</div>\n<div class=\"figs\">\n", fp);
     figure_chips(fp, r);
     fputs("</div>\n", fp);
@@ -93,11 +93,11 @@ static void header(FILE *fp, const rp_report *r)
         const etp_issue *is = &a->issues.items[i];
         const char *sev = etp_severity_name(is->code->severity);
         fprintf(fp, "<li class=\"sev-%s\"><b>%s</b> <code>", sev, sev);
-        rp_html(fp, is->code->code);
+        etp_html_escape(fp, is->code->code);
         fputs("</code> ", fp);
-        rp_html(fp, is->message);
+        etp_html_escape(fp, is->message);
         fputs(" <span class=\"guide\">\xe2\x86\x92 ", fp);
-        rp_html(fp, is->code->guidance);
+        etp_html_escape(fp, is->code->guidance);
         fputs("</span></li>\n", fp);
     }
     if (!in->source)
@@ -137,7 +137,7 @@ static void toolbar(FILE *fp, const rp_report *r)
     for (int vi = 0; vi < r->view_count; vi++) {
         fprintf(fp, "<button type=\"button\" role=\"tab\" data-view=\"%d\"%s>", vi,
                 vi == 0 ? " class=\"on\"" : "");
-        rp_html(fp, r->views[vi].title);
+        etp_html_escape(fp, r->views[vi].title);
         /* The badge counts instructions / operators, not the graph's
          * inputs and outputs pseudo-nodes. */
         uint32_t real = 0;
@@ -148,10 +148,9 @@ static void toolbar(FILE *fp, const rp_report *r)
         fprintf(fp, " <small>%" PRIu32 "</small></button>", real);
     }
     fputs("</div>\n<label>metric <select id=\"metric\">", fp);
-    for (int m = 0; m < RP_METRICS; m++) {
-        fprintf(fp, "<option value=\"%d\">%s (%s)</option>", m, rp_metric_name((rp_metric)m),
-                rp_metric_unit(r, (rp_metric)m));
-    }
+    for (int m = 0; m < ETP_ME_METRICS; m++)
+        fprintf(fp, "<option value=\"%d\">%s (%s)</option>", m, etp_me_metrics[m].name,
+                etp_me_metric_unit(&etp_me_metrics[m], r->a));
     fputs("</select></label>\n"
           "<input id=\"search\" type=\"search\" placeholder=\"search nodes (name, id, type)\" "
           "autocomplete=\"off\"><span id=\"search-info\"></span>\n"
@@ -192,10 +191,10 @@ etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_erro
           "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
           "<meta name=\"generator\" content=\"etprof " ETP_VERSION "\">\n<title>etprof \xe2\x80\x94 ",
           fp);
-    rp_html(fp, r.a->method);
+    etp_html_escape(fp, r.a->method);
     if (in->pte_name || in->etrecord_name) {
         fputs(" (", fp);
-        rp_html(fp, in->pte_name ? in->pte_name : in->etrecord_name);
+        etp_html_escape(fp, in->pte_name ? in->pte_name : in->etrecord_name);
         fputs(")", fp);
     }
     fprintf(fp, "</title>\n<style>\n%s</style>\n</head>\n<body data-etprof-ready=\"0\">\n",
@@ -220,7 +219,8 @@ etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_erro
     fputs("</section>\n</main>\n<pre id=\"etp-selftest\" hidden></pre>\n", fp);
     int bad = data_block(fp, &r, "etp-data", rp_write_data);
     bad |= data_block(fp, &r, "etp-ents", rp_write_entities);
-    fprintf(fp, "<script>\n%s</script>\n", etp_report_js);
+    /* The shared helpers first: the scripts after report.js use them too. */
+    fprintf(fp, "<script>\n%s%s</script>\n", etp_page_util_js, etp_report_js);
     bad |= rp_write_nx_data(fp, &r) != 0; /* before the VGF graphs: they show its chains */
     bad |= rp_write_vgf(fp, &r) != 0;
     fputs("</body>\n</html>\n", fp);

@@ -1,20 +1,24 @@
 /* report_internal.h - the pieces of the standalone HTML report (views.h):
- * drawn views (layout + SVG + per-node data), tables, page assembly. */
+ * drawn views (report_view.c), their SVG frames (report_svg.c), the data
+ * the page's script draws from (report_data.c), metric values and colours
+ * (report_metrics.c), tables, page assembly (report_html.c). */
 #ifndef ETP_REPORT_INTERNAL_H
 #define ETP_REPORT_INTERNAL_H
 
 #include <stdio.h>
 
 #include "etprof/views.h"
-#include "util/jsonw.h"
+#include "outputs/html_escape.h"
+#include "outputs/mexplorer/me_metrics.h"
 #include "outputs/report/layout.h"
+#include "util/jsonw.h"
 
 /* Views with more nodes are not drawn (the page would grow past what a
  * browser handles comfortably); graph.json has them for Model Explorer. */
 #define RP_MAX_DRAWN 15000u
 
-/* Metrics a view can be coloured by (the overlays' set). */
-typedef enum rp_metric { RP_AVG = 0, RP_P50, RP_MIN, RP_MAX, RP_KERNEL, RP_SHARE, RP_METRICS } rp_metric;
+/* Height of a drawn node, in drawing units (its width follows its label). */
+#define RP_NODE_H 34.0
 
 /* One drawn node. */
 typedef struct rp_node {
@@ -50,7 +54,7 @@ typedef struct rp_report {
     rp_view views[2];
     int view_count;
     int instr_view, src_view;    /* view indices, -1 when absent */
-    double exec_avg;             /* Method::execute avg, 0 when unknown */
+    double exec_avg;             /* Method::execute avg, 0 when unknown (etp_me_exec_avg) */
     uint32_t skipped_instr, skipped_src; /* node counts of views too large to draw, else 0 */
     int64_t *chain0_node;        /* instruction index (chain 0) -> instruction-view node, or -1 */
     uint32_t chain0_count;
@@ -58,14 +62,26 @@ typedef struct rp_report {
                                     (rp_write_entities), or -1 when the page does not show it */
 } rp_report;
 
-/* Build both views and lay them out. */
+/* Build both views and lay them out; number the entities the page shows. */
 etp_status rp_views_build(rp_report *r, etp_error *err);
 void rp_views_free(rp_report *r);
 
-/* Value of metric @p m for entity @p e; 0 when it has none. */
-int rp_metric_value(const rp_report *r, const etp_entity *e, rp_metric m, double *v);
-const char *rp_metric_name(rp_metric m);
-const char *rp_metric_unit(const rp_report *r, rp_metric m);
+/* An entity keyed by its (chain, instruction). */
+typedef struct rp_ent_key {
+    int32_t chain, instr;
+    const etp_entity *e;
+} rp_ent_key;
+/* The entities of @p kind of @p a, sorted by (chain, instruction), ties in
+ * entity order (a delegate call's events stay in analysis order). *@p n
+ * receives the count. Caller frees; NULL when out of memory. */
+rp_ent_key *rp_entity_keys(const etp_analysis *a, etp_entity_kind kind, size_t *n);
+/* Index of the first of the @p n keys @p k not before (@p chain, @p instr). */
+size_t rp_entity_keys_lower(const rp_ent_key *k, size_t n, int32_t chain, int32_t instr);
+
+/* The "metrics" member of view @p v's data: per metric (me_metrics.h) each
+ * node's value (null where none), background and text colours as the
+ * overlay files colour them, the range and whether sums are hidden. */
+void rp_write_view_metrics(etp_jw *w, const rp_report *r, const rp_view *v);
 
 /* The SVG frame of view @p v: region outlines and empty groups the page's
  * script fills from the data block with what is in sight. */
@@ -80,13 +96,18 @@ void rp_write_entities(etp_jw *w, const rp_report *r);
 /* The tables (top operators, per type, per backend, executions). */
 void rp_write_tables(FILE *fp, const rp_report *r);
 
-/* HTML text with & < > " ' escaped. */
-void rp_html(FILE *fp, const char *s);
-/* A number for people: 4 significant digits, no exponent from 1e4 up. */
+/* etp_html_escape (outputs/html_escape.h) under the name report_tables.c
+ * still calls it by; drop it once that file calls etp_html_escape. */
+static inline void rp_html(FILE *fp, const char *s)
+{
+    etp_html_escape(fp, s);
+}
+/* A metric value for people: 4 significant digits, no exponent from 1e4 up. */
 void rp_num(char *buf, size_t size, double v);
 
 /* Our own stylesheet and script (src/outputs/assets/, embedded at build time). */
 extern const char etp_report_css[];
+extern const char etp_page_util_js[]; /* the helpers the scripts share (etpPage) */
 extern const char etp_report_js[];
 extern const char etp_report_vgf_js[];
 extern const char etp_report_nx_js[];

@@ -107,13 +107,8 @@ static void nx_json(etp_jw *w, const etp_nx_result *x, const int64_t *num)
                 ops_json(w, e);
             else
                 etp_jw_kuint(w, "nops", e->op_count);
-            if (e->source_node_count) { /* named by the ETRecord's delegate map: links, not costs */
-                etp_jw_key(w, "src");
-                etp_jw_arr_begin(w);
-                for (uint32_t k = 0; k < e->source_node_count; k++)
-                    etp_jw_str(w, e->source_nodes[k]);
-                etp_jw_arr_end(w);
-            }
+            if (e->source_node_count) /* named by the ETRecord's delegate map: links, not costs */
+                etp_jw_kstrs(w, "src", e->source_nodes, e->source_node_count);
         }
         etp_jw_obj_end(w);
     }

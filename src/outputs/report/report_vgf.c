@@ -185,6 +185,7 @@ int rp_write_vgf(FILE *fp, const rp_report *r)
         return 0;
     etp_jw w;
     etp_jw_init_mem(&w, 0);
+    w.escape_lt = 1; /* no string can end the script element */
     etp_jw_obj_begin(&w);
     etp_jw_key(&w, "graphs");
     etp_jw_arr_begin(&w);
@@ -220,16 +221,8 @@ int rp_write_vgf(FILE *fp, const rp_report *r)
     if (!json)
         return -1;
     if (any) {
-        /* Every '<' escaped: no string can end the script element. */
         fputs("<script type=\"application/json\" id=\"etp-vgf\">", fp);
-        size_t run = 0;
-        for (size_t i = 0; i < len; i++)
-            if (json[i] == '<') {
-                fwrite(json + run, 1, i - run, fp);
-                fputs("\\u003c", fp);
-                run = i + 1;
-            }
-        fwrite(json + run, 1, len - run, fp);
+        fwrite(json, 1, len, fp);
         fputs("</script>\n", fp);
         fprintf(fp, "<script>\n%s</script>\n", etp_report_vgf_js);
     }
