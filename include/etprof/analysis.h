@@ -87,9 +87,9 @@ typedef enum etp_rank_key { ETP_RANK_AVG = 0, ETP_RANK_P50, ETP_RANK_MAX } etp_r
 const char *etp_rank_key_name(etp_rank_key k);
 
 typedef struct etp_analysis_options {
-    etp_time_unit source_unit;
+    etp_unit source_unit;
     int source_unit_given;        /**< 0: ns assumed (an issue is recorded) */
-    etp_time_unit target_unit;
+    etp_unit target_unit;
     double cpu_hz;                /**< > 0: cycles -> time */
     const char *method;           /**< NULL: infer */
     const struct etp_runner_log *runner_log; /**< optional: the runner's own report */
@@ -235,7 +235,9 @@ typedef struct etp_figure {
     const char *backend;          /**< ETP_FIG_DELEGATE_TIME: the backend id (points into
                                        name); NULL for every other figure */
     const char *name;             /**< e.g. "method_execute", "delegate_time:XnnpackBackend" */
-    const char *unit;             /**< NULL: the analysis' target unit; else e.g. "ms", "bytes" */
+    etp_unit unit;                /**< the unit of its statistics: the analysis' target unit for
+                                       the ETDump's figures; the runner's own figures keep theirs
+                                       (ms, bytes) */
     const char *source;           /**< NULL: the ETDump; "runner log" for the runner's own numbers */
     char *owned_name;
     int available;
@@ -291,7 +293,7 @@ typedef struct etp_analysis {
                                            views re-check the file against it before drawing */
     const char *method;
     const char *method_basis;         /**< "given", "only method", "inferred from the program", ... */
-    etp_time_unit source_unit, target_unit;
+    etp_unit source_unit, target_unit;
     double divisor, cpu_hz;
     uint32_t execution_count;
     uint32_t *executions;             /**< RunData indices, ascending */

@@ -91,8 +91,10 @@ typedef struct etp_diff_identity {
     const char *program_sha256;  /**< SHA-256 of the program that ran */
     const char *etrecord_sha256; /**< SHA-256 of the ETRecord, when one was given */
     const char *method;          /**< the method that ran */
-    const char *time_unit;       /**< unit of the times: "ms", "us", "ns", "s" or "cycles" */
-    const char *tick_unit;       /**< unit of the ETDump's ticks ("ns", "cycles", ...) */
+    etp_unit time_unit;          /**< unit of the times: a tick unit (etp_unit_is_tick(): ns, us,
+                                      ms, s or cycles) */
+    int has_tick_unit;           /**< 0: the unit of the ETDump's ticks is unknown */
+    etp_unit tick_unit;          /**< unit of the ETDump's ticks (ns, cycles, ...) */
     int ticks_assumed;           /**< 1: the tick unit was assumed, not given */
     double cpu_hz;               /**< > 0: cycles were converted at this rate */
     const char *status;          /**< bundle status ("complete", ...) */

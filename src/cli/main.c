@@ -81,7 +81,7 @@ int cli_bad_option(const char *cmd, char **argv)
 
 int cli_units_option(const char *cmd, cli_units *u, const char *opt, const char *val)
 {
-    etp_time_unit t;
+    etp_unit t;
     if (!strcmp(opt, "cpu-hz")) {
         char *end;
         u->cpu_hz = strtod(val, &end);

@@ -25,8 +25,9 @@ static etp_diff_side *side(const char *sha, const char *method, const char *unit
     id.origin = "bundle";
     id.program_sha256 = sha;
     id.method = method;
-    id.time_unit = unit;
-    id.tick_unit = "ns";
+    assert_int_equal(etp_unit_parse(unit, &id.time_unit), 0);
+    id.has_tick_unit = 1;
+    id.tick_unit = ETP_UNIT_NS;
     id.status = "complete";
     id.validity = "valid";
     id.executions = 4;

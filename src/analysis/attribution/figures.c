@@ -60,6 +60,7 @@ static etp_figure *new_figure(etp_abuild *b, etp_figure_id id, const char *backe
     memset(f, 0, sizeof *f);
     f->id = id;
     f->basis = figure_defs[id].basis;
+    f->unit = a->target_unit;
     f->owned_name = backend ? etp_strprintf("%s%s", figure_defs[id].name, backend)
                             : etp_strdup(figure_defs[id].name);
     if (!f->owned_name)
@@ -151,7 +152,7 @@ static int cmp_double(const void *x, const void *y)
 }
 
 /* A figure from the runner's own numbers (already in @p unit). */
-static int runner_figure(etp_abuild *b, etp_figure_id id, const char *unit, const double *v,
+static int runner_figure(etp_abuild *b, etp_figure_id id, etp_unit unit, const double *v,
                          uint32_t n)
 {
     etp_figure *f = new_figure(b, id, NULL);
@@ -189,10 +190,10 @@ static int runner_figures(etp_abuild *b)
     const etp_runner_log *log = b->opt->runner_log;
     if (!log)
         return 0;
-    int bad = runner_figure(b, ETP_FIG_RUNNER_ITERATION, "ms", log->iteration_ms, log->iteration_count);
-    bad |= runner_figure(b, ETP_FIG_RUNNER_LOAD, "ms", &log->load_ms, log->has_load_ms ? 1 : 0);
+    int bad = runner_figure(b, ETP_FIG_RUNNER_ITERATION, ETP_UNIT_MS, log->iteration_ms, log->iteration_count);
+    bad |= runner_figure(b, ETP_FIG_RUNNER_LOAD, ETP_UNIT_MS, &log->load_ms, log->has_load_ms ? 1 : 0);
     double planned = (double)log->planned_bytes;
-    bad |= runner_figure(b, ETP_FIG_RUNNER_PLANNED_MEMORY, "bytes", &planned, log->buffer_count ? 1 : 0);
+    bad |= runner_figure(b, ETP_FIG_RUNNER_PLANNED_MEMORY, ETP_UNIT_BYTES, &planned, log->buffer_count ? 1 : 0);
     return bad;
 }
 

@@ -20,7 +20,7 @@
 
 typedef struct hypothesis {
     const char *label;
-    etp_time_unit unit;
+    etp_unit unit;
     double ticks_per_ms;
 } hypothesis;
 
@@ -32,14 +32,14 @@ static int fits(double ratio, const etp_wall_evidence *ev)
 /* The hypotheses to test: the time units, and cycles at the given clock. */
 static uint32_t hypotheses(double cpu_hz, hypothesis *h, char *cycles_label, size_t cap)
 {
-    static const hypothesis units[] = {
-        {"ns", ETP_UNIT_NS, 1e6}, {"us", ETP_UNIT_US, 1e3}, {"ms", ETP_UNIT_MS, 1.0}, {"s", ETP_UNIT_S, 1e-3}};
     uint32_t n = 0;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        h[n++] = units[i];
+    for (unsigned u = 0; u < etp_unit_count(); u++)
+        if (etp_unit_is_tick((etp_unit)u) && etp_unit_dim((etp_unit)u) == ETP_DIM_TIME)
+            h[n++] = (hypothesis){etp_unit_name((etp_unit)u), (etp_unit)u,
+                                  etp_unit_divisor((etp_unit)u, ETP_UNIT_MS)};
     if (cpu_hz > 0) {
         snprintf(cycles_label, cap, "cycles at %g Hz", cpu_hz);
-        h[n++] = (hypothesis){cycles_label, ETP_UNIT_CYCLES, cpu_hz / 1e3};
+        h[n++] = (hypothesis){cycles_label, ETP_UNIT_CYCLES, etp_unit_divisor_hz(cpu_hz, ETP_UNIT_MS)};
     }
     return n;
 }
@@ -115,7 +115,7 @@ etp_status etp_check_tick_unit(etp_abuild *b)
     t->executions = b->all_execute_count;
     t->wall_ms = w->ms_per_iteration;
     t->execute_ticks = ticks;
-    t->implied_hz = w->ms_per_iteration > 0 ? ticks / (w->ms_per_iteration / 1e3) : 0;
+    t->implied_hz = w->ms_per_iteration > 0 ? ticks / (w->ms_per_iteration / etp_unit_per_base(ETP_UNIT_MS)) : 0;
     size_t fl = 0;
     double used_ratio = 0, used_exec_ms = 0;
     for (uint32_t k = 0; k < nh; k++) {

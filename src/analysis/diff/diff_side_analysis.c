@@ -275,8 +275,9 @@ etp_status etp_diff_side_from_analysis(const etp_analysis *a, const char *label,
     id.program_sha256 = a->program_sha256[0] ? a->program_sha256 : NULL;
     id.etrecord_sha256 = etrecord_sha256;
     id.method = a->method;
-    id.time_unit = etp_unit_name(a->target_unit);
-    id.tick_unit = etp_unit_name(a->source_unit);
+    id.time_unit = a->target_unit;
+    id.has_tick_unit = 1;
+    id.tick_unit = a->source_unit;
     id.ticks_assumed = ticks_assumed(a);
     id.cpu_hz = a->cpu_hz;
     id.status = "complete";
@@ -299,7 +300,7 @@ etp_status etp_diff_side_from_analysis(const etp_analysis *a, const char *label,
         d.kind = ETP_DIFF_MODEL;
         d.id = f->name;
         d.backend = f->backend;
-        d.unit = f->unit;
+        d.unit = f->unit == a->target_unit ? NULL : etp_unit_name(f->unit);
         d.basis = basis_name(f->basis);
         d.available = f->available;
         d.reason = f->reason;

@@ -90,9 +90,9 @@ static etp_status read_verified(const etp_bundle_doc *doc, const char *rel, char
 /* ---- identity --------------------------------------------------------- */
 
 typedef struct ident_strings {
-    char *method, *time_unit, *tick_unit;
-    int assumed;
-    double cpu_hz;
+    char *method;
+    etp_unit time_unit, tick_unit;
+    int has_tick_unit, assumed;
 } ident_strings;
 
 static etp_status read_summary_identity(const etp_bundle_doc *doc, ident_strings *is, etp_error *err)
@@ -120,13 +120,17 @@ static etp_status read_summary_identity(const etp_bundle_doc *doc, ident_strings
     const char *tk = json_string_value(json_object_get(u, "etdump_ticks"));
     is->assumed = json_is_true(json_object_get(u, "etdump_ticks_assumed"));
     is->method = method ? etp_strdup(method) : NULL;
-    is->time_unit = tu ? etp_strdup(tu) : NULL;
-    is->tick_unit = tk ? etp_strdup(tk) : NULL;
-    json_decref(j);
+    is->has_tick_unit = tk && !etp_unit_parse(tk, &is->tick_unit);
+    s = ETP_OK;
     if (!tu)
-        return etp_error_set(err, ETP_E_FORMAT, dir, ETP_NO_OFFSET,
-                             "summary.json: no units.time (the unit of its times)");
-    return ETP_OK;
+        s = etp_error_set(err, ETP_E_FORMAT, dir, ETP_NO_OFFSET,
+                          "summary.json: no units.time (the unit of its times)");
+    else if (etp_unit_parse(tu, &is->time_unit))
+        s = etp_error_set(err, ETP_E_FORMAT, dir, ETP_NO_OFFSET,
+                          "summary.json: units.time '%s' is not a unit times are reported in "
+                          "(ns, us, ms, s or cycles)", tu);
+    json_decref(j);
+    return s;
 }
 
 static double options_cpu_hz(const char *options_json)
@@ -228,7 +232,7 @@ typedef struct fig {
     int have;
 } fig;
 
-static etp_status add_figures(const etp_bundle_doc *doc, etp_diff_side *s, const char *time_unit,
+static etp_status add_figures(const etp_bundle_doc *doc, etp_diff_side *s, etp_unit time_unit,
                               const samples *fsm, etp_error *err)
 {
     uint32_t n;
@@ -262,7 +266,7 @@ static etp_status add_figures(const etp_bundle_doc *doc, etp_diff_side *s, const
             e->kind = ETP_DIFF_MODEL;
             e->id = f[nf].name;
             e->available = 1;
-            e->unit = mt[i].unit && strcmp(mt[i].unit, time_unit) ? mt[i].unit : NULL;
+            e->unit = mt[i].unit && strcmp(mt[i].unit, etp_unit_name(time_unit)) ? mt[i].unit : NULL;
             const char *agg = mt[i].aggregation ? mt[i].aggregation : "";
             e->basis = strstr(agg, "occurrences")       ? "per occurrence"
                        : strstr(agg, "reported values") ? "runner reported"
@@ -323,7 +327,7 @@ static int parse_number(const char *s, double *out)
  * value_<unit>): the rows of one entity or figure together, in execution
  * order. */
 static etp_status read_samples(const etp_bundle_doc *doc, const char *rel, const char *first,
-                               const char *time_unit, samples *sm, etp_error *err)
+                               etp_unit time_unit, samples *sm, etp_error *err)
 {
     char *text;
     size_t len;
@@ -331,7 +335,7 @@ static etp_status read_samples(const etp_bundle_doc *doc, const char *rel, const
     if (s || !text)
         return s;
     char *where = etp_strprintf("%s/%s", etp_bundle_doc_dir(doc), rel);
-    char *want = etp_strprintf("value_%s", time_unit);
+    char *want = etp_strprintf("value_%s", etp_unit_name(time_unit));
     etp_csvr r;
     etp_csvr_init(&r, text, len);
     int rc = etp_csvr_next(&r);
@@ -438,9 +442,10 @@ static int stat_column(const etp_bundle_table *t, const char *stat, const char *
     return c;
 }
 
-static etp_status add_entities(const etp_bundle_doc *doc, etp_diff_side *s, const char *time_unit,
+static etp_status add_entities(const etp_bundle_doc *doc, etp_diff_side *s, etp_unit unit,
                                const samples *sm, etp_error *err)
 {
+    const char *time_unit = etp_unit_name(unit);
     const etp_bundle_table *t = etp_bundle_doc_operators(doc);
     if (!t->source)
         return ETP_OK;
@@ -537,6 +542,7 @@ etp_status etp_diff_side_from_bundle(const char *dir, etp_diff_side **out, etp_e
     id.etrecord_sha256 = input_sha(m, "etrecord");
     id.method = is.method;
     id.time_unit = is.time_unit;
+    id.has_tick_unit = is.has_tick_unit;
     id.tick_unit = is.tick_unit;
     id.ticks_assumed = is.assumed;
     id.cpu_hz = options_cpu_hz(m->options_json);
@@ -557,8 +563,6 @@ done:
     samples_free(&sm);
     samples_free(&fsm);
     free(is.method);
-    free(is.time_unit);
-    free(is.tick_unit);
     etp_bundle_close(doc);
     if (st) {
         etp_diff_side_free(s);

@@ -40,7 +40,7 @@ static const char *const stat_names[] = {"avg", "p50", "min", "max"};
 
 static void figure_metric(etp_jw *w, const etp_analysis *a, const etp_figure *f, int k)
 {
-    const char *u = f->unit ? f->unit : etp_unit_name(a->target_unit);
+    const char *u = etp_unit_name(f->unit);
     char name[200];
     snprintf(name, sizeof name, "%s.%s", f->name, stat_names[k]);
     if (!f->available) {
