@@ -228,6 +228,24 @@ typedef enum etp_figure_id {
 /** Name prefix of the per-backend figures: "delegate_time:" + backend id. */
 #define ETP_FIG_DELEGATE_TIME_PREFIX "delegate_time:"
 
+/**
+ * Each execution's value of a per-execution figure, formed once by the
+ * analysis from the same events as the figure's statistics. Outputs that
+ * show or compare executions (the page's executions table, the diff's
+ * samples, detailed/figures.csv) read these; none sums events again.
+ */
+typedef struct etp_figure_series {
+    int64_t *ticks;               /**< a->execution_count values in source ticks (value in the
+                                       target unit: ticks / a->divisor); 0 where absent. Signed:
+                                       dispatch and framework overhead may be negative */
+    uint8_t *present;             /**< 1 where the execution had the events the value is made of
+                                       (framework overhead: where it had Method::execute) */
+    int absent_is_zero;           /**< 1: the statistics count an execution without such events
+                                       as 0 (the totals over instructions, which are all measured
+                                       in the same executions); 0: they are over the present
+                                       executions only */
+} etp_figure_series;
+
 /** A model-level figure: per-execution statistics of some total. */
 typedef struct etp_figure {
     etp_figure_id id;
@@ -245,7 +263,39 @@ typedef struct etp_figure {
     int additive;                 /**< its avg may be added to other additive figures */
     etp_stats stats;              /**< target unit; n = executions covered */
     uint64_t events;
+    etp_figure_series series;     /**< ETP_FIGURE_PER_EXECUTION figures: each execution's value
+                                       (formed even when the figure is unavailable because the
+                                       instructions' coverage differs); ticks NULL otherwise */
 } etp_figure;
+
+/**
+ * Totals over the entities of one operator type. Averages are added only
+ * where they may be: the shared or non-additive ones are counted, never
+ * added.
+ */
+typedef struct etp_op_type_total {
+    const char *op_type;          /**< the type (points into the entities); NULL: none known */
+    uint32_t members;             /**< entities of the type */
+    uint32_t timed;               /**< of them, those with a timing */
+    uint32_t not_summed;          /**< timed, but shared or non-additive: never added */
+    double sum_avg;               /**< sum of the other timed members' averages (target unit),
+                                       added in the order of their ids; meaningful when
+                                       timed > not_summed */
+    double largest_not_summed;    /**< the largest average among the not-summed (0: none) */
+    int has_share;                /**< Method::execute has a positive average */
+    double share_pct;             /**< 100 * sum_avg / Method::execute's average */
+} etp_op_type_total;
+
+/** The instructions that ran in one place: a delegate backend (its
+ *  DELEGATE_CALL instructions) or the portable kernels (KernelCall
+ *  instructions, OPERATOR_CALL). Their time per execution is a figure, with
+ *  its additivity and coverage. */
+typedef struct etp_backend_total {
+    const char *backend;          /**< the backend id (the figure's); NULL: the portable kernels */
+    const etp_figure *figure;     /**< delegate_time:<backend>, or operator_calls_total for the
+                                       kernels (NULL when not computed) */
+    uint32_t instructions;        /**< its instructions that have a timing */
+} etp_backend_total;
 
 /** How the ticks' unit is known. */
 typedef enum etp_unit_check {
@@ -321,6 +371,22 @@ typedef struct etp_analysis {
     struct etp_nx_row *nx_rows;       /**< the operators table's NX rows (etprof/columns.h):
                                            segments, cascades, chains of nx, in its order (owned) */
     uint32_t nx_row_count;
+    /** Method::execute of every execution of the method, skipped (warm-up)
+     *  ones included: method_executions values in source ticks, 0 where
+     *  absent (the figure's series holds the analysed ones). Owned. */
+    uint64_t *method_execute_ticks;
+    uint8_t *method_execute_present;
+    /** Totals per operator type, by type name (strcmp; no type first): over
+     *  the source operators when any of them is timed, else over the
+     *  instructions (op_type_kind says which). Owned. */
+    etp_entity_kind op_type_kind;
+    uint32_t op_type_total_count;
+    etp_op_type_total *op_type_totals;
+    /** The instructions of each delegate backend, in the order of the
+     *  delegate_time figures (owned), and the KernelCall instructions. */
+    uint32_t backend_total_count;
+    etp_backend_total *backend_totals;
+    etp_backend_total native_total;
 } etp_analysis;
 
 /**
