@@ -21,6 +21,19 @@ static int by_id(const void *x, const void *y)
     return strcmp((*(const etp_entity *const *)x)->id, (*(const etp_entity *const *)y)->id);
 }
 
+/* A hash of a type name good enough to find its group among a few (the
+ * candidates are compared whole): its length and its first and last
+ * eight bytes, not every byte of every entity's type. */
+static uint64_t type_hash(const char *t)
+{
+    size_t n = strlen(t);
+    uint64_t head = 0, tail = 0;
+    memcpy(&head, t, n < 8 ? n : 8);
+    if (n > 8)
+        memcpy(&tail, t + n - 8, 8);
+    return etp_hash_u64(etp_hash_u64(n, head), tail);
+}
+
 /* The group of each wanted entity (@p group[i], UINT32_MAX for the others)
  * and one representative entity per group (@p first); returns the number of
  * groups, or -1 when out of memory. */
@@ -29,14 +42,18 @@ static int64_t group_by_type(const etp_abuild *b, etp_entity_kind want, uint32_t
 {
     etp_hm types;
     etp_hm_init(&types);
-    uint32_t ng = 0;
+    uint32_t ng = 0, prev = UINT32_MAX;
     for (uint32_t i = 0; i < (uint32_t)b->ents.n; i++) {
         const etp_entity *e = &b->ents.v[i];
         group[i] = UINT32_MAX;
         if (e->kind != want)
             continue;
         const char *t = type_of(e);
-        uint64_t h = etp_hash_bytes(t, strlen(t), 0x7479706573ull);
+        if (prev != UINT32_MAX && !strcmp(type_of(first[prev]), t)) {
+            group[i] = prev; /* runs of one type are common */
+            continue;
+        }
+        uint64_t h = type_hash(t);
         size_t cur = 0;
         uint32_t g;
         int found = 0;
@@ -50,7 +67,7 @@ static int64_t group_by_type(const etp_abuild *b, etp_entity_kind want, uint32_t
             g = ng;
             first[ng++] = e;
         }
-        group[i] = g;
+        group[i] = prev = g;
     }
     etp_hm_free(&types);
     return ng;
