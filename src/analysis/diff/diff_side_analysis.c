@@ -87,27 +87,22 @@ static etp_status add_entities(const etp_analysis *a, etp_diff_side *s, etp_erro
     double *buf = malloc(((size_t)a->execution_count + 1) * sizeof *buf);
     if (!buf)
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    const etp_column *col[ETP_DIFF_SIDE_COLUMNS];
+    for (int c = 0; c < ETP_DIFF_SIDE_COLUMNS; c++)
+        col[c] = etp_column_get(etp_diff_side_columns[c]);
     etp_status st = ETP_OK;
     for (uint32_t i = 0; i < a->entity_count && !st; i++) {
         const etp_entity *e = &a->entities[i];
+        etp_cell cells[ETP_DIFF_SIDE_COLUMNS];
+        uint8_t has[ETP_DIFF_SIDE_COLUMNS];
+        for (int c = 0; c < ETP_DIFF_SIDE_COLUMNS; c++)
+            if ((has[c] = (uint8_t)col[c]->present(e)))
+                cells[c] = col[c]->get(a, e);
         etp_diff_entry d;
-        memset(&d, 0, sizeof d);
-        d.kind = e->kind == ETP_ENTITY_INSTRUCTION      ? ETP_DIFF_INSTRUCTION
-                 : e->kind == ETP_ENTITY_DELEGATE_EVENT ? ETP_DIFF_DELEGATE_EVENT
-                                                        : ETP_DIFF_OPERATOR;
-        d.id = e->id;
-        d.name = e->name;
-        d.op_type = e->op_type;
-        d.backend = e->backend;
-        d.available = e->time.executions > 0;
-        d.reason = d.available ? NULL : "no timing";
-        d.additive = e->additive;
-        d.shared = e->shared;
-        d.n = e->time.executions;
-        d.avg = e->time.stats.avg;
-        d.p50 = e->time.stats.p50;
-        d.min = e->time.stats.min;
-        d.max = e->time.stats.max;
+        if (etp_diff_entry_from_cells(&d, cells, has)) {
+            st = etp_error_set(err, ETP_E_INTERNAL, NULL, ETP_NO_OFFSET, "entity '%s' of no known kind", e->id);
+            break;
+        }
         uint32_t k = 0;
         for (uint32_t x = 0; d.available && x < a->execution_count; x++)
             if (e->time.present[x])

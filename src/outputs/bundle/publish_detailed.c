@@ -32,7 +32,8 @@ static char *executions_csv(const etp_analysis *a, size_t *len)
     etp_csvw_init(&w);
     char h[64];
     int n = snprintf(h, sizeof h, "value_%s", etp_unit_name(a->target_unit));
-    etp_csvw_raw(&w, "entity_id,execution,run_index", 29);
+    etp_csvw_raw(&w, id->header, strlen(id->header));
+    etp_csvw_raw(&w, "execution,run_index", 19);
     etp_csvw_raw(&w, h, (size_t)n);
     etp_csvw_raw(&w, "ticks", 5);
     etp_csvw_end_row(&w);
