@@ -308,6 +308,8 @@ typedef enum etp_unit_check {
 /** The tick unit and the evidence for it (see units.* issue codes). */
 typedef struct etp_tick_evidence {
     etp_unit_check check;
+    int assumed;                  /**< 1: the unit was not given and no wall time told it: ns
+                                       were assumed (issue units.assumed) */
     const char *source;           /**< evidence used (static or the options'), NULL if none */
     const char *path;             /**< its file (borrowed from the inputs), may be NULL */
     uint32_t iterations;          /**< iterations the wall time averages */

@@ -83,7 +83,8 @@ etp_status etp_check_tick_unit(etp_abuild *b)
     uint32_t nev = gather(b, ev);
     double ticks = b->all_execute_count ? b->all_execute_ticks / b->all_execute_count : 0;
     if (!nev || !(ticks > 0)) {
-        if (!b->opt->source_unit_given &&
+        t->assumed = !b->opt->source_unit_given;
+        if (t->assumed &&
             etp_issue_add(&a->issues, "units.assumed", NULL,
                           "ticks were read as nanoseconds (the default POSIX clock); %s",
                           b->opt->runner_log ? "the runner log has no iteration times to test "
@@ -155,7 +156,8 @@ etp_status etp_check_tick_unit(etp_abuild *b)
     } else if (fits(used_ratio, w) && ambiguous) {
         /* Consistent, but so are other units: nothing learnt. */
         t->check = ETP_UNIT_UNTESTED;
-        bad = !b->opt->source_unit_given &&
+        t->assumed = !b->opt->source_unit_given;
+        bad = t->assumed &&
               etp_issue_add(&a->issues, "units.assumed", NULL,
                             "ticks were read as nanoseconds (the default POSIX clock); %s's %.6g ms "
                             "per iteration is consistent with ticks in %s, so it cannot tell",

@@ -74,14 +74,6 @@ static const char *basis_name(etp_figure_basis b)
                                             : "runner reported";
 }
 
-static int ticks_assumed(const etp_analysis *a)
-{
-    for (size_t i = 0; i < a->issues.count; i++)
-        if (a->issues.items[i].code && !strcmp(a->issues.items[i].code->code, "units.assumed"))
-            return 1;
-    return 0;
-}
-
 static etp_status add_entities(const etp_analysis *a, etp_diff_side *s, etp_error *err)
 {
     double *buf = malloc(((size_t)a->execution_count + 1) * sizeof *buf);
@@ -130,7 +122,7 @@ etp_status etp_diff_side_from_analysis(const etp_analysis *a, const char *label,
     id.time_unit = a->target_unit;
     id.has_tick_unit = 1;
     id.tick_unit = a->source_unit;
-    id.ticks_assumed = ticks_assumed(a);
+    id.ticks_assumed = a->tick_unit.assumed;
     id.cpu_hz = a->cpu_hz;
     id.status = "complete";
     id.validity = etp_validity_name(a->validity);
