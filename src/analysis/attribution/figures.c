@@ -326,55 +326,47 @@ static int method_execute(etp_abuild *b, uint64_t *events)
 /* The per-execution totals over instruction entities (figures.c's sums). */
 enum { EXEC, INSTR, OPS, DELS, OTHER, NATIVE, DISPATCH, FRAMEWORK, NACC };
 
-/* Where the delegate time of each backend goes (backends are few: grown one
- * at a time). */
+/* The delegate time of one backend: per execution, its event records and
+ * its timed DELEGATE_CALL instructions. */
+typedef struct backend_sum {
+    const char *name;
+    etp_figure_series v;
+    uint64_t events;
+    uint32_t instructions;
+} backend_sum;
+
+/* Every backend's (backends are few: grown one at a time). */
 typedef struct backend_acc {
     uint32_t n;
-    const char **name;
-    etp_figure_series *v;
-    uint64_t *events;
-    uint32_t *instructions;
+    backend_sum *b;
 } backend_acc;
 
 static void backend_acc_free(backend_acc *bk)
 {
     for (uint32_t k = 0; k < bk->n; k++)
-        series_release(&bk->v[k]);
-    free(bk->name);
-    free(bk->v);
-    free(bk->events);
-    free(bk->instructions);
+        series_release(&bk->b[k].v);
+    free(bk->b);
 }
 
-/* The index of backend @p be in @p bk (added when new), or -1 (out of memory). */
-static int64_t backend_of(backend_acc *bk, const char *be, uint32_t nexec)
+/* The sums of backend @p be (added when new), or NULL (out of memory). */
+static backend_sum *backend_of(backend_acc *bk, const char *be, uint32_t nexec)
 {
     for (uint32_t k = 0; k < bk->n; k++)
-        if (!strcmp(bk->name[k], be))
-            return k;
-    uint32_t m = bk->n + 1;
-    const char **nn = realloc(bk->name, m * sizeof *nn);
-    if (nn)
-        bk->name = nn;
-    etp_figure_series *nv = nn ? realloc(bk->v, m * sizeof *nv) : NULL;
-    if (nv)
-        bk->v = nv;
-    uint64_t *ne = nv ? realloc(bk->events, m * sizeof *ne) : NULL;
-    if (ne)
-        bk->events = ne;
-    uint32_t *ni = ne ? realloc(bk->instructions, m * sizeof *ni) : NULL;
-    if (!ni)
-        return -1;
-    bk->instructions = ni;
-    memset(&bk->v[bk->n], 0, sizeof bk->v[bk->n]);
-    if (series_alloc(&bk->v[bk->n], nexec, 1)) {
-        series_release(&bk->v[bk->n]);
-        return -1;
+        if (!strcmp(bk->b[k].name, be))
+            return &bk->b[k];
+    backend_sum *nb = realloc(bk->b, (bk->n + 1) * sizeof *nb);
+    if (!nb)
+        return NULL;
+    bk->b = nb;
+    backend_sum *s = &nb[bk->n];
+    memset(s, 0, sizeof *s);
+    s->name = be;
+    if (series_alloc(&s->v, nexec, 1)) {
+        series_release(&s->v);
+        return NULL;
     }
-    bk->name[bk->n] = be;
-    bk->events[bk->n] = 0;
-    bk->instructions[bk->n] = 0;
-    return bk->n++;
+    bk->n++;
+    return s;
 }
 
 /* Add the present executions of @p e to @p s1, @p s2 and, when not NULL,
@@ -442,7 +434,7 @@ static int backend_totals(etp_abuild *b, const backend_acc *bk, uint32_t kernel_
             etp_backend_total *t = &a->backend_totals[a->backend_total_count];
             t->backend = a->figures[i].backend;
             t->figure = &a->figures[i];
-            t->instructions = bk->instructions[a->backend_total_count++];
+            t->instructions = bk->b[a->backend_total_count++].instructions;
         }
     a->native_total.figure = etp_analysis_figure_by_id(a, ETP_FIG_OPERATOR_CALLS_TOTAL);
     a->native_total.instructions = kernel_calls;
@@ -499,12 +491,12 @@ etp_status etp_compute_figures(etp_abuild *b)
         ev_instr += e->time.events;
         etp_figure_series *bv = NULL;
         if (dst == DELS) {
-            int64_t k = backend_of(&bk, e->backend ? e->backend : "(unknown backend)", n);
-            if (k < 0)
+            backend_sum *be = backend_of(&bk, e->backend ? e->backend : "(unknown backend)", n);
+            if (!be)
                 goto oom;
-            bv = &bk.v[k];
-            bk.events[k] += e->time.events;
-            bk.instructions[k]++;
+            bv = &be->v;
+            be->events += e->time.events;
+            be->instructions++;
         }
         add_series(&v[INSTR], &v[dst], bv, &e->time, n);
         if (dst == OPS) {
@@ -570,8 +562,8 @@ etp_status etp_compute_figures(etp_abuild *b)
                                  &v[FRAMEWORK]);
     for (uint32_t k = 0; k < bk.n; k++)
         ok |= coverage_differs
-                  ? figure_unavailable(b, ETP_FIG_DELEGATE_TIME, bk.name[k], 1, why_cov, &bk.v[k])
-                  : figure_from(b, ETP_FIG_DELEGATE_TIME, bk.name[k], &bk.v[k], 1, bk.events[k]);
+                  ? figure_unavailable(b, ETP_FIG_DELEGATE_TIME, bk.b[k].name, 1, why_cov, &bk.b[k].v)
+                  : figure_from(b, ETP_FIG_DELEGATE_TIME, bk.b[k].name, &bk.b[k].v, 1, bk.b[k].events);
     ok |= vgf_excluded_figure(b);
     ok |= runner_figures(b);
     ok |= backend_totals(b, &bk, kernel_calls);
