@@ -187,6 +187,13 @@ typedef struct etp_entity {
     const char *source_fn;
     uint32_t instruction_count;
     char **instructions;          /**< ids of the instructions that ran it (owned) */
+    /* DelegateCall instructions: how much of the interval their delegate
+     * events explain (detailed/delegates.json). The events may nest or leave
+     * out delegate overhead, so this is not necessarily comparable with it. */
+    uint32_t detail_events;       /**< delegate-event entities inside it (0: no detail) */
+    double detail_total_avg;      /**< their per-execution totals over its executions: the sum
+                                       of their avg x executions, divided by its executions
+                                       (target unit; 0 without them or without executions) */
     /* DelegateCall instructions with EthosUBackend events: */
     const struct etp_npu_call_site *npu; /**< its Ethos-U split (an element of
                                               device->npu.sites, etprof/device_report.h);

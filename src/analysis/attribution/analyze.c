@@ -196,6 +196,8 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
     if (!s)
         s = etp_compute_op_type_totals(&b);
     if (!s)
+        etp_delegate_details(&b);
+    if (!s)
         s = note_inputs(&b);
     if (!s)
         s = etp_compute_cold_start(&b);
