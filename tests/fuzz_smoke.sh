@@ -38,7 +38,7 @@ for i, path in enumerate(sys.argv[2:]):
   fi
   if [ "$name" = fuzz_vgf ] && command -v python3 >/dev/null && command -v flatc >/dev/null; then
     # The real VGFs are 4 MB; a small hand-made one (two segments, GLSL, unknown op) seeds it.
-    python3 "$src/tests/vgf_synth.py" write "$src/schema" "$corpus/seed.vgf"
+    python3 "$src/tests/vgf_synth.py" write "$src/schemas/flatbuffers" "$corpus/seed.vgf"
   fi
   if [ "$name" = fuzz_nx_record ]; then
     # VGF neural statistics: the unit test's wrapper shapes and blobs, behind the mode byte.
