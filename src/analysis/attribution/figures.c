@@ -1,7 +1,10 @@
 /* figures.c - model-level figures: Method::execute, load, time per backend,
  * native kernels, dispatch and framework overhead. Each is a per-execution
  * total summarised across executions, with its unit and additivity; a total
- * over entities that were measured in different executions is unavailable. */
+ * over entities that were measured in different executions is unavailable.
+ * Each keeps the per-execution values it summarises (etp_figure.series):
+ * the one place where events are summed per execution, read by warm-up,
+ * the diff, the bundle and the page. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
