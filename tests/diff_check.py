@@ -460,6 +460,17 @@ def case_slowdown(work):
     run(["diff", nb, ns, "--quiet", "--fail-if-slower", "10", "--metric", "forward_0_7"], rc=0)
     run(["diff", nb, ns, "--quiet", "--fail-if-slower", "10", "--metric", "forward_0_7",
          "--no-significance"], rc=3)
+    # The operators table read through the column table: JSON bundles (operators.json, whose
+    # additivity sits in "timing") diff exactly as CSV bundles do, additivity included.
+    jb = analyze(base, pte, os.path.join(work, "jb"), ["--format", "json"])
+    js = analyze(slow, pte, os.path.join(work, "js"), ["--format", "json"])
+    dc, dj = diff_json([nb, ns]), diff_json([jb, js])
+    for side in ("base", "new"):
+        dc[side]["label"] = dj[side]["label"] = None
+    if dc != dj:
+        fail("operators.json bundles diff otherwise than operators.csv bundles")
+    if not any(r["base"] and r["base"].get("additive") for r in dj["rows"] if r["kind"] == "instruction"):
+        fail("no additive instruction read from operators.json")
     # The improvement direction: NEW faster never fails the gate.
     run(["diff", slow, base, "--quiet", "--fail-if-slower", "0", "--metric", "forward_0_7"] +
         ["--base-pte", pte, "--new-pte", pte], rc=0)

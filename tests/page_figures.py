@@ -89,4 +89,30 @@ with tempfile.TemporaryDirectory() as tmp:
             expect(len(idx) == 1 and colours == {"d73027"} and M["min"] == 0,
                    "et_add_x10: the only timed node is drawn at the top of a scale from 0 (%s)" % colours)
 
+    # The executions table reads the analysis' own per-execution figures: on a VGF capture,
+    # whose VGF call time the analysis keeps apart, its columns are detailed/figures.csv's values
+    # execution by execution (framework overhead included, not Method::execute minus the rest).
+    V = os.path.join(FIX, "pte-adapter", "mobilenet_v2_vgf", "input.pte")
+    gvs, vb = os.path.join(tmp, "gvs"), os.path.join(tmp, "vgf")
+    rc = subprocess.run([ETPROF, "gen", "vgf-stats", "--pte", V, "-o", gvs], stdout=subprocess.DEVNULL).returncode
+    rc |= subprocess.run([ETPROF, "analyze", os.path.join(gvs, "g1_mode0_v2.etdp"), V, "-o", vb, "--detailed",
+                          "--quiet"]).returncode
+    per_exec = {}
+    with open(os.path.join(vb, "detailed", "figures.csv"), encoding="utf-8") as f:
+        for row in list(f)[1:]:
+            fig, execution, _, value = row.strip().split(",")
+            per_exec.setdefault(fig, {})[int(execution)] = value
+    page = open(os.path.join(vb, "model_explorer", "index.html"), encoding="utf-8").read()
+    table = page[page.index('id="t-exec"'):]
+    table = table[table.index("<tbody>"):table.index("</tbody>")]
+    rows = [re.findall(r'<td data-v="([^"]*)"', r) for r in table.split("<tr>")[1:]]
+    cols = ["method_execute", "instructions_total", "delegate_calls_total", "operator_calls_total",
+            "framework_overhead"]
+    # (a dash where the execution had no such events: figures.csv holds a total of 0 there)
+    same = rc == 0 and rows and all(r[2] and r[6] for r in rows) and all(
+        r[2 + k] in ("", per_exec.get(c, {}).get(int(r[0]))) for r in rows for k, c in enumerate(cols))
+    expect(same and float(rows[0][6]) < 0.01 * float(rows[0][2]),
+           "VGF capture: the executions table is figures.csv's, framework overhead %s ms of %s ms (VGF calls kept apart)"
+           % (rows[0][6] if rows else "?", rows[0][2] if rows else "?"))
+
 sys.exit(1 if failures else 0)

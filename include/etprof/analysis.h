@@ -87,9 +87,9 @@ typedef enum etp_rank_key { ETP_RANK_AVG = 0, ETP_RANK_P50, ETP_RANK_MAX } etp_r
 const char *etp_rank_key_name(etp_rank_key k);
 
 typedef struct etp_analysis_options {
-    etp_time_unit source_unit;
+    etp_unit source_unit;
     int source_unit_given;        /**< 0: ns assumed (an issue is recorded) */
-    etp_time_unit target_unit;
+    etp_unit target_unit;
     double cpu_hz;                /**< > 0: cycles -> time */
     const char *method;           /**< NULL: infer */
     const struct etp_runner_log *runner_log; /**< optional: the runner's own report */
@@ -187,6 +187,13 @@ typedef struct etp_entity {
     const char *source_fn;
     uint32_t instruction_count;
     char **instructions;          /**< ids of the instructions that ran it (owned) */
+    /* DelegateCall instructions: how much of the interval their delegate
+     * events explain (detailed/delegates.json). The events may nest or leave
+     * out delegate overhead, so this is not necessarily comparable with it. */
+    uint32_t detail_events;       /**< delegate-event entities inside it (0: no detail) */
+    double detail_total_avg;      /**< their per-execution totals over its executions: the sum
+                                       of their avg x executions, divided by its executions
+                                       (target unit; 0 without them or without executions) */
     /* DelegateCall instructions with EthosUBackend events: */
     const struct etp_npu_call_site *npu; /**< its Ethos-U split (an element of
                                               device->npu.sites, etprof/device_report.h);
@@ -228,6 +235,24 @@ typedef enum etp_figure_id {
 /** Name prefix of the per-backend figures: "delegate_time:" + backend id. */
 #define ETP_FIG_DELEGATE_TIME_PREFIX "delegate_time:"
 
+/**
+ * Each execution's value of a per-execution figure, formed once by the
+ * analysis from the same events as the figure's statistics. Outputs that
+ * show or compare executions (the page's executions table, the diff's
+ * samples, detailed/figures.csv) read these; none sums events again.
+ */
+typedef struct etp_figure_series {
+    int64_t *ticks;               /**< a->execution_count values in source ticks (value in the
+                                       target unit: ticks / a->divisor); 0 where absent. Signed:
+                                       dispatch and framework overhead may be negative */
+    uint8_t *present;             /**< 1 where the execution had the events the value is made of
+                                       (framework overhead: where it had Method::execute) */
+    int absent_is_zero;           /**< 1: the statistics count an execution without such events
+                                       as 0 (the totals over instructions, which are all measured
+                                       in the same executions); 0: they are over the present
+                                       executions only */
+} etp_figure_series;
+
 /** A model-level figure: per-execution statistics of some total. */
 typedef struct etp_figure {
     etp_figure_id id;
@@ -235,7 +260,9 @@ typedef struct etp_figure {
     const char *backend;          /**< ETP_FIG_DELEGATE_TIME: the backend id (points into
                                        name); NULL for every other figure */
     const char *name;             /**< e.g. "method_execute", "delegate_time:XnnpackBackend" */
-    const char *unit;             /**< NULL: the analysis' target unit; else e.g. "ms", "bytes" */
+    etp_unit unit;                /**< the unit of its statistics: the analysis' target unit for
+                                       the ETDump's figures; the runner's own figures keep theirs
+                                       (ms, bytes) */
     const char *source;           /**< NULL: the ETDump; "runner log" for the runner's own numbers */
     char *owned_name;
     int available;
@@ -243,7 +270,39 @@ typedef struct etp_figure {
     int additive;                 /**< its avg may be added to other additive figures */
     etp_stats stats;              /**< target unit; n = executions covered */
     uint64_t events;
+    etp_figure_series series;     /**< ETP_FIGURE_PER_EXECUTION figures: each execution's value
+                                       (formed even when the figure is unavailable because the
+                                       instructions' coverage differs); ticks NULL otherwise */
 } etp_figure;
+
+/**
+ * Totals over the entities of one operator type. Averages are added only
+ * where they may be: the shared or non-additive ones are counted, never
+ * added.
+ */
+typedef struct etp_op_type_total {
+    const char *op_type;          /**< the type (points into the entities); NULL: none known */
+    uint32_t members;             /**< entities of the type */
+    uint32_t timed;               /**< of them, those with a timing */
+    uint32_t not_summed;          /**< timed, but shared or non-additive: never added */
+    double sum_avg;               /**< sum of the other timed members' averages (target unit),
+                                       added in the order of their ids; meaningful when
+                                       timed > not_summed */
+    double largest_not_summed;    /**< the largest average among the not-summed (0: none) */
+    int has_share;                /**< Method::execute has a positive average */
+    double share_pct;             /**< 100 * sum_avg / Method::execute's average */
+} etp_op_type_total;
+
+/** The instructions that ran in one place: a delegate backend (its
+ *  DELEGATE_CALL instructions) or the portable kernels (KernelCall
+ *  instructions, OPERATOR_CALL). Their time per execution is a figure, with
+ *  its additivity and coverage. */
+typedef struct etp_backend_total {
+    const char *backend;          /**< the backend id (the figure's); NULL: the portable kernels */
+    const etp_figure *figure;     /**< delegate_time:<backend>, or operator_calls_total for the
+                                       kernels (NULL when not computed) */
+    uint32_t instructions;        /**< its instructions that have a timing */
+} etp_backend_total;
 
 /** How the ticks' unit is known. */
 typedef enum etp_unit_check {
@@ -256,6 +315,8 @@ typedef enum etp_unit_check {
 /** The tick unit and the evidence for it (see units.* issue codes). */
 typedef struct etp_tick_evidence {
     etp_unit_check check;
+    int assumed;                  /**< 1: the unit was not given and no wall time told it: ns
+                                       were assumed (issue units.assumed) */
     const char *source;           /**< evidence used (static or the options'), NULL if none */
     const char *path;             /**< its file (borrowed from the inputs), may be NULL */
     uint32_t iterations;          /**< iterations the wall time averages */
@@ -291,7 +352,7 @@ typedef struct etp_analysis {
                                            views re-check the file against it before drawing */
     const char *method;
     const char *method_basis;         /**< "given", "only method", "inferred from the program", ... */
-    etp_time_unit source_unit, target_unit;
+    etp_unit source_unit, target_unit;
     double divisor, cpu_hz;
     uint32_t execution_count;
     uint32_t *executions;             /**< RunData indices, ascending */
@@ -319,6 +380,22 @@ typedef struct etp_analysis {
     struct etp_nx_row *nx_rows;       /**< the operators table's NX rows (etprof/columns.h):
                                            segments, cascades, chains of nx, in its order (owned) */
     uint32_t nx_row_count;
+    /** Method::execute of every execution of the method, skipped (warm-up)
+     *  ones included: method_executions values in source ticks, 0 where
+     *  absent (the figure's series holds the analysed ones). Owned. */
+    uint64_t *method_execute_ticks;
+    uint8_t *method_execute_present;
+    /** Totals per operator type, by type name (strcmp; no type first): over
+     *  the source operators when any of them is timed, else over the
+     *  instructions (op_type_kind says which). Owned. */
+    etp_entity_kind op_type_kind;
+    uint32_t op_type_total_count;
+    etp_op_type_total *op_type_totals;
+    /** The instructions of each delegate backend, in the order of the
+     *  delegate_time figures (owned), and the KernelCall instructions. */
+    uint32_t backend_total_count;
+    etp_backend_total *backend_totals;
+    etp_backend_total native_total;
 } etp_analysis;
 
 /**

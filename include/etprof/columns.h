@@ -214,11 +214,11 @@ const char *etp_column_group_key(etp_column_group g);
  * the unit, else the header itself. Writes at most @p size bytes (NUL
  * included) and returns the length it needed, as snprintf.
  */
-int etp_column_header(const etp_column *c, etp_time_unit unit, char *out, size_t size);
+int etp_column_header(const etp_column *c, etp_unit unit, char *out, size_t size);
 
 /** The label of @p c for tables people read: "avg (ms)" for a column in
  *  @p unit, else the label itself. As etp_column_header(). */
-int etp_column_label(const etp_column *c, etp_time_unit unit, char *out, size_t size);
+int etp_column_label(const etp_column *c, etp_unit unit, char *out, size_t size);
 
 /** The number of entities of @p a (the rows etp_column_read() reads); 0 for
  *  NULL. A pure read. */

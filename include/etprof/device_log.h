@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "etprof/error.h"
+#include "etprof/units.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -138,9 +139,11 @@ typedef struct etp_device_log {
     uint32_t vmhwm_line;
     etp_dl_blob etdump;           /**< data NULL when the log carries none */
     etp_dl_blob debug_buffer;     /**< data NULL when absent */
-    /** Tick-unit evidence: "cycles" when the dump came with the Arm runner's
-     *  `--source_time_scale cycles` hint or from an Arm-runner log, else NULL. */
-    const char *etdump_tick_unit;
+    /** Tick-unit evidence: set when the log says in which unit the ETDump it
+     *  carries ticks (ETP_UNIT_CYCLES: the Arm runner's `--source_time_scale
+     *  cycles` hint, or a dump from an Arm-runner log). */
+    int has_etdump_tick_unit;
+    etp_unit etdump_tick_unit;
     uint32_t etdump_tick_unit_line; /**< line of that evidence */
 } etp_device_log;
 

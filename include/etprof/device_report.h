@@ -20,6 +20,8 @@
 
 #include <stdint.h>
 
+#include "etprof/units.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,7 +29,7 @@ extern "C" {
 /** One number a device log (or `etprof run`) reported. */
 typedef struct etp_device_figure {
     char *name;                 /**< e.g. "gnu_time.peak_rss", "arm.npu_cycles" (owned) */
-    const char *unit;           /**< "ms", "s", "KiB", "bytes", "CPU cycles", "NPU cycles", "%", "count" */
+    etp_unit unit;              /**< ms, s, KiB, bytes, CPU cycles, NPU cycles, %, count */
     const char *source;         /**< "GNU time -v", "Arm runner perf report", "RTT Inference lines",
                                      "VGF device time", "etprof run (wait4)", "Arm runner allocator" */
     const char *log;            /**< path of the log it came from */
@@ -94,8 +96,8 @@ typedef struct etp_device_report {
     etp_device_figure *figures; /**< in log order, then by format */
     etp_memory_summary memory;
     etp_npu_split npu;
-    const char *tick_unit_evidence; /**< "cycles" when a log says the ETDump's ticks are CPU
-                                         cycles (the Arm runner), else NULL */
+    int has_tick_unit_evidence; /**< a log says in which unit the ETDump ticks */
+    etp_unit tick_unit_evidence; /**< that unit (cycles: the Arm runner's CPU clock) */
     const char *tick_unit_log;  /**< the log that says so */
     uint32_t tick_unit_line;
 } etp_device_report;

@@ -92,8 +92,10 @@ typedef struct etp_diff_identity {
     const char *program_sha256;  /**< SHA-256 of the program that ran */
     const char *etrecord_sha256; /**< SHA-256 of the ETRecord, when one was given */
     const char *method;          /**< the method that ran */
-    const char *time_unit;       /**< unit of the times: "ms", "us", "ns", "s" or "cycles" */
-    const char *tick_unit;       /**< unit of the ETDump's ticks ("ns", "cycles", ...) */
+    etp_unit time_unit;          /**< unit of the times: a tick unit (etp_unit_is_tick(): ns, us,
+                                      ms, s or cycles) */
+    int has_tick_unit;           /**< 0: the unit of the ETDump's ticks is unknown */
+    etp_unit tick_unit;          /**< unit of the ETDump's ticks (ns, cycles, ...) */
     int ticks_assumed;           /**< 1: the tick unit was assumed, not given */
     double cpu_hz;               /**< > 0: cycles were converted at this rate */
     const char *status;          /**< bundle status ("complete", ...) */
@@ -142,8 +144,8 @@ const etp_diff_identity *etp_diff_side_identity(const etp_diff_side *s);
 /**
  * A side from an analysis in memory: its figures and entities with their
  * per-execution samples (model-level figures included: each execution's
- * Method::execute and totals, recomputed from the same events and checked
- * against the analysis' own averages). @p label names the side in outputs;
+ * Method::execute and totals, as the analysis formed them with the figures,
+ * etp_figure.series). @p label names the side in outputs;
  * @p etrecord_sha256 may be NULL. The analysis may be freed afterwards.
  * @return ETP_OK or ETP_E_NOMEM.
  */
@@ -162,8 +164,9 @@ typedef struct etp_diff_figure_samples {
  * Each execution's value of every figure of @p a (the samples
  * etp_diff_side_from_analysis() gives its model rows): *@p out receives
  * a->figure_count entries in figure order (release with
- * etp_diff_figure_samples_free()). A figure whose values cannot be formed
- * again consistently with its statistics has count 0.
+ * etp_diff_figure_samples_free()): the values of etp_figure.series its
+ * statistics are over. A figure without them (unavailable, not per
+ * execution) has count 0.
  * @return ETP_OK or ETP_E_NOMEM.
  */
 etp_status etp_diff_figure_values(const etp_analysis *a, etp_diff_figure_samples **out,

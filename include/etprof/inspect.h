@@ -40,8 +40,8 @@ extern "C" {
 #endif
 
 typedef struct etp_inspect_options {
-    etp_time_unit source_unit;  /**< unit of the ETDump ticks (default ns) */
-    etp_time_unit target_unit;  /**< unit of reported statistics (default ms) */
+    etp_unit source_unit;  /**< unit of the ETDump ticks (default ns) */
+    etp_unit target_unit;  /**< unit of reported statistics (default ms) */
     double cpu_hz;              /**< > 0: convert cycles to time at this rate */
     const etp_program *program; /**< optional: names instructions, selects methods */
     const char *method;         /**< optional: method for every Execute block */
@@ -119,7 +119,7 @@ typedef struct etp_inspect_block {
 } etp_inspect_block;
 
 typedef struct etp_inspect {
-    etp_time_unit source_unit, target_unit;
+    etp_unit source_unit, target_unit;
     double divisor;             /**< ticks / divisor = target unit */
     double cpu_hz;
     uint32_t block_count;

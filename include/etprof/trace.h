@@ -101,7 +101,7 @@ typedef uint32_t (*etp_trace_handle_fn)(void *ctx, const etp_trace_site *site,
 #define ETP_TRACE_MAX_HANDLES 4096u
 
 typedef struct etp_trace_options {
-    etp_time_unit source_unit;   /**< unit of the ETDump ticks (default ns) */
+    etp_unit source_unit;   /**< unit of the ETDump ticks (default ns) */
     const etp_program *program;  /**< optional: names instructions, selects methods */
     const char *method;          /**< optional (needs program): method of every block */
     int debug_events;            /**< 1 (default): debug events as instants; 0: skip them */

@@ -6,13 +6,11 @@ import threading
 
 from . import _errors, _lib, _table
 
-_UNITS = ("ns", "us", "ms", "s", "cycles")
-
 
 def unit_code(name, what):
     u = ctypes.c_int()
     if name is None or _lib.lib.etp_unit_parse(name.encode(), ctypes.byref(u)):
-        raise _errors.usage(f"{what} is one of {', '.join(_UNITS)}, got {name!r}")
+        raise _errors.usage(f"{what} is one of {', '.join(_lib.tick_unit_names())}, got {name!r}")
     return u.value
 
 

@@ -11,6 +11,7 @@ from . import _errors, _lib
 from ._analysis import Analysis
 
 _s = _lib.s
+_unit = _lib.unit_name
 _STATISTICS = {"avg": 0, "p50": 1}
 _U32 = 0xFFFFFFFF
 
@@ -149,7 +150,8 @@ def _row(r):
 def _identity(i):
     return {"label": _s(i.label), "origin": _s(i.origin),
             "program_sha256": _s(i.program_sha256), "etrecord_sha256": _s(i.etrecord_sha256),
-            "method": _s(i.method), "time_unit": _s(i.time_unit), "tick_unit": _s(i.tick_unit),
+            "method": _s(i.method), "time_unit": _unit(i.time_unit),
+            "tick_unit": _unit(i.tick_unit) if i.has_tick_unit else None,
             "ticks_assumed": bool(i.ticks_assumed), "cpu_hz": i.cpu_hz if i.cpu_hz > 0 else None,
             "status": _s(i.status), "validity": _s(i.validity), "executions": i.executions}
 

@@ -138,8 +138,9 @@ class BundleRunMetadata(ctypes.Structure):
 class DiffIdentity(ctypes.Structure):
     _fields_ = [("label", ctypes.c_char_p), ("origin", ctypes.c_char_p),
                 ("program_sha256", ctypes.c_char_p), ("etrecord_sha256", ctypes.c_char_p),
-                ("method", ctypes.c_char_p), ("time_unit", ctypes.c_char_p),
-                ("tick_unit", ctypes.c_char_p), ("ticks_assumed", ctypes.c_int),
+                ("method", ctypes.c_char_p), ("time_unit", ctypes.c_int),
+                ("has_tick_unit", ctypes.c_int), ("tick_unit", ctypes.c_int),
+                ("ticks_assumed", ctypes.c_int),
                 ("cpu_hz", ctypes.c_double), ("status", ctypes.c_char_p),
                 ("validity", ctypes.c_char_p), ("executions", ctypes.c_uint32)]
 
@@ -220,6 +221,8 @@ _PROTOTYPES = {
     "etp_unit_parse": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
     "etp_unit_name": (ctypes.c_char_p, [ctypes.c_int]),
     "etp_units_check": (ctypes.c_int, [ctypes.c_int, ctypes.c_int, ctypes.c_double, ERR]),
+    "etp_unit_count": (ctypes.c_uint, []),
+    "etp_unit_is_tick": (ctypes.c_int, [ctypes.c_int]),
     "etp_analysis_options_init": (None, [ctypes.POINTER(AnalysisOptions)]),
     "etp_inspect_options_init": (None, [ctypes.POINTER(InspectOptions)]),
     "etp_inputs_open": (ctypes.c_int, [ctypes.POINTER(InputsSpec), PP, ERR]),
@@ -365,6 +368,17 @@ def text(ptr):
 def s(b):
     """A C string (bytes or None) as str or None."""
     return None if b is None else b.decode("utf-8", "replace")
+
+
+def unit_name(code):
+    """The printed name of unit @p code (etp_unit_name(): the library's table)."""
+    return s(lib.etp_unit_name(code))
+
+
+def tick_unit_names():
+    """The units ticks are read in and results reported in, in the library's
+    order (etp_unit_is_tick())."""
+    return tuple(unit_name(u) for u in range(lib.etp_unit_count()) if lib.etp_unit_is_tick(u))
 
 
 def path_arg(p):

@@ -366,14 +366,14 @@ const char *etp_column_group_key(etp_column_group g)
     return NULL;
 }
 
-int etp_column_header(const etp_column *c, etp_time_unit unit, char *out, size_t size)
+int etp_column_header(const etp_column *c, etp_unit unit, char *out, size_t size)
 {
     if (c->in_unit)
         return snprintf(out, size, "%s_%s", c->header, etp_unit_name(unit));
     return snprintf(out, size, "%s", c->header);
 }
 
-int etp_column_label(const etp_column *c, etp_time_unit unit, char *out, size_t size)
+int etp_column_label(const etp_column *c, etp_unit unit, char *out, size_t size)
 {
     if (c->in_unit)
         return snprintf(out, size, "%s (%s)", c->label, etp_unit_name(unit));

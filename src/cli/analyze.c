@@ -459,8 +459,8 @@ int cmd_analyze(int argc, char **argv)
         opt.debug_buffer_size = dbg.size;
         opt.debug_buffer_name = dbg.name;
     }
-    opt.source_unit = (etp_time_unit)units.source;
-    opt.target_unit = (etp_time_unit)units.target;
+    opt.source_unit = (etp_unit)units.source;
+    opt.target_unit = (etp_unit)units.target;
     opt.cpu_hz = units.cpu_hz;
     opt.source_unit_given = units.source_given;
 

@@ -54,7 +54,7 @@ int cli_error(const char *fmt, ...)
 int cli_bad_option(const char *cmd, char **argv);
 /* --source-unit / --unit / --cpu-hz, shared by inspect and analyze. */
 typedef struct cli_units {
-    int source, target;         /* etp_time_unit */
+    int source, target;         /* etp_unit */
     int source_given;
     double cpu_hz;
 } cli_units;

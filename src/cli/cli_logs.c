@@ -108,8 +108,8 @@ int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given
     if (from_log)
         c->etdump_log = carrier->path;
     /* Tick-unit evidence (the Arm runner's cycle clock) counts for the dump it came with. */
-    if (from_log && carrier->etdump_tick_unit && !u->source_given &&
-        !strcmp(carrier->etdump_tick_unit, "cycles")) {
+    if (from_log && carrier->has_etdump_tick_unit && !u->source_given &&
+        carrier->etdump_tick_unit == ETP_UNIT_CYCLES) {
         u->source = ETP_UNIT_CYCLES;
         u->source_given = 1;
         if (!unit_given && !(u->cpu_hz > 0))

@@ -280,8 +280,8 @@ int cmd_diff(int argc, char **argv)
         return cli_usage("diff", "--force and --parents need -o DIR");
     if (cli_units_check("diff", &units))
         return ETP_EXIT_USAGE;
-    aopt.source_unit = (etp_time_unit)units.source;
-    aopt.target_unit = (etp_time_unit)units.target;
+    aopt.source_unit = (etp_unit)units.source;
+    aopt.target_unit = (etp_unit)units.target;
     aopt.cpu_hz = units.cpu_hz;
     aopt.source_unit_given = units.source_given;
     style.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");

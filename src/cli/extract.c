@@ -102,9 +102,10 @@ int cmd_extract(int argc, char **argv)
             rc = write_blob(outdir, &l->etdump, "etdump.bin", quiet);
         if (!rc && l->debug_buffer.data)
             rc = write_blob(outdir, &l->debug_buffer, "debug_buffer.bin", quiet);
-        if (!rc && !quiet && l->etdump_tick_unit)
+        if (!rc && !quiet && l->has_etdump_tick_unit)
             printf("ticks of this ETDump: %s (line %u); analyse it with --source-unit %s\n",
-                   l->etdump_tick_unit, l->etdump_tick_unit_line, l->etdump_tick_unit);
+                   etp_unit_name(l->etdump_tick_unit), l->etdump_tick_unit_line,
+                   etp_unit_name(l->etdump_tick_unit));
     }
     etp_device_log_free(l);
     return rc;

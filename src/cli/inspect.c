@@ -86,8 +86,8 @@ int cmd_inspect(int argc, char **argv)
         return cli_usage("inspect", "--method needs --pte");
     if (cli_units_check("inspect", &units))
         return ETP_EXIT_USAGE;
-    opt.source_unit = (etp_time_unit)units.source;
-    opt.target_unit = (etp_time_unit)units.target;
+    opt.source_unit = (etp_unit)units.source;
+    opt.target_unit = (etp_unit)units.target;
     opt.cpu_hz = units.cpu_hz;
 
     etp_error err;

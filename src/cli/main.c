@@ -83,7 +83,7 @@ int cli_bad_option(const char *cmd, char **argv)
 
 int cli_units_option(const char *cmd, cli_units *u, const char *opt, const char *val)
 {
-    etp_time_unit t;
+    etp_unit t;
     if (!strcmp(opt, "cpu-hz")) {
         char *end;
         u->cpu_hz = strtod(val, &end);
@@ -105,7 +105,7 @@ int cli_units_check(const char *cmd, const cli_units *u)
 {
     etp_error err;
     etp_error_clear(&err);
-    if (etp_units_check((etp_time_unit)u->source, (etp_time_unit)u->target, u->cpu_hz, &err))
+    if (etp_units_check((etp_unit)u->source, (etp_unit)u->target, u->cpu_hz, &err))
         return cli_usage(cmd, "%s", err.message);
     return 0;
 }

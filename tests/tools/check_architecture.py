@@ -20,7 +20,7 @@ RANK = {"util": 0, "formats": 1, "analysis": 2, "outputs": 3, "gen": 3, "cli": 4
 PUBLIC = {
     "error.h": "util", "blob.h": "util", "exit_status.h": "util",
     "etdump.h": "formats", "program.h": "formats", "etrecord.h": "formats",
-    "detect.h": "formats", "runner_log.h": "formats", "device_log.h": "formats", "device_report.h": "analysis", "vgf.h": "formats", "units.h": "analysis",
+    "detect.h": "formats", "runner_log.h": "formats", "device_log.h": "formats", "device_report.h": "analysis", "vgf.h": "formats", "units.h": "util",
     "inspect.h": "analysis", "analysis.h": "analysis", "stats.h": "analysis",
     "issues.h": "analysis", "source_graph.h": "analysis", "inputs.h": "analysis",
     "columns.h": "analysis", "diff.h": "analysis", "json.h": "outputs", "dump.h": "outputs", "abi.h": "outputs",

@@ -31,8 +31,9 @@ static etp_diff_identity identity(const char *sha, const char *method, const cha
     id.origin = "bundle";
     id.program_sha256 = sha;
     id.method = method;
-    id.time_unit = unit;
-    id.tick_unit = "ns";
+    assert_int_equal(etp_unit_parse(unit, &id.time_unit), 0);
+    id.has_tick_unit = 1;
+    id.tick_unit = ETP_UNIT_NS;
     id.status = "complete";
     id.validity = "valid";
     id.executions = 4;
@@ -319,7 +320,7 @@ static void test_diff_warnings_from_registry(void **state)
     (void)state;
     etp_diff_side *b = side("aa", "forward", "ms");
     etp_diff_identity id = identity("aa", "other", "us");
-    id.tick_unit = "cycles";
+    id.tick_unit = ETP_UNIT_CYCLES;
     id.cpu_hz = 1e8;
     id.validity = "degraded";
     etp_diff_side *n = side_of(&id);

@@ -125,8 +125,9 @@ static etp_diff_side *side_with(const char *op)
     id.origin = "bundle";
     id.program_sha256 = "aa";
     id.method = "forward";
-    id.time_unit = "ms";
-    id.tick_unit = "ns";
+    id.time_unit = ETP_UNIT_MS;
+    id.has_tick_unit = 1;
+    id.tick_unit = ETP_UNIT_NS;
     id.status = "complete";
     id.validity = "valid";
     id.executions = 2;

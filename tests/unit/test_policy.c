@@ -52,7 +52,7 @@ static void test_units_rule(void **state)
                 int sc = s == ETP_UNIT_CYCLES, tc = t == ETP_UNIT_CYCLES;
                 const char *want = sc != tc && !(sc && h) ? both : h && !sc ? hz_only : NULL;
                 etp_error_clear(&err);
-                etp_status got = etp_units_check((etp_time_unit)s, (etp_time_unit)t, h ? 1e8 : 0, &err);
+                etp_status got = etp_units_check((etp_unit)s, (etp_unit)t, h ? 1e8 : 0, &err);
                 assert_int_equal(got, want ? ETP_E_USAGE : ETP_OK);
                 if (want)
                     assert_string_equal(err.message, want);

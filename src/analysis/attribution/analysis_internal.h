@@ -61,10 +61,16 @@ etp_status etp_attribute_prepare(etp_abuild *b, etp_attribution **out);
 etp_status etp_attribute_collect(etp_attribution *t);
 etp_status etp_attribute_finish(etp_attribution *t);
 void etp_attribution_free(etp_attribution *t);
-/* Model-level figures (figures.c). */
+/* Model-level figures with each execution's value, Method::execute of every
+ * execution of the method (a->method_execute_*) and the backend totals
+ * (figures.c). */
 etp_status etp_compute_figures(etp_abuild *b);
+/* Totals per operator type (op_type_totals.c); needs the figures and every
+ * entity's statistics. */
+etp_status etp_compute_op_type_totals(etp_abuild *b);
 /* The first execution against the rest, over every execution of the method
- * (warmup.c); also fills all_execute_ticks / all_execute_count. */
+ * (warmup.c, from a->method_execute_*: needs etp_compute_figures() first);
+ * also fills all_execute_ticks / all_execute_count. */
 etp_status etp_compute_cold_start(etp_abuild *b);
 /* Test the tick unit against reported wall times (unit_evidence.c); needs
  * etp_compute_cold_start() first. Records a->tick_unit and its issue. */

@@ -194,6 +194,10 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
     if (!s)
         s = etp_compute_figures(&b);
     if (!s)
+        s = etp_compute_op_type_totals(&b);
+    if (!s)
+        etp_delegate_details(&b);
+    if (!s)
         s = note_inputs(&b);
     if (!s)
         s = etp_compute_cold_start(&b);
@@ -237,7 +241,13 @@ void etp_analysis_free(etp_analysis *a)
     for (uint32_t i = 0; i < a->figure_count; i++) {
         free(a->figures[i].owned_name);
         free(a->figures[i].reason);
+        free(a->figures[i].series.ticks);
+        free(a->figures[i].series.present);
     }
+    free(a->method_execute_ticks);
+    free(a->method_execute_present);
+    free(a->op_type_totals);
+    free(a->backend_totals);
     free(a->figures);
     free(a->debug_buffer.name);
     free(a->executions);

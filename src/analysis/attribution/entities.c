@@ -336,6 +336,25 @@ int etp_entity_stats_range(void *ctx, size_t lo, size_t hi)
     return rc;
 }
 
+void etp_delegate_details(etp_abuild *b)
+{
+    /* The events are added in entity order: every reader gets the same digits. */
+    for (size_t i = 0; i < b->ents.n; i++) {
+        const etp_entity *d = &b->ents.v[i];
+        int64_t ie = d->kind == ETP_ENTITY_DELEGATE_EVENT ? etp_find_instruction(b, d->chain, d->instruction) : -1;
+        if (ie < 0)
+            continue;
+        etp_entity *call = &b->ents.v[ie];
+        call->detail_events++;
+        call->detail_total_avg += d->time.stats.avg * (double)d->time.executions;
+    }
+    for (size_t i = 0; i < b->ents.n; i++) {
+        etp_entity *call = &b->ents.v[i];
+        if (call->detail_events)
+            call->detail_total_avg = call->time.executions ? call->detail_total_avg / (double)call->time.executions : 0;
+    }
+}
+
 void etp_entity_free(etp_entity *e)
 {
     free(e->id);

@@ -23,6 +23,10 @@ etp_status etp_build_instruction_entities(etp_abuild *b);
  * 0, or -1 on allocation failure. */
 int etp_entity_stats_range(void *ctx, size_t lo, size_t hi);
 
+/* The detail of each DelegateCall instruction (etp_entity.detail_*), from
+ * its delegate-event entities' statistics. */
+void etp_delegate_details(etp_abuild *b);
+
 /* Release what entity @p e owns (not @p e itself). */
 void etp_entity_free(etp_entity *e);
 

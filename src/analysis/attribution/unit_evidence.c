@@ -20,7 +20,7 @@
 
 typedef struct hypothesis {
     const char *label;
-    etp_time_unit unit;
+    etp_unit unit;
     double ticks_per_ms;
 } hypothesis;
 
@@ -32,14 +32,14 @@ static int fits(double ratio, const etp_wall_evidence *ev)
 /* The hypotheses to test: the time units, and cycles at the given clock. */
 static uint32_t hypotheses(double cpu_hz, hypothesis *h, char *cycles_label, size_t cap)
 {
-    static const hypothesis units[] = {
-        {"ns", ETP_UNIT_NS, 1e6}, {"us", ETP_UNIT_US, 1e3}, {"ms", ETP_UNIT_MS, 1.0}, {"s", ETP_UNIT_S, 1e-3}};
     uint32_t n = 0;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        h[n++] = units[i];
+    for (unsigned u = 0; u < etp_unit_count(); u++)
+        if (etp_unit_is_tick((etp_unit)u) && etp_unit_dim((etp_unit)u) == ETP_DIM_TIME)
+            h[n++] = (hypothesis){etp_unit_name((etp_unit)u), (etp_unit)u,
+                                  etp_unit_divisor((etp_unit)u, ETP_UNIT_MS)};
     if (cpu_hz > 0) {
         snprintf(cycles_label, cap, "cycles at %g Hz", cpu_hz);
-        h[n++] = (hypothesis){cycles_label, ETP_UNIT_CYCLES, cpu_hz / 1e3};
+        h[n++] = (hypothesis){cycles_label, ETP_UNIT_CYCLES, etp_unit_divisor_hz(cpu_hz, ETP_UNIT_MS)};
     }
     return n;
 }
@@ -83,7 +83,8 @@ etp_status etp_check_tick_unit(etp_abuild *b)
     uint32_t nev = gather(b, ev);
     double ticks = b->all_execute_count ? b->all_execute_ticks / b->all_execute_count : 0;
     if (!nev || !(ticks > 0)) {
-        if (!b->opt->source_unit_given &&
+        t->assumed = !b->opt->source_unit_given;
+        if (t->assumed &&
             etp_issue_add(&a->issues, "units.assumed", NULL,
                           "ticks were read as nanoseconds (the default POSIX clock); %s",
                           b->opt->runner_log ? "the runner log has no iteration times to test "
@@ -115,7 +116,7 @@ etp_status etp_check_tick_unit(etp_abuild *b)
     t->executions = b->all_execute_count;
     t->wall_ms = w->ms_per_iteration;
     t->execute_ticks = ticks;
-    t->implied_hz = w->ms_per_iteration > 0 ? ticks / (w->ms_per_iteration / 1e3) : 0;
+    t->implied_hz = w->ms_per_iteration > 0 ? ticks / (w->ms_per_iteration / etp_unit_per_base(ETP_UNIT_MS)) : 0;
     size_t fl = 0;
     double used_ratio = 0, used_exec_ms = 0;
     for (uint32_t k = 0; k < nh; k++) {
@@ -155,7 +156,8 @@ etp_status etp_check_tick_unit(etp_abuild *b)
     } else if (fits(used_ratio, w) && ambiguous) {
         /* Consistent, but so are other units: nothing learnt. */
         t->check = ETP_UNIT_UNTESTED;
-        bad = !b->opt->source_unit_given &&
+        t->assumed = !b->opt->source_unit_given;
+        bad = t->assumed &&
               etp_issue_add(&a->issues, "units.assumed", NULL,
                             "ticks were read as nanoseconds (the default POSIX clock); %s's %.6g ms "
                             "per iteration is consistent with ticks in %s, so it cannot tell",

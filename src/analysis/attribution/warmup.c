@@ -25,53 +25,18 @@ static void mean_median(double *v, uint32_t n, double *mean, double *median)
     *median = etp_percentile_linear(v, n, 50);
 }
 
-/* Method::execute ticks of each of the method's executions (0 and
- * has[i] = 0 where it has none). */
-static void execute_ticks(const etp_abuild *b, const uint32_t *pos_of_run, uint64_t *ticks,
-                          uint8_t *has)
-{
-    const etp_inspect *in = b->a->inspect;
-    for (uint32_t bi = 0; bi < in->block_count; bi++) {
-        const etp_inspect_block *blk = &in->blocks[bi];
-        for (uint32_t r = 0; r < blk->row_count; r++) {
-            const etp_inspect_row *row = &blk->rows[r];
-            if (!row->is_framework || !row->event_name || strcmp(row->event_name, "Method::execute"))
-                continue;
-            uint64_t k = 0;
-            for (uint32_t x = 0; x < blk->run_count; x++) {
-                uint32_t pos = blk->runs[x] < b->nruns ? pos_of_run[blk->runs[x]] : UINT32_MAX;
-                for (uint32_t c = 0; c < row->per_run[x]; c++, k++)
-                    if (pos != UINT32_MAX) {
-                        ticks[pos] += row->ticks[k];
-                        has[pos] = 1;
-                    }
-            }
-        }
-    }
-}
-
 etp_status etp_compute_cold_start(etp_abuild *b)
 {
     etp_analysis *a = b->a;
     etp_cold_start *cs = &a->cold_start;
     uint32_t n = a->method_executions;
     memset(cs, 0, sizeof *cs);
-    uint32_t *pos_of_run = malloc((b->nruns ? b->nruns : 1) * sizeof *pos_of_run);
-    uint64_t *ticks = calloc(n + 1, sizeof *ticks);
-    uint8_t *has = calloc(n + 1, 1);
+    /* Method::execute of every execution of the method (figures.c). */
+    const uint64_t *ticks = a->method_execute_ticks;
+    const uint8_t *has = a->method_execute_present;
     double *rest = malloc((n + 1) * sizeof *rest);
-    if (!pos_of_run || !ticks || !has || !rest) {
-        free(pos_of_run);
-        free(ticks);
-        free(has);
-        free(rest);
+    if (!rest)
         return etp_abuild_oom(b);
-    }
-    for (uint32_t i = 0; i < b->nruns; i++)
-        pos_of_run[i] = UINT32_MAX;
-    for (uint32_t i = 0; i < n; i++)
-        pos_of_run[b->method_runs[i]] = i;
-    execute_ticks(b, pos_of_run, ticks, has);
     b->all_execute_ticks = 0;
     b->all_execute_count = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -104,9 +69,6 @@ etp_status etp_compute_cold_start(etp_abuild *b)
         cs->log_rest_count = log->iteration_count - 1;
         cs->log_rest_avg_ms = s / cs->log_rest_count;
     }
-    free(pos_of_run);
-    free(ticks);
-    free(has);
     free(rest);
     return ETP_OK;
 }

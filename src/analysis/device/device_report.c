@@ -28,7 +28,7 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static etp_device_figure *add(dbuild *d, const etp_device_log *l, const char *name, const char *unit,
+static etp_device_figure *add(dbuild *d, const etp_device_log *l, const char *name, etp_unit unit,
                               const char *source, uint32_t line, int summable)
 {
     etp_device_report *r = d->r;
@@ -54,7 +54,7 @@ static etp_device_figure *add(dbuild *d, const etp_device_log *l, const char *na
 }
 
 /* A figure over @p n values (scaled by @p scale). */
-static void series(dbuild *d, const etp_device_log *l, const char *name, const char *unit,
+static void series(dbuild *d, const etp_device_log *l, const char *name, etp_unit unit,
                    const char *source, uint32_t line, const double *v, uint32_t n, double scale)
 {
     if (!n)
@@ -78,7 +78,7 @@ static void series(dbuild *d, const etp_device_log *l, const char *name, const c
     free(s);
 }
 
-static void single(dbuild *d, const etp_device_log *l, const char *name, const char *unit,
+static void single(dbuild *d, const etp_device_log *l, const char *name, etp_unit unit,
                    const char *source, uint32_t line, double v, int summable)
 {
     etp_device_figure *f = add(d, l, name, unit, source, line, summable);
@@ -89,7 +89,7 @@ static void single(dbuild *d, const etp_device_log *l, const char *name, const c
 }
 
 /* A total over @p n inferences, as the Arm runner prints it. */
-static void per_inference(dbuild *d, const etp_device_log *l, const char *name, const char *unit,
+static void per_inference(dbuild *d, const etp_device_log *l, const char *name, etp_unit unit,
                           uint64_t total, uint64_t n, int summable)
 {
     if (!n)
@@ -122,19 +122,19 @@ static void run_figures(dbuild *d, const etp_device_log *l)
     const char *src = "etprof run (wait4)";
     for (uint32_t i = 0; i < n; i++)
         v[i] = l->runs[i].wall_s;
-    series(d, l, "process.wall", "s", src, 0, v, n, 1);
+    series(d, l, "process.wall", ETP_UNIT_S, src, 0, v, n, 1);
     for (uint32_t i = 0; i < n; i++)
         v[i] = l->runs[i].user_s;
-    series(d, l, "process.user_cpu", "s", src, 0, v, n, 1);
+    series(d, l, "process.user_cpu", ETP_UNIT_S, src, 0, v, n, 1);
     for (uint32_t i = 0; i < n; i++)
         v[i] = l->runs[i].sys_s;
-    series(d, l, "process.sys_cpu", "s", src, 0, v, n, 1);
+    series(d, l, "process.sys_cpu", ETP_UNIT_S, src, 0, v, n, 1);
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++)
         if (l->runs[i].has_max_rss)
             v[k++] = (double)l->runs[i].max_rss_kb;
     if (k == n && !l->run_adb) {
-        series(d, l, "process.peak_rss", "KiB", src, 0, v, n, 1);
+        series(d, l, "process.peak_rss", ETP_UNIT_KIB, src, 0, v, n, 1);
         if (d->r->figure_count)
             d->r->figures[d->r->figure_count - 1].summable = 0;
     }
@@ -152,15 +152,15 @@ static void time_figures(dbuild *d, const etp_device_log *l)
         return;
     const char *src = "GNU time -v";
     if (t->has_wall)
-        single(d, l, "gnu_time.wall", "s", src, t->line, t->wall_s, 1);
+        single(d, l, "gnu_time.wall", ETP_UNIT_S, src, t->line, t->wall_s, 1);
     if (t->has_user)
-        single(d, l, "gnu_time.user_cpu", "s", src, t->line, t->user_s, 1);
+        single(d, l, "gnu_time.user_cpu", ETP_UNIT_S, src, t->line, t->user_s, 1);
     if (t->has_sys)
-        single(d, l, "gnu_time.sys_cpu", "s", src, t->line, t->sys_s, 1);
+        single(d, l, "gnu_time.sys_cpu", ETP_UNIT_S, src, t->line, t->sys_s, 1);
     if (t->has_cpu_percent)
-        single(d, l, "gnu_time.cpu_percent", "%", src, t->line, t->cpu_percent, 0);
+        single(d, l, "gnu_time.cpu_percent", ETP_UNIT_PERCENT, src, t->line, t->cpu_percent, 0);
     if (t->has_max_rss)
-        single(d, l, "gnu_time.peak_rss", "KiB", src, t->line, (double)t->max_rss_kb, 0);
+        single(d, l, "gnu_time.peak_rss", ETP_UNIT_KIB, src, t->line, (double)t->max_rss_kb, 0);
     if (t->has_exit_status && t->exit_status)
         ISSUE(d, "device_log.exit_status", "%s: time -v reports exit status %d", l->path,
               t->exit_status);
@@ -169,7 +169,7 @@ static void time_figures(dbuild *d, const etp_device_log *l)
 static void vmhwm_figure(dbuild *d, const etp_device_log *l)
 {
     if (l->has_vmhwm)
-        single(d, l, "proc_status.peak_rss", "KiB", "/proc status VmHWM", l->vmhwm_line, (double)l->vmhwm_kb, 0);
+        single(d, l, "proc_status.peak_rss", ETP_UNIT_KIB, "/proc status VmHWM", l->vmhwm_line, (double)l->vmhwm_kb, 0);
 }
 
 static void arm_figures(dbuild *d, const etp_device_log *l)
@@ -179,41 +179,41 @@ static void arm_figures(dbuild *d, const etp_device_log *l)
         return;
     uint64_t n = a->npu_inferences ? a->npu_inferences : a->inferences_started;
     if (a->has_inference_cycles)
-        per_inference(d, l, "arm.inference_cycles", "CPU cycles", a->inference_cycles, n, 0);
+        per_inference(d, l, "arm.inference_cycles", ETP_UNIT_CPU_CYCLES, a->inference_cycles, n, 0);
     if (a->has_operator_cycles)
-        per_inference(d, l, "arm.operator_cycles", "CPU cycles", a->operator_cycles, n, 0);
+        per_inference(d, l, "arm.operator_cycles", ETP_UNIT_CPU_CYCLES, a->operator_cycles, n, 0);
     if (a->has_ethosu_cycles)
-        per_inference(d, l, "arm.ethosu_operator_cycles", "CPU cycles", a->ethosu_cycles, n, 0);
+        per_inference(d, l, "arm.ethosu_operator_cycles", ETP_UNIT_CPU_CYCLES, a->ethosu_cycles, n, 0);
     if (a->has_wait_cycles)
-        per_inference(d, l, "arm.cpu_wait_for_npu_cycles", "CPU cycles", a->wait_cycles, n, 0);
+        per_inference(d, l, "arm.cpu_wait_for_npu_cycles", ETP_UNIT_CPU_CYCLES, a->wait_cycles, n, 0);
     if (a->has_pmu_cycles)
-        per_inference(d, l, "arm.npu_active_cycles", "NPU cycles", a->pmu_cycles, n, 0);
+        per_inference(d, l, "arm.npu_active_cycles", ETP_UNIT_NPU_CYCLES, a->pmu_cycles, n, 0);
     if (a->npu_delegations)
-        per_inference(d, l, "arm.npu_delegations", "count", a->npu_delegations, n, 0);
+        per_inference(d, l, "arm.npu_delegations", ETP_UNIT_COUNT, a->npu_delegations, n, 0);
     for (uint32_t i = 0; i < a->pmu_count; i++) {
         char name[96];
         if (i < a->pmu_event_count)
             snprintf(name, sizeof name, "arm.pmu.%s", a->pmu_events[i]);
         else
             snprintf(name, sizeof name, "arm.pmu.cntr%u", i);
-        per_inference(d, l, name, "count", a->pmu[i], n, 0);
+        per_inference(d, l, name, ETP_UNIT_COUNT, a->pmu[i], n, 0);
     }
     double hz = d->b->opt->cpu_hz;
     if (a->has_inference_cycles && n && hz > 0) {
-        etp_device_figure *f = add(d, l, "arm.inference_time", "ms", "Arm runner perf report", 0, 0);
+        etp_device_figure *f = add(d, l, "arm.inference_time", ETP_UNIT_MS, "Arm runner perf report", 0, 0);
         if (f) {
             f->n = (uint32_t)n;
             f->per_inference = 1;
-            f->total = (double)a->inference_cycles / hz * 1e3;
+            f->total = (double)a->inference_cycles / hz * etp_unit_factor(ETP_UNIT_S, ETP_UNIT_MS);
             f->avg = f->p50 = f->min = f->max = f->total / (double)n;
         }
     }
     if (a->has_cpu_ratio)
-        single(d, l, "arm.cpu_ratio", "%", "Arm runner perf report", 0, a->cpu_ratio, 0);
+        single(d, l, "arm.cpu_ratio", ETP_UNIT_PERCENT, "Arm runner perf report", 0, a->cpu_ratio, 0);
     if (a->has_npu_ratio)
-        single(d, l, "arm.npu_ratio", "%", "Arm runner perf report", 0, a->npu_ratio, 0);
+        single(d, l, "arm.npu_ratio", ETP_UNIT_PERCENT, "Arm runner perf report", 0, a->npu_ratio, 0);
     if (a->linux_cycle_count) {
-        etp_device_figure *f = add(d, l, "ethosu_linux.cycles", "NPU cycles",
+        etp_device_figure *f = add(d, l, "ethosu_linux.cycles", ETP_UNIT_NPU_CYCLES,
                                    "Ethos-U Linux delegate", 0, 0);
         if (f) {
             f->n = a->linux_cycle_count;
@@ -242,10 +242,10 @@ static void arm_figures(dbuild *d, const etp_device_log *l)
 
 static void other_figures(dbuild *d, const etp_device_log *l)
 {
-    series(d, l, "rtt.inference", "ms", "RTT Inference lines", l->rtt_ms.first_line, l->rtt_ms.v,
+    series(d, l, "rtt.inference", ETP_UNIT_MS, "RTT Inference lines", l->rtt_ms.first_line, l->rtt_ms.v,
            l->rtt_ms.count, 1);
-    series(d, l, "vgf.device_time", "ms", "VGF device time", l->vgf_ns.first_line, l->vgf_ns.v,
-           l->vgf_ns.count, 1e-6);
+    series(d, l, "vgf.device_time", ETP_UNIT_MS, "VGF device time", l->vgf_ns.first_line, l->vgf_ns.v,
+           l->vgf_ns.count, etp_unit_factor(ETP_UNIT_NS, ETP_UNIT_MS));
     if (l->rtt_ms.count && l->rtt_ms.count != d->b->a->execution_count)
         ISSUE(d, "device_log.count_differs", "%s has %u Inference lines; the ETDump has %u executions",
               l->path, l->rtt_ms.count, d->b->a->execution_count);
@@ -537,8 +537,9 @@ static void tick_evidence(dbuild *d)
     etp_abuild *b = d->b;
     for (uint32_t i = 0; i < b->opt->device_log_count; i++) {
         const etp_device_log *l = b->opt->device_logs[i];
-        if (!l->etdump_tick_unit || d->r->tick_unit_evidence)
+        if (!l->has_etdump_tick_unit || d->r->has_tick_unit_evidence)
             continue;
+        d->r->has_tick_unit_evidence = 1;
         d->r->tick_unit_evidence = l->etdump_tick_unit;
         d->r->tick_unit_log = l->path;
         d->r->tick_unit_line = l->etdump_tick_unit_line;

@@ -98,7 +98,7 @@ static etp_diff_row *new_row(build *bd, etp_diff_kind kind, const char *key)
 /* Fill one side of @p r from @p s; returns the unit its times are in. */
 static const char *fill_side(build *bd, int k, const src_vals *s, etp_diff_value *v, double *f)
 {
-    const char *u = s->unit ? s->unit : bd->side[k]->id.time_unit;
+    const char *u = s->unit ? s->unit : etp_unit_name(bd->side[k]->id.time_unit);
     *f = etp_diff_unit_factor(u, bd->d->unit);
     const char *unit = bd->d->unit;
     if (!(*f > 0)) { /* not a time ("bytes", "count"): compared as it is */
@@ -510,8 +510,6 @@ static int copy_identity(etp_diff_arena *ar, etp_diff_identity *dst, const etp_d
     dst->program_sha256 = etp_diff_strdup(ar, src->program_sha256);
     dst->etrecord_sha256 = etp_diff_strdup(ar, src->etrecord_sha256);
     dst->method = etp_diff_strdup(ar, src->method);
-    dst->time_unit = etp_diff_strdup(ar, src->time_unit);
-    dst->tick_unit = etp_diff_strdup(ar, src->tick_unit);
     dst->status = etp_diff_strdup(ar, src->status);
     dst->validity = etp_diff_strdup(ar, src->validity);
     return ar->failed ? -1 : 0;
@@ -555,7 +553,7 @@ etp_status etp_diff_compute(const etp_diff_side *base, const etp_diff_side *new_
     d->confidence = opt->confidence;
     d->resamples = opt->resamples;
     d->seed = opt->seed;
-    d->unit = etp_diff_strdup(ar, base->id.time_unit);
+    d->unit = etp_diff_strdup(ar, etp_unit_name(base->id.time_unit));
     d->level = etp_diff_choose_level(base, new_side, ar, &d->level_reason);
     d->level_name = level_name(d->level);
     int bad = copy_identity(ar, &d->base, &base->id) || copy_identity(ar, &d->new_, &new_side->id);
@@ -563,7 +561,7 @@ etp_status etp_diff_compute(const etp_diff_side *base, const etp_diff_side *new_
         const etp_diff_entry *ex = etp_diff_side_lookup(bd.side[k], ETP_DIFF_MODEL, "method_execute");
         if (ex && ex->available && !ex->unit) {
             bd.has_exec[k] = 1;
-            bd.exec_avg[k] = ex->avg * etp_diff_unit_factor(bd.side[k]->id.time_unit, d->unit);
+            bd.exec_avg[k] = ex->avg * etp_unit_factor(bd.side[k]->id.time_unit, base->id.time_unit);
         }
     }
     if (!bad)

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "etprof/columns.h"
 #include "etprof/diff.h"
 #include "util/hashmap.h"
 
@@ -20,6 +21,15 @@ const etp_diff_entry *etp_diff_side_lookup(const etp_diff_side *s, etp_diff_kind
                                            const char *id);
 /* Hash of (kind, id) used by the side's index and the bootstrap's seed. */
 uint64_t etp_diff_key_hash(etp_diff_kind kind, const char *id);
+
+/* The entity columns a side is built from (diff_side_columns.c), whether
+ * read from an analysis or from a bundle's operators table. */
+#define ETP_DIFF_SIDE_COLUMNS 12
+extern const etp_column_id etp_diff_side_columns[ETP_DIFF_SIDE_COLUMNS];
+/* The entry of one entity from its cells: @p v[k] holds column
+ * etp_diff_side_columns[k] where @p has[k]. Strings point into the cells;
+ * no samples. 0, or -1 when the kind is not an entity kind. */
+int etp_diff_entry_from_cells(etp_diff_entry *d, const etp_cell *v, const uint8_t *has);
 
 /* Memory a diff owns: a growing list of blocks freed together. */
 typedef struct etp_diff_arena {

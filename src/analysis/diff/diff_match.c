@@ -45,21 +45,19 @@ static etp_status warn(const warnings *ws, const char *code, char *msg)
     return ETP_OK;
 }
 
-/* A time unit's seconds per unit; 0 for cycles or an unknown name. */
-static double seconds_per(const char *unit)
-{
-    etp_time_unit u;
-    if (!unit || etp_unit_parse(unit, &u) || u == ETP_UNIT_CYCLES)
-        return 0.0;
-    return u == ETP_UNIT_NS ? 1e-9 : u == ETP_UNIT_US ? 1e-6 : u == ETP_UNIT_MS ? 1e-3 : 1.0;
-}
-
 double etp_diff_unit_factor(const char *from, const char *to)
 {
     if (from && to && !strcmp(from, to))
         return 1.0;
-    double f = seconds_per(from), t = seconds_per(to);
-    return f > 0 && t > 0 ? f / t : 0.0;
+    etp_unit f, t;
+    if (etp_unit_from_name(from, &f) || etp_unit_from_name(to, &t) || etp_unit_dim(f) != ETP_DIM_TIME)
+        return 0.0;
+    return etp_unit_factor(f, t);
+}
+
+static const char *tick_unit_name(const etp_diff_identity *id)
+{
+    return id->has_tick_unit ? etp_unit_name(id->tick_unit) : "unknown";
 }
 
 static etp_status side_usable(const etp_diff_identity *id, const char *which, etp_error *err)
@@ -73,9 +71,10 @@ static etp_status side_usable(const etp_diff_identity *id, const char *which, et
                              "%s: the run is invalid (an error issue; see its summary); refusing "
                              "to compare it",
                              which);
-    if (!id->time_unit || !*id->time_unit)
+    if (!etp_unit_is_tick(id->time_unit))
         return etp_error_set(err, ETP_E_MISMATCH, id->label, ETP_NO_OFFSET,
-                             "%s: the run does not say in which unit its times are", which);
+                             "%s: the run's times are in %s, not a time unit or cycles", which,
+                             etp_unit_name(id->time_unit));
     return ETP_OK;
 }
 
@@ -101,23 +100,23 @@ etp_status etp_diff_check(const etp_diff_side *base, const etp_diff_side *nw,
                                     or_unknown(b->method), or_unknown(n->method)))))
             return s;
     }
-    int bc = !strcmp(b->time_unit, "cycles"), nc = !strcmp(n->time_unit, "cycles");
+    const char *bu = etp_unit_name(b->time_unit), *nu = etp_unit_name(n->time_unit);
+    int bc = b->time_unit == ETP_UNIT_CYCLES, nc = n->time_unit == ETP_UNIT_CYCLES;
     if (bc != nc)
         return etp_error_set(err, ETP_E_MISMATCH, NULL, ETP_NO_OFFSET,
                              "base times are in %s and new times in %s: cycles cannot be compared "
                              "with time; analyse the cycle run with --cpu-hz HZ (or both in cycles)",
-                             b->time_unit, n->time_unit);
-    *new_factor = etp_diff_unit_factor(n->time_unit, b->time_unit);
+                             bu, nu);
+    *new_factor = etp_unit_factor(n->time_unit, b->time_unit);
     if (!(*new_factor > 0))
         return etp_error_set(err, ETP_E_MISMATCH, NULL, ETP_NO_OFFSET,
-                             "unknown time unit (base '%s', new '%s')", b->time_unit, n->time_unit);
-    if (strcmp(b->time_unit, n->time_unit))
-        s = warn(&ws, "units.converted",
-                 etp_strprintf("new times converted from %s to %s", n->time_unit, b->time_unit));
-    if (!s && b->tick_unit && n->tick_unit && strcmp(b->tick_unit, n->tick_unit))
+                             "unknown time unit (base '%s', new '%s')", bu, nu);
+    if (b->time_unit != n->time_unit)
+        s = warn(&ws, "units.converted", etp_strprintf("new times converted from %s to %s", nu, bu));
+    if (!s && b->has_tick_unit && n->has_tick_unit && b->tick_unit != n->tick_unit)
         s = warn(&ws, "units.ticks_differ",
-                 etp_strprintf("the ETDumps tick in different units (base %s, new %s%s)", b->tick_unit,
-                               n->tick_unit,
+                 etp_strprintf("the ETDumps tick in different units (base %s, new %s%s)",
+                               etp_unit_name(b->tick_unit), etp_unit_name(n->tick_unit),
                                b->cpu_hz > 0 || n->cpu_hz > 0 ? ", cycles converted with --cpu-hz" : ""));
     if (!s && bc && nc && fabs(b->cpu_hz - n->cpu_hz) > 0)
         s = warn(&ws, "units.cpu_hz_differs", etp_strprintf("the sides were converted at different clock rates"));
@@ -128,7 +127,7 @@ etp_status etp_diff_check(const etp_diff_side *base, const etp_diff_side *nw,
                                b->ticks_assumed ? "base" : "new"));
     else if (!s && b->ticks_assumed)
         s = warn(&ws, "units.assumed",
-                 etp_strprintf("both sides' ticks were assumed to be %s (not given)", or_unknown(b->tick_unit)));
+                 etp_strprintf("both sides' ticks were assumed to be %s (not given)", tick_unit_name(b)));
     for (int k = 0; k < 2 && !s; k++) {
         const etp_diff_identity *id = k ? n : b;
         if (id->validity && !strcmp(id->validity, "degraded"))

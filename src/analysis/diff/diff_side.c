@@ -29,8 +29,6 @@ static void free_identity(etp_diff_identity *id)
     free((char *)id->program_sha256);
     free((char *)id->etrecord_sha256);
     free((char *)id->method);
-    free((char *)id->time_unit);
-    free((char *)id->tick_unit);
     free((char *)id->status);
     free((char *)id->validity);
 }
@@ -60,8 +58,6 @@ etp_status etp_diff_side_new(const etp_diff_identity *id, etp_diff_side **out, e
     s->id.program_sha256 = dup_opt(id->program_sha256, &bad);
     s->id.etrecord_sha256 = dup_opt(id->etrecord_sha256, &bad);
     s->id.method = dup_opt(id->method, &bad);
-    s->id.time_unit = dup_opt(id->time_unit, &bad);
-    s->id.tick_unit = dup_opt(id->tick_unit, &bad);
     s->id.status = dup_opt(id->status, &bad);
     s->id.validity = dup_opt(id->validity, &bad);
     etp_hm_init(&s->index);

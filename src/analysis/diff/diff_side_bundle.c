@@ -9,8 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/diff/diff_internal.h"
+#include "analysis/nx/nx_rows.h"
 #include "etprof/bundle_read.h"
-#include "etprof/diff.h"
+#include "etprof/nx_stats.h"
 #include "formats/bundle/csv_read.h"
 #include "util/hashmap.h"
 #include "util/sha256.h"
@@ -90,9 +92,9 @@ static etp_status read_verified(const etp_bundle_doc *doc, const char *rel, char
 /* ---- identity --------------------------------------------------------- */
 
 typedef struct ident_strings {
-    char *method, *time_unit, *tick_unit;
-    int assumed;
-    double cpu_hz;
+    char *method;
+    etp_unit time_unit, tick_unit;
+    int has_tick_unit, assumed;
 } ident_strings;
 
 static etp_status read_summary_identity(const etp_bundle_doc *doc, ident_strings *is, etp_error *err)
@@ -120,13 +122,17 @@ static etp_status read_summary_identity(const etp_bundle_doc *doc, ident_strings
     const char *tk = json_string_value(json_object_get(u, "etdump_ticks"));
     is->assumed = json_is_true(json_object_get(u, "etdump_ticks_assumed"));
     is->method = method ? etp_strdup(method) : NULL;
-    is->time_unit = tu ? etp_strdup(tu) : NULL;
-    is->tick_unit = tk ? etp_strdup(tk) : NULL;
-    json_decref(j);
+    is->has_tick_unit = tk && !etp_unit_parse(tk, &is->tick_unit);
+    s = ETP_OK;
     if (!tu)
-        return etp_error_set(err, ETP_E_FORMAT, dir, ETP_NO_OFFSET,
-                             "summary.json: no units.time (the unit of its times)");
-    return ETP_OK;
+        s = etp_error_set(err, ETP_E_FORMAT, dir, ETP_NO_OFFSET,
+                          "summary.json: no units.time (the unit of its times)");
+    else if (etp_unit_parse(tu, &is->time_unit))
+        s = etp_error_set(err, ETP_E_FORMAT, dir, ETP_NO_OFFSET,
+                          "summary.json: units.time '%s' is not a unit times are reported in "
+                          "(ns, us, ms, s or cycles)", tu);
+    json_decref(j);
+    return s;
 }
 
 static double options_cpu_hz(const char *options_json)
@@ -228,7 +234,7 @@ typedef struct fig {
     int have;
 } fig;
 
-static etp_status add_figures(const etp_bundle_doc *doc, etp_diff_side *s, const char *time_unit,
+static etp_status add_figures(const etp_bundle_doc *doc, etp_diff_side *s, etp_unit time_unit,
                               const samples *fsm, etp_error *err)
 {
     uint32_t n;
@@ -262,7 +268,7 @@ static etp_status add_figures(const etp_bundle_doc *doc, etp_diff_side *s, const
             e->kind = ETP_DIFF_MODEL;
             e->id = f[nf].name;
             e->available = 1;
-            e->unit = mt[i].unit && strcmp(mt[i].unit, time_unit) ? mt[i].unit : NULL;
+            e->unit = mt[i].unit && strcmp(mt[i].unit, etp_unit_name(time_unit)) ? mt[i].unit : NULL;
             const char *agg = mt[i].aggregation ? mt[i].aggregation : "";
             e->basis = strstr(agg, "occurrences")       ? "per occurrence"
                        : strstr(agg, "reported values") ? "runner reported"
@@ -323,7 +329,7 @@ static int parse_number(const char *s, double *out)
  * value_<unit>): the rows of one entity or figure together, in execution
  * order. */
 static etp_status read_samples(const etp_bundle_doc *doc, const char *rel, const char *first,
-                               const char *time_unit, samples *sm, etp_error *err)
+                               etp_unit time_unit, samples *sm, etp_error *err)
 {
     char *text;
     size_t len;
@@ -331,7 +337,7 @@ static etp_status read_samples(const etp_bundle_doc *doc, const char *rel, const
     if (s || !text)
         return s;
     char *where = etp_strprintf("%s/%s", etp_bundle_doc_dir(doc), rel);
-    char *want = etp_strprintf("value_%s", time_unit);
+    char *want = etp_strprintf("value_%s", etp_unit_name(time_unit));
     etp_csvr r;
     etp_csvr_init(&r, text, len);
     int rc = etp_csvr_next(&r);
@@ -398,99 +404,93 @@ done:
     return s;
 }
 
-static const etp_bundle_cell *cell(const etp_bundle_table *t, uint32_t row, int col)
+/* The index in @p t of column @p c: its operators.csv header ("avg_ms"),
+ * else its operators.json member path ("timing.avg"); -1 with neither. */
+static int table_column(const etp_bundle_table *t, const etp_column *c, etp_unit unit)
 {
-    return col >= 0 ? etp_bundle_table_cell(t, row, (uint32_t)col) : NULL;
-}
-
-static const char *cell_str(const etp_bundle_table *t, uint32_t row, int col)
-{
-    const etp_bundle_cell *c = cell(t, row, col);
-    return c && c->type != ETP_CELL_NULL ? c->text : NULL;
-}
-
-static int cell_num(const etp_bundle_table *t, uint32_t row, int col, double *v)
-{
-    const etp_bundle_cell *c = cell(t, row, col);
-    if (!c || c->type != ETP_CELL_NUMBER)
-        return 0;
-    *v = c->number;
-    return 1;
-}
-
-static int cell_true(const etp_bundle_table *t, uint32_t row, int col)
-{
-    const etp_bundle_cell *c = cell(t, row, col);
-    return c && c->type == ETP_CELL_BOOL && c->boolean;
-}
-
-/* Column of a statistic: "avg_ms" in operators.csv, "timing.avg" in
- * operators.json. */
-static int stat_column(const etp_bundle_table *t, const char *stat, const char *unit)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s_%s", stat, unit);
-    int c = etp_bundle_table_column(t, name);
-    if (c < 0) {
-        snprintf(name, sizeof name, "timing.%s", stat);
-        c = etp_bundle_table_column(t, name);
+    char name[96];
+    etp_column_header(c, unit, name, sizeof name);
+    int k = etp_bundle_table_column(t, name);
+    const char *group = etp_column_group_key(c->group);
+    if (k < 0 && group) {
+        snprintf(name, sizeof name, "%s.%s", group, c->key);
+        k = etp_bundle_table_column(t, name);
+    } else if (k < 0) {
+        k = etp_bundle_table_column(t, c->key);
     }
-    return c;
+    return k;
 }
 
-static etp_status add_entities(const etp_bundle_doc *doc, etp_diff_side *s, const char *time_unit,
+/* The cell of column @p c (table column @p k) in @p row, as the column's
+ * type; 0 when the row has no such value. */
+static int bundle_cell(const etp_bundle_table *t, uint32_t row, int k, const etp_column *c, etp_cell *v)
+{
+    const etp_bundle_cell *b = k >= 0 ? etp_bundle_table_cell(t, row, (uint32_t)k) : NULL;
+    if (!b || b->type == ETP_CELL_NULL)
+        return 0;
+    switch (c->type) {
+    case ETP_COLT_STR: v->s = b->text; return 1;
+    case ETP_COLT_UINT:
+        if (b->type != ETP_CELL_NUMBER || !(b->number >= 0 && b->number < 18446744073709551616.0))
+            return 0;
+        v->u = (uint64_t)b->number;
+        return 1;
+    case ETP_COLT_NUM: v->d = b->number; return b->type == ETP_CELL_NUMBER;
+    case ETP_COLT_BOOL: v->b = b->boolean; return b->type == ETP_CELL_BOOL;
+    default: return 0;
+    }
+}
+
+/* Is @p kind one of the operators table's VGF NX cycle groups? Those are
+ * group measurements in cycles, not timed entities: never matched. */
+static int nx_row_kind(const char *kind)
+{
+    static const etp_nx_kind groups[] = {ETP_NX_SEGMENT, ETP_NX_CASCADE, ETP_NX_CHAIN};
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+        if (!strcmp(kind, etp_nx_row_kind_name(groups[i])))
+            return 1;
+    return 0;
+}
+
+static etp_status add_entities(const etp_bundle_doc *doc, etp_diff_side *s, etp_unit unit,
                                const samples *sm, etp_error *err)
 {
     const etp_bundle_table *t = etp_bundle_doc_operators(doc);
     if (!t->source)
         return ETP_OK;
-    int cid = etp_bundle_table_column(t, "entity_id");
-    if (cid < 0)
-        cid = etp_bundle_table_column(t, "id");
-    int ckind = etp_bundle_table_column(t, "kind"), cname = etp_bundle_table_column(t, "name");
-    int cop = etp_bundle_table_column(t, "op_type"), cbe = etp_bundle_table_column(t, "backend");
-    int cex = etp_bundle_table_column(t, "executions");
-    if (cex < 0)
-        cex = etp_bundle_table_column(t, "timing.executions");
-    int cadd = etp_bundle_table_column(t, "additive"), csh = etp_bundle_table_column(t, "shared");
-    int cst[4] = {stat_column(t, "avg", time_unit), stat_column(t, "p50", time_unit),
-                  stat_column(t, "min", time_unit), stat_column(t, "max", time_unit)};
-    if (cid < 0 || ckind < 0 || cst[0] < 0)
+    const etp_column *col[ETP_DIFF_SIDE_COLUMNS];
+    int at[ETP_DIFF_SIDE_COLUMNS];
+    int c_id = 0, c_kind = 0, c_avg = 0; /* where those three are among the side's columns */
+    for (int c = 0; c < ETP_DIFF_SIDE_COLUMNS; c++) {
+        col[c] = etp_column_get(etp_diff_side_columns[c]);
+        at[c] = table_column(t, col[c], unit);
+        c_id = col[c]->id == ETP_COL_ID ? c : c_id;
+        c_kind = col[c]->id == ETP_COL_KIND ? c : c_kind;
+        c_avg = col[c]->id == ETP_COL_AVG ? c : c_avg;
+    }
+    if (at[c_id] < 0 || at[c_kind] < 0 || at[c_avg] < 0) {
+        char avg[64];
+        etp_column_header(etp_column_get(ETP_COL_AVG), unit, avg, sizeof avg);
         return etp_error_set(err, ETP_E_FORMAT, etp_bundle_doc_dir(doc), ETP_NO_OFFSET,
-                             "%s: no entity_id, kind or avg_%s column", t->source, time_unit);
+                             "%s: no %s, %s or %s column", t->source, etp_column_get(ETP_COL_ID)->header,
+                             etp_column_get(ETP_COL_KIND)->header, avg);
+    }
     for (uint32_t row = 0; row < t->row_count; row++) {
-        const char *id = cell_str(t, row, cid), *kind = cell_str(t, row, ckind);
+        etp_cell cells[ETP_DIFF_SIDE_COLUMNS];
+        uint8_t has[ETP_DIFF_SIDE_COLUMNS];
+        for (int c = 0; c < ETP_DIFF_SIDE_COLUMNS; c++)
+            has[c] = (uint8_t)bundle_cell(t, row, at[c], col[c], &cells[c]);
+        const char *id = has[c_id] ? cells[c_id].s : NULL, *kind = has[c_kind] ? cells[c_kind].s : NULL;
         if (!id || !kind)
             return etp_error_set(err, ETP_E_FORMAT, etp_bundle_doc_dir(doc), ETP_NO_OFFSET,
                                  "%s: row %u has no entity id or kind", t->source, row + 1);
-        /* VGF NX cycle groups (nx_segment / nx_cascade / nx_chain rows):
-         * group measurements in cycles, not timed operators; never matched. */
-        if (!strcmp(kind, "nx_segment") || !strcmp(kind, "nx_cascade") || !strcmp(kind, "nx_chain"))
+        if (nx_row_kind(kind))
             continue;
         etp_diff_entry e;
-        memset(&e, 0, sizeof e);
-        e.kind = !strcmp(kind, "instruction")      ? ETP_DIFF_INSTRUCTION
-                 : !strcmp(kind, "delegate_event") ? ETP_DIFF_DELEGATE_EVENT
-                 : !strcmp(kind, "operator")       ? ETP_DIFF_OPERATOR
-                                                   : ETP_DIFF_OP_TYPE;
-        if (e.kind == ETP_DIFF_OP_TYPE)
+        if (etp_diff_entry_from_cells(&e, cells, has))
             return etp_error_set(err, ETP_E_FORMAT, etp_bundle_doc_dir(doc), ETP_NO_OFFSET,
                                  "%s: row %u: unknown entity kind '%s'", t->source, row + 1, kind);
-        e.id = id;
-        e.name = cell_str(t, row, cname);
-        e.op_type = cell_str(t, row, cop);
-        e.backend = cell_str(t, row, cbe);
-        double ex = 0;
-        double *vals[4] = {&e.avg, &e.p50, &e.min, &e.max};
-        int have = cell_num(t, row, cex, &ex) && ex > 0;
-        for (int k = 0; k < 4 && have; k++)
-            have = cell_num(t, row, cst[k], vals[k]);
-        e.available = have;
-        e.reason = have ? NULL : "no timing";
-        e.n = have ? (uint64_t)ex : 0;
-        e.additive = cell_true(t, row, cadd);
-        e.shared = cell_true(t, row, csh);
-        if (have)
+        if (e.available)
             samples_of(sm, id, &e.samples, &e.sample_count);
         if (e.samples && e.sample_count != e.n)
             return etp_error_set(err, ETP_E_FORMAT, etp_bundle_doc_dir(doc), ETP_NO_OFFSET,
@@ -537,6 +537,7 @@ etp_status etp_diff_side_from_bundle(const char *dir, etp_diff_side **out, etp_e
     id.etrecord_sha256 = input_sha(m, "etrecord");
     id.method = is.method;
     id.time_unit = is.time_unit;
+    id.has_tick_unit = is.has_tick_unit;
     id.tick_unit = is.tick_unit;
     id.ticks_assumed = is.assumed;
     id.cpu_hz = options_cpu_hz(m->options_json);
@@ -550,15 +551,14 @@ etp_status etp_diff_side_from_bundle(const char *dir, etp_diff_side **out, etp_e
     if (!st)
         st = add_figures(doc, s, is.time_unit, &fsm, err);
     if (!st)
-        st = read_samples(doc, "detailed/executions.csv", "entity_id", is.time_unit, &sm, err);
+        st = read_samples(doc, "detailed/executions.csv", etp_column_get(ETP_COL_ID)->header,
+                          is.time_unit, &sm, err);
     if (!st)
         st = add_entities(doc, s, is.time_unit, &sm, err);
 done:
     samples_free(&sm);
     samples_free(&fsm);
     free(is.method);
-    free(is.time_unit);
-    free(is.tick_unit);
     etp_bundle_close(doc);
     if (st) {
         etp_diff_side_free(s);

@@ -10,7 +10,7 @@
 #include "etprof/columns.h"
 #include "etprof/nx_stats.h"
 
-static const char *row_kind(etp_nx_kind k)
+const char *etp_nx_row_kind_name(etp_nx_kind k)
 {
     switch (k) {
     case ETP_NX_SEGMENT: return "nx_segment";
@@ -89,7 +89,7 @@ etp_status etp_nx_rows_build(etp_analysis *a, etp_error *err)
         return ETP_OK;
     uint32_t n = 0;
     for (uint32_t i = 0; i < r->entity_count; i++)
-        n += row_kind(r->entities[i].kind) != NULL;
+        n += etp_nx_row_kind_name(r->entities[i].kind) != NULL;
     if (!n)
         return ETP_OK;
     etp_nx_row *rows = calloc(n, sizeof *rows);
@@ -98,7 +98,7 @@ etp_status etp_nx_rows_build(etp_analysis *a, etp_error *err)
     uint32_t k = 0;
     for (uint32_t i = 0; i < r->entity_count; i++) {
         const etp_nx_entity *e = &r->entities[i];
-        const char *kind = row_kind(e->kind);
+        const char *kind = etp_nx_row_kind_name(e->kind);
         if (!kind)
             continue;
         etp_nx_row *row = &rows[k++];

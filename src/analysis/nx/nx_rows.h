@@ -3,6 +3,12 @@
 #define ETP_NX_ROWS_H
 
 #include "etprof/analysis.h"
+#include "etprof/nx_stats.h"
+
+/* The operators table's kind of an NX row of group kind @p k ("nx_segment",
+ * "nx_cascade", "nx_chain"); NULL for the kinds that have no row (the model,
+ * stripes). */
+const char *etp_nx_row_kind_name(etp_nx_kind k);
 
 /* a->nx_rows from a->nx (nothing when a->nx is NULL). Call after the
  * entities are handed to @p a (the rows name their instruction's backend).

@@ -105,9 +105,10 @@ etp_status etp_device_log_parse(const char *text, size_t size, const char *name,
         bad = etp_b64_finish(&st, l, err);
     else
         etp_b64_finish(&st, l, NULL);
-    if (!bad && l->etdump.data && !l->etdump_tick_unit && l->arm.line) {
+    if (!bad && l->etdump.data && !l->has_etdump_tick_unit && l->arm.line) {
         /* The Arm runner's ETDump clock is the CPU's cycle counter. */
-        l->etdump_tick_unit = "cycles";
+        l->has_etdump_tick_unit = 1;
+        l->etdump_tick_unit = ETP_UNIT_CYCLES;
         l->etdump_tick_unit_line = l->arm.line;
     }
     if (bad) {

@@ -302,7 +302,8 @@ int etp_b64_finish(etp_b64_state *st, etp_device_log *l, etp_error *err)
         r = -1;
     }
     if (!r && l->etdump.data && st->cycles_hint) {
-        l->etdump_tick_unit = "cycles";
+        l->has_etdump_tick_unit = 1;
+        l->etdump_tick_unit = ETP_UNIT_CYCLES;
         l->etdump_tick_unit_line = (uint32_t)st->cycles_hint;
     }
     free(st->bare);

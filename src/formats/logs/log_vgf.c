@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "etprof/units.h"
 #include "formats/logs/device_log_internal.h"
 
 int etp_dl_vgf_line(etp_device_log *l, const char *line, uint32_t no, etp_error *err)
@@ -17,7 +18,7 @@ int etp_dl_vgf_line(etp_device_log *l, const char *line, uint32_t no, etp_error 
         etp_ls_double(&p, &ns) || etp_ls_lit(&p, "duration_ms=") || etp_ls_double(&p, &ms))
         return etp_ls_bad(err, l->path, no, "unreadable VGF_DATA_GRAPH_DEVICE_TIME line");
     /* duration_ms is printed with 6 decimals: it must round from duration_ns. */
-    if (fabs(ns / 1e6 - ms) > 0.5e-6 + 1e-9 * ms)
+    if (fabs(ns * etp_unit_factor(ETP_UNIT_NS, ETP_UNIT_MS) - ms) > 0.5e-6 + 1e-9 * ms)
         return etp_ls_bad(err, l->path, no, "VGF device time: duration_ns and duration_ms disagree");
     if (etp_ls_push(&l->vgf_ns, ns, no))
         return etp_ls_bad(err, l->path, no, "too many VGF device-time lines (or out of memory)");

@@ -32,7 +32,8 @@ static char *executions_csv(const etp_analysis *a, size_t *len)
     etp_csvw_init(&w);
     char h[64];
     int n = snprintf(h, sizeof h, "value_%s", etp_unit_name(a->target_unit));
-    etp_csvw_raw(&w, "entity_id,execution,run_index", 29);
+    etp_csvw_raw(&w, id->header, strlen(id->header));
+    etp_csvw_raw(&w, "execution,run_index", 19);
     etp_csvw_raw(&w, h, (size_t)n);
     etp_csvw_raw(&w, "ticks", 5);
     etp_csvw_end_row(&w);
@@ -75,10 +76,6 @@ static char *delegates_json(const etp_analysis *a, size_t *len)
         etp_jw_kstr(&w, "backend", e->backend);
         etp_jw_kdouble(&w, "delegate_call_avg", e->time.stats.avg);
         etp_jw_kuint(&w, "executions", e->time.executions);
-        /* Sum of the detailed events' per-execution totals, where every
-         * execution of the call has them: how much of the interval they explain. */
-        double detail = 0;
-        int any = 0;
         etp_jw_key(&w, "events");
         etp_jw_arr_begin(&w);
         for (uint32_t k = 0; k < a->entity_count; k++) {
@@ -86,8 +83,6 @@ static char *delegates_json(const etp_analysis *a, size_t *len)
             if (d->kind != ETP_ENTITY_DELEGATE_EVENT || d->chain != e->chain ||
                 d->instruction != e->instruction)
                 continue;
-            any = 1;
-            detail += d->time.stats.avg * (double)d->time.executions;
             etp_jw_obj_begin(&w);
             etp_jw_kstr(&w, "id", d->id);
             etp_jw_kstr(&w, "delegate_debug_id", d->name);
@@ -101,8 +96,8 @@ static char *delegates_json(const etp_analysis *a, size_t *len)
         }
         etp_jw_arr_end(&w);
         etp_jw_key(&w, "detail_total_avg");
-        if (any && e->time.executions)
-            etp_jw_double(&w, detail / (double)e->time.executions);
+        if (e->detail_events && e->time.executions)
+            etp_jw_double(&w, e->detail_total_avg);
         else
             etp_jw_null(&w);
         etp_jw_kstr(&w, "note", "detailed events may nest or exclude delegate overhead; their "

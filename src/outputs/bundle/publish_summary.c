@@ -2,7 +2,6 @@
  * at first (Method::execute, time per delegate backend, native kernels,
  * framework overhead, top operators) and every figure as metric objects. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "outputs/report/device_output.h"
 #include "outputs/bundle/publish_internal.h"
@@ -40,7 +39,7 @@ static const char *const stat_names[] = {"avg", "p50", "min", "max"};
 
 static void figure_metric(etp_jw *w, const etp_analysis *a, const etp_figure *f, int k)
 {
-    const char *u = f->unit ? f->unit : etp_unit_name(a->target_unit);
+    const char *u = etp_unit_name(f->unit);
     char name[200];
     snprintf(name, sizeof name, "%s.%s", f->name, stat_names[k]);
     if (!f->available) {
@@ -177,10 +176,7 @@ char *etp_summary_json(const etp_analysis *a)
     etp_jw_obj_begin(&w);
     etp_jw_kstr(&w, "time", u);
     etp_jw_kstr(&w, "etdump_ticks", etp_unit_name(a->source_unit));
-    int assumed = 0;
-    for (size_t i = 0; i < a->issues.count; i++)
-        assumed |= !strcmp(a->issues.items[i].code->code, "units.assumed");
-    etp_jw_kbool(&w, "etdump_ticks_assumed", assumed);
+    etp_jw_kbool(&w, "etdump_ticks_assumed", a->tick_unit.assumed);
     etp_jw_key(&w, "tick_unit");
     etp_json_tick_unit(&w, a);
     etp_jw_obj_end(&w);

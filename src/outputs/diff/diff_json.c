@@ -23,8 +23,8 @@ static void identity(etp_jw *w, const char *key, const etp_diff_identity *id)
     kopt_str(w, "program_sha256", id->program_sha256);
     kopt_str(w, "etrecord_sha256", id->etrecord_sha256);
     kopt_str(w, "method", id->method);
-    kopt_str(w, "time_unit", id->time_unit);
-    kopt_str(w, "tick_unit", id->tick_unit);
+    kopt_str(w, "time_unit", etp_unit_name(id->time_unit));
+    kopt_str(w, "tick_unit", id->has_tick_unit ? etp_unit_name(id->tick_unit) : NULL);
     etp_jw_kbool(w, "ticks_assumed", id->ticks_assumed);
     if (id->cpu_hz > 0)
         etp_jw_kdouble(w, "cpu_hz", id->cpu_hz);

@@ -176,10 +176,10 @@ static void side_row(FILE *fp, const char *which, const etp_diff_identity *id)
     fputs("</code></td><td>method ", fp);
     etp_html_escape(fp, id->method ? id->method : "?");
     fprintf(fp, ", %u executions, times in ", id->executions);
-    etp_html_escape(fp, id->time_unit);
-    if (id->tick_unit) {
+    etp_html_escape(fp, etp_unit_name(id->time_unit));
+    if (id->has_tick_unit) {
         fputs(", ticks ", fp);
-        etp_html_escape(fp, id->tick_unit);
+        etp_html_escape(fp, etp_unit_name(id->tick_unit));
         if (id->ticks_assumed)
             fputs(" (assumed)", fp);
     }

@@ -21,9 +21,9 @@ static void side_line(FILE *fp, const char *which, const etp_diff_identity *id)
     if (id->program_sha256)
         fprintf(fp, ", program %.12s", id->program_sha256);
     fprintf(fp, ", method %s, %u executions, times in %s", id->method ? id->method : "?",
-            id->executions, id->time_unit ? id->time_unit : "?");
-    if (id->tick_unit)
-        fprintf(fp, ", ticks %s%s", id->tick_unit, id->ticks_assumed ? " (assumed)" : "");
+            id->executions, etp_unit_name(id->time_unit));
+    if (id->has_tick_unit)
+        fprintf(fp, ", ticks %s%s", etp_unit_name(id->tick_unit), id->ticks_assumed ? " (assumed)" : "");
     fprintf(fp, ", %s)\n", id->validity ? id->validity : "validity unknown");
 }
 

@@ -26,7 +26,7 @@ void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f)
 {
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "name", f->name);
-    etp_jw_kstr(w, "unit", f->unit ? f->unit : etp_unit_name(a->target_unit));
+    etp_jw_kstr(w, "unit", etp_unit_name(f->unit));
     etp_jw_kstr(w, "source", f->source ? f->source : "etdump");
     static const char *const aggregation[] = {
         [ETP_FIGURE_PER_EXECUTION] = "per-execution total",
@@ -322,7 +322,7 @@ typedef struct text_row {
 
 /* A table of figures: avg, p50, min, max, each column in the unit that
  * suits its values (text_numbers.h); cycles as integers. */
-static void print_table(FILE *fp, const char *title, const text_row *rows, size_t n, etp_time_unit unit)
+static void print_table(FILE *fp, const char *title, const text_row *rows, size_t n, etp_unit unit)
 {
     double col[4][64];
     size_t k = 0;
@@ -426,7 +426,7 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
     fputc('\n', fp);
     print_table(fp, "Per execution", rows, nr, a->target_unit);
     if (a->cold_start.available) {
-        etp_time_unit tu = a->target_unit;
+        etp_unit tu = a->target_unit;
         const double cv[2] = {a->cold_start.first, a->cold_start.rest_avg};
         etp_colfmt cf = etp_colfmt_for(tu, cv, 2);
         char b1[48], b2[48];

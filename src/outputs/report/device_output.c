@@ -39,9 +39,9 @@ void etp_json_device(etp_jw *w, const etp_analysis *a)
     }
     etp_jw_obj_begin(w);
     etp_jw_key(w, "etdump_tick_unit_evidence");
-    if (r->tick_unit_evidence) {
+    if (r->has_tick_unit_evidence) {
         etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "unit", r->tick_unit_evidence);
+        etp_jw_kstr(w, "unit", etp_unit_name(r->tick_unit_evidence));
         etp_jw_kstr(w, "log", base_name(r->tick_unit_log));
         etp_jw_kuint(w, "line", r->tick_unit_line);
         etp_jw_obj_end(w);
@@ -54,7 +54,7 @@ void etp_json_device(etp_jw *w, const etp_analysis *a)
         const etp_device_figure *f = &r->figures[i];
         etp_jw_obj_begin(w);
         etp_jw_kstr(w, "name", f->name);
-        etp_jw_kstr(w, "unit", f->unit);
+        etp_jw_kstr(w, "unit", etp_unit_name(f->unit));
         etp_jw_kstr(w, "source", f->source);
         etp_jw_kstr(w, "log", base_name(f->log));
         if (f->line)
@@ -296,12 +296,12 @@ void etp_device_write_text(const etp_analysis *a, FILE *fp)
             const etp_device_figure *f = &r->figures[i];
             if (f->per_inference)
                 fprintf(fp, "  %-30s %14.2f %s per inference (total %.0f over %u; %s)\n", f->name, f->avg,
-                        f->unit, f->total, f->n, f->source);
+                        etp_unit_name(f->unit), f->total, f->n, f->source);
             else if (f->n > 1)
                 fprintf(fp, "  %-30s avg %.6g p50 %.6g min %.6g max %.6g %s (n=%u; %s)\n", f->name, f->avg,
-                        f->p50, f->min, f->max, f->unit, f->n, f->source);
+                        f->p50, f->min, f->max, etp_unit_name(f->unit), f->n, f->source);
             else
-                fprintf(fp, "  %-30s %14.6g %s (%s)\n", f->name, f->avg, f->unit, f->source);
+                fprintf(fp, "  %-30s %14.6g %s (%s)\n", f->name, f->avg, etp_unit_name(f->unit), f->source);
         }
     }
 }

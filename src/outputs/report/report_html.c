@@ -28,9 +28,9 @@ static void figure_chip(FILE *fp, const rp_report *r, const char *label, const e
 {
     if (!f || !f->available || !f->events)
         return; /* e.g. no delegate call at all: nothing measured */
-    etp_time_unit u = r->a->target_unit;
-    if (f->unit && etp_unit_parse(f->unit, &u))
+    if (!etp_unit_is_tick(f->unit))
         return; /* not a time (planned memory) */
+    etp_unit u = f->unit;
     const double both[2] = {f->stats.avg, f->stats.p50};
     etp_colfmt cf = etp_colfmt_for(u, both, 2);
     char v[48], p[48];

@@ -96,12 +96,6 @@ void rp_write_entities(etp_jw *w, const rp_report *r);
 /* The tables (top operators, per type, per backend, executions). */
 void rp_write_tables(FILE *fp, const rp_report *r);
 
-/* etp_html_escape (outputs/html_escape.h) under the name report_tables.c
- * still calls it by; drop it once that file calls etp_html_escape. */
-static inline void rp_html(FILE *fp, const char *s)
-{
-    etp_html_escape(fp, s);
-}
 /* A metric value for people: 4 significant digits, no exponent from 1e4 up. */
 void rp_num(char *buf, size_t size, double v);
 

@@ -19,14 +19,14 @@
 static void th(FILE *fp, const char *label, int numeric)
 {
     fprintf(fp, "<th%s>", numeric ? " data-t=\"n\"" : "");
-    rp_html(fp, label);
+    etp_html_escape(fp, label);
     fputs("</th>", fp);
 }
 
 static void td_text(FILE *fp, const char *s)
 {
     fputs("<td>", fp);
-    rp_html(fp, s ? s : "");
+    etp_html_escape(fp, s ? s : "");
     fputs("</td>", fp);
 }
 
@@ -46,7 +46,7 @@ static void td_uint(FILE *fp, uint64_t v)
 static void td_none(FILE *fp, const char *why)
 {
     fputs("<td data-v=\"\" class=\"na\" title=\"", fp);
-    rp_html(fp, why);
+    etp_html_escape(fp, why);
     fputs("\">\xe2\x80\x94</td>", fp);
 }
 
@@ -87,7 +87,7 @@ static void name_cell(FILE *fp, const rp_report *r, const drawn_at *d, const etp
     fputs("<td>", fp);
     if (at && at->view >= 0)
         fprintf(fp, "<a href=\"#\" data-view=\"%d\" data-node=\"%" PRIu32 "\">", at->view, at->node);
-    rp_html(fp, e->name ? e->name : e->id);
+    etp_html_escape(fp, e->name ? e->name : e->id);
     fputs(at && at->view >= 0 ? "</a></td>" : "</td>", fp);
 }
 
@@ -171,28 +171,10 @@ static void top_table(FILE *fp, const rp_report *r, const drawn_at *d)
     free(top);
 }
 
-static int by_type(const void *x, const void *y)
-{
-    const etp_entity *a = *(const etp_entity *const *)x, *b = *(const etp_entity *const *)y;
-    int c = strcmp(a->op_type ? a->op_type : "", b->op_type ? b->op_type : "");
-    return c ? c : strcmp(a->id, b->id);
-}
-
 static void type_table(FILE *fp, const rp_report *r)
 {
     const etp_analysis *a = r->a;
-    int ops = 0;
-    for (uint32_t i = 0; i < a->entity_count; i++)
-        ops |= a->entities[i].kind == ETP_ENTITY_OPERATOR && a->entities[i].time.executions;
-    etp_entity_kind want = ops ? ETP_ENTITY_OPERATOR : ETP_ENTITY_INSTRUCTION;
-    const etp_entity **v = malloc((a->entity_count + 1) * sizeof *v);
-    if (!v)
-        return;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < a->entity_count; i++)
-        if (a->entities[i].kind == want)
-            v[n++] = &a->entities[i];
-    qsort(v, n, sizeof *v, by_type);
+    int ops = a->op_type_kind == ETP_ENTITY_OPERATOR;
     const char *u = etp_unit_name(a->target_unit);
     fprintf(fp, "<section class=\"tbl\" id=\"t-types\"><h2>Totals per %s type</h2>\n",
             ops ? "operator" : "instruction");
@@ -211,49 +193,33 @@ static void type_table(FILE *fp, const rp_report *r)
     snprintf(h, sizeof h, "largest not-summed avg (%s)", u);
     th(fp, h, 1);
     fputs("</tr></thead><tbody>\n", fp);
-    for (uint32_t i = 0; i < n;) {
-        uint32_t j = i;
-        uint32_t timed = 0, not_summed = 0;
-        double sum = 0, worst = 0;
-        while (j < n && !strcmp(v[j]->op_type ? v[j]->op_type : "", v[i]->op_type ? v[i]->op_type : "")) {
-            const etp_entity *e = v[j++];
-            if (!e->time.executions)
-                continue;
-            timed++;
-            if (e->additive)
-                sum += e->time.stats.avg;
-            else {
-                not_summed++;
-                worst = e->time.stats.avg > worst ? e->time.stats.avg : worst;
-            }
-        }
-        fprintf(fp, "<tr%s>", !not_summed          ? ""
-                              : not_summed < timed ? " class=\"partial\""
-                                                   : " class=\"nosum\"");
-        td_text(fp, v[i]->op_type ? v[i]->op_type : "(unknown)");
-        td_uint(fp, j - i);
-        td_uint(fp, timed);
-        if (timed > not_summed)
-            td_num(fp, sum);
+    for (uint32_t i = 0; i < a->op_type_total_count; i++) {
+        const etp_op_type_total *t = &a->op_type_totals[i];
+        fprintf(fp, "<tr%s>", !t->not_summed          ? ""
+                              : t->not_summed < t->timed ? " class=\"partial\""
+                                                         : " class=\"nosum\"");
+        td_text(fp, t->op_type ? t->op_type : "(unknown)");
+        td_uint(fp, t->members);
+        td_uint(fp, t->timed);
+        if (t->timed > t->not_summed)
+            td_num(fp, t->sum_avg);
         else
-            td_none(fp, timed ? "only shared or non-additive timings" : "not timed");
-        if (timed > not_summed)
-            td_share(fp, r, sum);
+            td_none(fp, t->timed ? "only shared or non-additive timings" : "not timed");
+        if (t->timed > t->not_summed && t->has_share)
+            td_num(fp, t->share_pct);
         else
-            td_none(fp, "nothing to add");
-        if (not_summed) {
+            td_none(fp, t->timed > t->not_summed ? "no Method::execute time" : "nothing to add");
+        if (t->not_summed) {
             fprintf(fp, "<td data-v=\"%" PRIu32 "\" class=\"warn\">%" PRIu32 " not summed</td>",
-                    not_summed, not_summed);
-            td_num(fp, worst);
+                    t->not_summed, t->not_summed);
+            td_num(fp, t->largest_not_summed);
         } else {
             td_uint(fp, 0);
             td_none(fp, "all additive");
         }
         fputs("</tr>\n", fp);
-        i = j;
     }
     fputs("</tbody></table></section>\n", fp);
-    free(v);
 }
 
 /* A figure's row; @p additivity overrides the additivity cell when not NULL. */
@@ -311,25 +277,12 @@ static void backend_table(FILE *fp, const rp_report *r)
     th(fp, "share of execute (%)", 1);
     th(fp, "additivity", 0);
     fputs("</tr></thead><tbody>\n", fp);
-    int64_t kernels = 0;
-    for (uint32_t i = 0; i < a->entity_count; i++)
-        kernels += a->entities[i].kind == ETP_ENTITY_INSTRUCTION &&
-                   a->entities[i].source == ETP_SRC_OPERATOR_CALL && a->entities[i].time.executions;
-    for (uint32_t fi = 0; fi < a->figure_count; fi++) {
-        const etp_figure *f = &a->figures[fi];
-        if (f->id != ETP_FIG_DELEGATE_TIME)
-            continue;
-        const char *be = f->backend;
-        int64_t calls = 0;
-        for (uint32_t i = 0; i < a->entity_count; i++) {
-            const etp_entity *e = &a->entities[i];
-            calls += e->kind == ETP_ENTITY_INSTRUCTION && e->source == ETP_SRC_DELEGATE_CALL &&
-                     e->time.executions && e->backend && !strcmp(e->backend, be);
-        }
-        figure_row(fp, r, be, "delegate", f, calls);
+    for (uint32_t i = 0; i < a->backend_total_count; i++) {
+        const etp_backend_total *t = &a->backend_totals[i];
+        figure_row(fp, r, t->backend, "delegate", t->figure, t->instructions);
     }
-    figure_row(fp, r, "native operators (OPERATOR_CALL)", "native",
-               etp_analysis_figure_by_id(a, ETP_FIG_OPERATOR_CALLS_TOTAL), kernels);
+    figure_row(fp, r, "native operators (OPERATOR_CALL)", "native", a->native_total.figure,
+               a->native_total.instructions);
     figure_row(fp, r, "\xe2\x80\x83of which kernels (native_call_*)", "native",
                etp_analysis_figure_by_id(a, ETP_FIG_NATIVE_KERNELS_TOTAL), -1);
     figure_row(fp, r, "\xe2\x80\x83of which dispatch overhead", "native",
@@ -350,7 +303,22 @@ static void backend_table(FILE *fp, const rp_report *r)
     fputs("</tbody></table></section>\n", fp);
 }
 
-/* Execution index of RunData @p run, or -1 (executions are ascending). */
+/* The per-execution values of the figures the executions table shows. */
+static const etp_figure_id exec_columns[] = {ETP_FIG_METHOD_EXECUTE, ETP_FIG_INSTRUCTIONS_TOTAL,
+                                              ETP_FIG_DELEGATE_CALLS_TOTAL,
+                                              ETP_FIG_OPERATOR_CALLS_TOTAL, ETP_FIG_FRAMEWORK_OVERHEAD};
+#define EXEC_COLUMNS (sizeof exec_columns / sizeof exec_columns[0])
+
+/* Execution @p x of @p f, or a dash saying why there is none. */
+static void td_series(FILE *fp, const etp_analysis *a, const etp_figure *f, uint32_t x, int shown,
+                      const char *why)
+{
+    if (f && f->series.ticks && f->series.present[x] && shown)
+        td_num(fp, (double)f->series.ticks[x] / (a->divisor > 0 ? a->divisor : 1));
+    else
+        td_none(fp, why);
+}
+
 static void exec_table(FILE *fp, const rp_report *r)
 {
     const etp_analysis *a = r->a;
@@ -361,49 +329,9 @@ static void exec_table(FILE *fp, const rp_report *r)
         fputs("<p class=\"note\">No execution of the method.</p></section>\n", fp);
         return;
     }
-    enum { EXEC, INSTR, DELS, OPS, NCOL };
-    uint64_t *acc = calloc((size_t)n * NCOL, sizeof *acc);
-    uint8_t *has = calloc((size_t)n * NCOL, 1);
-    if (!acc || !has) {
-        free(acc);
-        free(has);
-        fputs("</section>\n", fp);
-        return;
-    }
-    const etp_inspect *in = a->inspect;
-    for (uint32_t bi = 0; in && bi < in->block_count; bi++) {
-        const etp_inspect_block *blk = &in->blocks[bi];
-        for (uint32_t ri = 0; ri < blk->row_count; ri++) {
-            const etp_inspect_row *row = &blk->rows[ri];
-            if (!row->is_framework || !row->event_name || strcmp(row->event_name, "Method::execute"))
-                continue;
-            uint64_t k = 0;
-            for (uint32_t x = 0; x < blk->run_count; x++) {
-                uint32_t e = etp_analysis_execution_of_run(a, blk->runs[x]);
-                for (uint32_t c = 0; c < row->per_run[x] && k < row->sample_count; c++, k++)
-                    if (e != UINT32_MAX) {
-                        acc[(size_t)e * NCOL + EXEC] += row->ticks[k];
-                        has[(size_t)e * NCOL + EXEC] = 1;
-                    }
-            }
-        }
-    }
-    for (uint32_t i = 0; i < a->entity_count; i++) {
-        const etp_entity *e = &a->entities[i];
-        if (e->kind != ETP_ENTITY_INSTRUCTION || !e->time.executions || !e->time.present)
-            continue;
-        int col = e->source == ETP_SRC_DELEGATE_CALL ? DELS : e->source == ETP_SRC_OPERATOR_CALL ? OPS : -1;
-        for (uint32_t x = 0; x < n; x++) {
-            if (!e->time.present[x])
-                continue;
-            acc[(size_t)x * NCOL + INSTR] += e->time.ticks[x];
-            has[(size_t)x * NCOL + INSTR] = 1;
-            if (col >= 0) {
-                acc[(size_t)x * NCOL + col] += e->time.ticks[x];
-                has[(size_t)x * NCOL + col] = 1;
-            }
-        }
-    }
+    const etp_figure *f[EXEC_COLUMNS];
+    for (size_t c = 0; c < EXEC_COLUMNS; c++)
+        f[c] = etp_analysis_figure_by_id(a, exec_columns[c]);
     fprintf(fp, "<p class=\"note\">%" PRIu32 " executions of %s%s. Per-execution sums of the "
                 "instructions' events; framework time is Method::execute minus them.</p>\n",
             n, a->method, n > EXEC_ROWS ? " (the first 2000 shown)" : "");
@@ -411,35 +339,27 @@ static void exec_table(FILE *fp, const rp_report *r)
     char h[64];
     th(fp, "#", 1);
     th(fp, "ETDump run", 1);
-    static const char *const cols[] = {"Method::execute", "instructions", "delegate calls",
-                                       "operator calls", "framework"};
-    for (int k = 0; k < 5; k++) {
+    static const char *const cols[EXEC_COLUMNS] = {"Method::execute", "instructions", "delegate calls",
+                                                   "operator calls", "framework"};
+    for (size_t k = 0; k < EXEC_COLUMNS; k++) {
         snprintf(h, sizeof h, "%s (%s)", cols[k], u);
         th(fp, h, 1);
     }
     fputs("</tr></thead><tbody>\n", fp);
-    double div = a->divisor > 0 ? a->divisor : 1;
+    const etp_figure *instr = f[1];
     for (uint32_t x = 0; x < n && x < EXEC_ROWS; x++) {
-        const uint64_t *v = acc + (size_t)x * NCOL;
-        const uint8_t *p = has + (size_t)x * NCOL;
         fputs("<tr>", fp);
         td_uint(fp, x);
         td_uint(fp, a->executions[x]);
-        for (int c = 0; c < NCOL; c++) {
-            if (p[c])
-                td_num(fp, (double)v[c] / div);
-            else
-                td_none(fp, c == EXEC ? "no Method::execute event" : "no such events");
-        }
-        if (p[EXEC] && p[INSTR])
-            td_num(fp, ((double)v[EXEC] - (double)v[INSTR]) / div);
-        else
-            td_none(fp, "needs Method::execute and instruction events");
+        td_series(fp, a, f[0], x, 1, "no Method::execute event");
+        for (size_t c = 1; c + 1 < EXEC_COLUMNS; c++)
+            td_series(fp, a, f[c], x, 1, "no such events");
+        /* What is left of Method::execute once the instructions are taken out. */
+        td_series(fp, a, f[EXEC_COLUMNS - 1], x, instr && instr->series.ticks && instr->series.present[x],
+                  "needs Method::execute and instruction events");
         fputs("</tr>\n", fp);
     }
     fputs("</tbody></table></section>\n", fp);
-    free(acc);
-    free(has);
 }
 
 /* A share of @p whole in percent, or a dash. */

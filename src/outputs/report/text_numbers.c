@@ -5,30 +5,24 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Seconds per unit, for the time units only (ns, us, ms, s). */
-static double seconds_per(etp_time_unit u)
-{
-    return u == ETP_UNIT_NS ? 1e-9 : u == ETP_UNIT_US ? 1e-6 : u == ETP_UNIT_MS ? 1e-3 : 1.0;
-}
-
-etp_colfmt etp_colfmt_for(etp_time_unit unit, const double *v, size_t n)
+etp_colfmt etp_colfmt_for(etp_unit unit, const double *v, size_t n)
 {
     etp_colfmt f = {unit, 1.0};
-    if (unit == ETP_UNIT_CYCLES)
+    if (etp_unit_dim(unit) != ETP_DIM_TIME)
         return f;
     double m = 0;
     for (size_t i = 0; i < n; i++)
         if (isfinite(v[i]) && fabs(v[i]) > m)
             m = fabs(v[i]);
-    double secs = m * seconds_per(unit);
-    static const etp_time_unit order[] = {ETP_UNIT_S, ETP_UNIT_MS, ETP_UNIT_US, ETP_UNIT_NS};
+    double secs = m * etp_unit_factor(unit, ETP_UNIT_S);
+    static const etp_unit order[] = {ETP_UNIT_S, ETP_UNIT_MS, ETP_UNIT_US, ETP_UNIT_NS};
     f.unit = ETP_UNIT_NS;
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (secs / seconds_per(order[i]) >= 1.0) {
+        if (secs / etp_unit_factor(order[i], ETP_UNIT_S) >= 1.0) {
             f.unit = order[i];
             break;
         }
-    f.factor = seconds_per(unit) / seconds_per(f.unit);
+    f.factor = etp_unit_factor(unit, f.unit);
     return f;
 }
 
@@ -60,7 +54,7 @@ char *etp_format_thousands(double v, char *buf, size_t cap)
 
 char *etp_colfmt_value(const etp_colfmt *f, double v, char *buf, size_t cap)
 {
-    if (f->unit == ETP_UNIT_CYCLES)
+    if (etp_unit_dim(f->unit) == ETP_DIM_CYCLES)
         return etp_format_thousands(v, buf, cap);
     snprintf(buf, cap, "%.3f", v * f->factor);
     return buf;

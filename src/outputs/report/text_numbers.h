@@ -11,14 +11,14 @@
 
 /* How one column is shown. */
 typedef struct etp_colfmt {
-    etp_time_unit unit;   /* the unit shown */
+    etp_unit unit;   /* the unit shown */
     double factor;        /* value in the analysis' unit * factor = value shown */
 } etp_colfmt;
 
 /* The format for a column of @p n values in @p unit: the largest unit in
  * which the largest |value| is at least 1 (ns when all are below 1 ns);
  * cycles stay cycles. */
-etp_colfmt etp_colfmt_for(etp_time_unit unit, const double *v, size_t n);
+etp_colfmt etp_colfmt_for(etp_unit unit, const double *v, size_t n);
 
 /* @p v (in the analysis' unit) as shown: "639.975" (three decimals) for
  * times, "2,016,376" for cycles (rounded to an integer). Writes at most

@@ -68,7 +68,7 @@ static const char *base_name(const char *p)
 
 /* Ticks as an exact decimal number of microseconds (or cycles): integer
  * arithmetic only, trailing zeros of the fraction dropped. */
-static void put_time(etp_tt *b, etp_time_unit u, uint64_t ticks)
+static void put_time(etp_tt *b, etp_unit u, uint64_t ticks)
 {
     switch (u) {
     case ETP_UNIT_NS: {

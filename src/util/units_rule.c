@@ -2,7 +2,7 @@
  * etprof/units.h): one rule and one text for the CLI, Python and inspect. */
 #include "etprof/units.h"
 
-etp_status etp_units_check(etp_time_unit source, etp_time_unit target, double cpu_hz, etp_error *err)
+etp_status etp_units_check(etp_unit source, etp_unit target, double cpu_hz, etp_error *err)
 {
     int sc = source == ETP_UNIT_CYCLES, tc = target == ETP_UNIT_CYCLES, hz = cpu_hz > 0;
     if (sc != tc && !(sc && hz))
