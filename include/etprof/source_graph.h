@@ -1,7 +1,8 @@
 /*
  * etprof/source_graph.h - the exported source graph of the analysed method
  * (from the ETRecord) and its links to the deployed instructions: a model
- * built from an analysis, written by the views (views.h) and the bundles.
+ * built from an analysis, written as Model Explorer files (me_links.h),
+ * drawn by the page (report.h) and published in bundles.
  *
  * The source graph is the edge-dialect graph the ETRecord stores for the
  * method: one node per graph input tensor, one per operator (FX call_function

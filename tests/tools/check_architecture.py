@@ -5,9 +5,13 @@ usage: check_architecture.py SOURCE_DIR OBJECT_DIR [OBJECT_DIR ...]
 
 1. Includes: a file in src/<layer>/ (or a public header in include/etprof/,
    whose layer is listed below) may include only headers of its own layer or
-   a lower one: util < formats < analysis < outputs < cli (gen, the input
+   a lower one: util < formats < analysis < store < outputs < cli (gen, the input
    generators, sits beside outputs and may use every layer below cli).
-2. Calls: from the libraries' object files (nm, every *.o under the object
+2. Folders: inside a layer, code sits in the folders declared in FOLDERS
+   below (or the layer's own top, for what the whole layer shares), and the
+   folders of a layer include each other's headers without a circle: each
+   folder can be read knowing only those below it.
+3. Calls: from the libraries' object files (nm, every *.o under the object
    directories, e.g. build/CMakeFiles/etprof.dir), file A depends on file B
    when A uses a symbol B defines. The file graph must have no cycle: a
    circle of calls means the split between the files is not a real one.
@@ -15,7 +19,7 @@ Prints one line per violation and a summary; exit 1 on any violation."""
 import os, re, subprocess, sys
 from collections import defaultdict
 
-RANK = {"util": 0, "formats": 1, "analysis": 2, "outputs": 3, "gen": 3, "cli": 4}
+RANK = {"util": 0, "formats": 1, "analysis": 2, "store": 2.5, "outputs": 3, "gen": 3, "cli": 4}
 # Public headers and the layer each belongs to.
 PUBLIC = {
     "error.h": "util", "blob.h": "util", "exit_status.h": "util",
@@ -24,10 +28,20 @@ PUBLIC = {
     "inspect.h": "analysis", "analysis.h": "analysis", "stats.h": "analysis",
     "issues.h": "analysis", "source_graph.h": "analysis", "inputs.h": "analysis",
     "columns.h": "analysis", "diff.h": "analysis", "json.h": "outputs", "dump.h": "outputs", "abi.h": "outputs",
-    "bundle.h": "outputs", "bundle_read.h": "formats", "mexplorer.h": "outputs", "views.h": "outputs",
+    "bundle.h": "outputs", "bundle_read.h": "formats", "mexplorer.h": "outputs", "me_links.h": "outputs", "report.h": "outputs",
     "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs",
     "gen.h": "gen",
     "nx_record.h": "formats", "nx_stats.h": "analysis", "gen_nx_stats.h": "gen",
+}
+# The folders of each layer (a new one is declared here, with the README's map).
+FOLDERS = {
+    "util": [],
+    "formats": ["flatbuffers", "etdump", "program", "etrecord", "vgf", "nx", "logs", "bundle"],
+    "analysis": ["inspect", "attribution", "nx", "diff", "history"],
+    "store": [],
+    "outputs": ["bundle", "report", "mexplorer", "diff", "dump", "trace", "history", "assets"],
+    "gen": [],
+    "cli": [],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -68,6 +82,62 @@ def check_includes(root, bad):
                         bad.append(f"upward include: {rel} ({me}) includes {target} ({dep})")
 
 
+def circles(graph):
+    """The strongly connected components of more than one vertex (Tarjan)."""
+    index, low, on, stack, n, found = {}, {}, set(), [], [0], []
+    sys.setrecursionlimit(10000)
+
+    def strong(v):
+        index[v] = low[v] = n[0]; n[0] += 1; stack.append(v); on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                strong(w); low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop(); on.discard(w); comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    return found
+
+
+def folder_of(rel):
+    """'analysis/diff' for src/analysis/diff/x.c, 'analysis/(top)' for src/analysis/x.c."""
+    parts = rel.split(os.sep)
+    return parts[1] + "/" + (parts[2] if len(parts) > 3 else "(top)")
+
+
+def check_folders(root, bad):
+    graph = defaultdict(set)
+    for d, _, fs in os.walk(os.path.join(root, "src")):
+        for f in fs:
+            rel = os.path.relpath(os.path.join(d, f), root)
+            parts = rel.split(os.sep)
+            if len(parts) < 3 or parts[1] not in FOLDERS:
+                continue
+            if len(parts) > 4 or (len(parts) == 4 and parts[2] not in FOLDERS[parts[1]]):
+                bad.append(f"undeclared folder: {rel} (declare it in FOLDERS and the README's map)")
+            if not f.endswith((".c", ".h")):
+                continue
+            me = folder_of(rel)
+            for target in INCLUDE.findall(open(os.path.join(d, f), errors="replace").read()):
+                tp = target.split("/")
+                if target.startswith("etprof/") or len(tp) < 2 or tp[0] != parts[1]:
+                    continue
+                dep = tp[0] + "/" + (tp[1] if len(tp) > 2 else "(top)")
+                if dep != me:
+                    graph[me].add(dep)
+    for comp in circles(graph):
+        bad.append("circle of folders: " + " <-> ".join(comp))
+
+
 def check_calls(root, dirs, bad):
     defined, used = {}, defaultdict(set)
     seen = set()
@@ -104,27 +174,8 @@ def check_calls(root, dirs, bad):
             d = defined.get(s)
             if d and d != member:
                 graph[member].add(d)
-    index, low, on, stack, n = {}, {}, set(), [], [0]
-    sys.setrecursionlimit(10000)
-
-    def strong(v):
-        index[v] = low[v] = n[0]; n[0] += 1; stack.append(v); on.add(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                strong(w); low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop(); on.discard(w); comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                bad.append("circle of calls: " + " <-> ".join(sorted(c[:-2] if c.endswith(".o") else c for c in comp)))
-    for v in sorted(seen):
-        if v not in index:
-            strong(v)
+    for comp in circles(graph):
+        bad.append("circle of calls: " + " <-> ".join(c[:-2] if c.endswith(".o") else c for c in comp))
     return len(seen)
 
 
@@ -134,6 +185,7 @@ def main():
         return 2
     bad = []
     check_includes(sys.argv[1], bad)
+    check_folders(sys.argv[1], bad)
     files = check_calls(sys.argv[1], sys.argv[2:], bad)
     for b in bad:
         print(b)

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "outputs/report/layout.h"
+#include "util/layout.h"
 
 #define EPS 1e-6
 

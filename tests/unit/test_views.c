@@ -20,9 +20,10 @@
 #include "etprof/gen.h"
 #include "etprof/mexplorer.h"
 #include "etprof/program.h"
-#include "etprof/views.h"
+#include "etprof/me_links.h"
+#include "etprof/report.h"
 #include "outputs/bundle/publish.h"
-#include "outputs/mexplorer/views_internal.h"
+#include "outputs/mexplorer/me_links_internal.h"
 #include "testutil.h"
 
 typedef struct demo {
@@ -189,15 +190,15 @@ static void test_links_and_mapping(void **state)
     const etp_me_graph *ig = etp_me_find_graph(c, "forward");
     assert_non_null(ig);
     int64_t li;
-    assert_int_equal(etp_views_instruction_link(ig, (uint32_t)etp_me_find_node(ig, "forward_0_0"), g, &li),
+    assert_int_equal(etp_me_instruction_link(ig, (uint32_t)etp_me_find_node(ig, "forward_0_0"), g, &li),
                      ETP_LINK_LINKED);
-    assert_int_equal(etp_views_instruction_link(ig, (uint32_t)etp_me_find_node(ig, "forward_0_7"), g, &li),
+    assert_int_equal(etp_me_instruction_link(ig, (uint32_t)etp_me_find_node(ig, "forward_0_7"), g, &li),
                      ETP_LINK_UNRESOLVED);
-    assert_int_equal(etp_views_instruction_link(ig, (uint32_t)etp_me_find_node(ig, "GraphInputs"), g, &li),
+    assert_int_equal(etp_me_instruction_link(ig, (uint32_t)etp_me_find_node(ig, "GraphInputs"), g, &li),
                      ETP_LINK_NOT_APPLICABLE);
 
     FILE *fp = tmpfile();
-    assert_int_equal(etp_views_write_mapping(t.a, ig, g, fp, &err), ETP_OK);
+    assert_int_equal(etp_me_write_mapping(t.a, ig, g, fp, &err), ETP_OK);
     char *text = file_text(fp, NULL);
     fclose(fp);
     json_error_t je;
@@ -230,7 +231,7 @@ static void test_links_and_mapping(void **state)
     free(text);
 
     fp = tmpfile();
-    assert_int_equal(etp_views_write_sync_navigation(ig, g, fp, &err), ETP_OK);
+    assert_int_equal(etp_me_write_sync_navigation(ig, g, fp, &err), ETP_OK);
     text = file_text(fp, NULL);
     fclose(fp);
     m = json_loads(text, 0, &je);

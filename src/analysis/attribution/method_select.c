@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/attribution/method_match.h"
+#include "analysis/inspect/method_match.h"
 #include "analysis/attribution/method_select.h"
 #include "etprof/runner_log.h"
 #include "util/str.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analysis/inspect/inspect_internal.h"
-#include "analysis/attribution/method_match.h"
+#include "analysis/inspect/method_match.h"
 #include "formats/etdump/etdump_checked.h"
 #include "formats/etdump/etdump_internal.h"
 #include "util/hashmap.h"

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "analysis/inspect/inspect_internal.h"
-#include "analysis/attribution/method_match.h"
+#include "analysis/inspect/method_match.h"
 
 /* Instruction-level rows of a block as observations for method matching. */
 static etp_observed *observe(const etp_inspect_block *blk, size_t *n, uint32_t *distinct)

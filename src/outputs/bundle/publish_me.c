@@ -14,12 +14,13 @@
 #include <string.h>
 
 #include "etprof/mexplorer.h"
-#include "etprof/views.h"
+#include "etprof/me_links.h"
+#include "etprof/report.h"
 #include "outputs/mexplorer/me_write.h"
 #include "outputs/bundle/publish_internal.h"
 #include "outputs/mexplorer/me_metrics.h"
 #include "outputs/mexplorer/me_nx_overlay.h"
-#include "outputs/mexplorer/views_internal.h"
+#include "outputs/mexplorer/me_links_internal.h"
 
 typedef struct me_ctx {
     const etp_analysis *a;
@@ -90,13 +91,13 @@ static int fill_labels(FILE *fp, void *ctx, etp_error *err)
 static int fill_mapping(FILE *fp, void *ctx, etp_error *err)
 {
     const me_ctx *m = ctx;
-    return etp_views_write_mapping(m->a, m->ig, m->sg, fp, err) ? -1 : 0;
+    return etp_me_write_mapping(m->a, m->ig, m->sg, fp, err) ? -1 : 0;
 }
 
 static int fill_sync(FILE *fp, void *ctx, etp_error *err)
 {
     const me_ctx *m = ctx;
-    return etp_views_write_sync_navigation(m->ig, m->sg, fp, err) ? -1 : 0;
+    return etp_me_write_sync_navigation(m->ig, m->sg, fp, err) ? -1 : 0;
 }
 
 static int fill_page(FILE *fp, void *ctx, etp_error *err)
@@ -253,7 +254,7 @@ static etp_status build_link_overlay(const me_ctx *ctx, label_file *f, etp_error
     size_t n = 0;
     for (uint32_t k = 0; k < ni; k++) {
         int64_t li;
-        etp_link_state st = etp_views_instruction_link(ig, k, sg, &li);
+        etp_link_state st = etp_me_instruction_link(ig, k, sg, &li);
         if (st == ETP_LINK_NOT_APPLICABLE)
             continue;
         int shared = st == ETP_LINK_LINKED && sg->links[li].node_count > 1;
@@ -386,9 +387,9 @@ etp_status etp_publish_me_finish(etp_bundle *b, const etp_publish_me *m,
      * the inputs are hashed, after the files are written: a failure here
      * fails the whole publication, so nothing of them is ever published. */
     if (a->program && in->pte.sha256)
-        s = etp_views_check_program_digest(a, in->pte.path, in->pte.sha256, err);
+        s = etp_me_check_program_digest(a, in->pte.path, in->pte.sha256, err);
     else if (a->program)
-        s = etp_views_check_program(a, a->program->path, err);
+        s = etp_me_check_program(a, a->program->path, err);
     if (!s && a->nx) { /* VGF chain cycles on the VGF graph's nodes */
         char *vt = NULL, *lt = NULL;
         size_t vl = 0, ll = 0;

@@ -6,7 +6,7 @@
 #define ETP_ME_LAYOUT_H
 
 #include "etprof/mexplorer.h"
-#include "outputs/report/layout.h"
+#include "util/layout.h"
 
 /*
  * Lay out the nodes of @p g (indices as in g->nodes) with one layout edge per

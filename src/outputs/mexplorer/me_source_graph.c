@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outputs/mexplorer/views_internal.h"
+#include "outputs/mexplorer/me_links_internal.h"
 #include "util/sha256.h"
 
 static void kv(etp_jw *w, const char *k, const char *v)
@@ -274,7 +274,7 @@ void etp_source_graph_write_me(etp_jw *w, const etp_source_graph *g, const etp_a
 
 /* ---- links seen from the instruction graph ------------------------------ */
 
-int64_t *etp_views_instruction_nodes(const etp_me_graph *ig, uint32_t count)
+int64_t *etp_me_instruction_nodes(const etp_me_graph *ig, uint32_t count)
 {
     int64_t *m = malloc((count ? count : 1) * sizeof *m);
     if (!m)
@@ -304,7 +304,7 @@ static int64_t first_link(const etp_source_graph *sg, int32_t ins)
     return lo < sg->link_count && sg->links[lo].instruction == ins ? (int64_t)lo : -1;
 }
 
-etp_link_state etp_views_instruction_link(const etp_me_graph *ig, uint32_t node,
+etp_link_state etp_me_instruction_link(const etp_me_graph *ig, uint32_t node,
                                           const etp_source_graph *sg, int64_t *first)
 {
     *first = -1;
@@ -344,11 +344,11 @@ static const etp_entity *delegate_entity(const etp_analysis *a, const etp_src_li
     return NULL;
 }
 
-etp_status etp_views_write_mapping(const etp_analysis *a, const etp_me_graph *ig,
+etp_status etp_me_write_mapping(const etp_analysis *a, const etp_me_graph *ig,
                                    const etp_source_graph *sg, FILE *fp, etp_error *err)
 {
     uint32_t count = a->plan && a->plan->chain_count ? a->plan->chains[0].instruction_count : 0;
-    int64_t *inode = etp_views_instruction_nodes(ig, count);
+    int64_t *inode = etp_me_instruction_nodes(ig, count);
     if (!inode)
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
     etp_jw w;
@@ -399,7 +399,7 @@ etp_status etp_views_write_mapping(const etp_analysis *a, const etp_me_graph *ig
     etp_jw_arr_begin(&w);
     for (uint32_t k = 0; k < ig->node_count; k++) {
         int64_t li;
-        etp_link_state st = etp_views_instruction_link(ig, k, sg, &li);
+        etp_link_state st = etp_me_instruction_link(ig, k, sg, &li);
         if (st == ETP_LINK_LINKED || st == ETP_LINK_NOT_APPLICABLE)
             continue;
         etp_jw_break(&w);
@@ -436,7 +436,7 @@ etp_status etp_views_write_mapping(const etp_analysis *a, const etp_me_graph *ig
     return ETP_OK;
 }
 
-etp_status etp_views_write_sync_navigation(const etp_me_graph *ig, const etp_source_graph *sg,
+etp_status etp_me_write_sync_navigation(const etp_me_graph *ig, const etp_source_graph *sg,
                                            FILE *fp, etp_error *err)
 {
     etp_jw w;
@@ -447,7 +447,7 @@ etp_status etp_views_write_sync_navigation(const etp_me_graph *ig, const etp_sou
     etp_jw_arr_begin(&w);
     for (uint32_t k = 0; k < ig->node_count; k++) {
         int64_t li;
-        if (etp_views_instruction_link(ig, k, sg, &li) != ETP_LINK_LINKED)
+        if (etp_me_instruction_link(ig, k, sg, &li) != ETP_LINK_LINKED)
             continue;
         /* The instruction-level link covers every operator the instruction
          * runs (for a delegate call: its whole region). */
@@ -475,7 +475,7 @@ etp_status etp_views_write_sync_navigation(const etp_me_graph *ig, const etp_sou
     return ETP_OK;
 }
 
-etp_status etp_views_check_program(const etp_analysis *a, const char *pte_path, etp_error *err)
+etp_status etp_me_check_program(const etp_analysis *a, const char *pte_path, etp_error *err)
 {
     if (!a->program || !a->program_sha256[0])
         return ETP_OK;
@@ -494,10 +494,10 @@ etp_status etp_views_check_program(const etp_analysis *a, const char *pte_path, 
         return etp_error_set(err, ETP_E_IO, pte_path, ETP_NO_OFFSET,
                              "cannot re-read the program to check it is the one analysed: %s",
                              e ? strerror(e) : "hashing failed");
-    return etp_views_check_program_digest(a, pte_path, hex, err);
+    return etp_me_check_program_digest(a, pte_path, hex, err);
 }
 
-etp_status etp_views_check_program_digest(const etp_analysis *a, const char *pte_path,
+etp_status etp_me_check_program_digest(const etp_analysis *a, const char *pte_path,
                                           const char *sha256, etp_error *err)
 {
     if (!a->program || !a->program_sha256[0])

@@ -1,4 +1,4 @@
-/* report_internal.h - the pieces of the standalone HTML report (views.h):
+/* report_internal.h - the pieces of the standalone HTML report (etprof/report.h):
  * drawn views (report_view.c), their SVG frames (report_svg.c), the data
  * the page's script draws from (report_data.c), metric values and colours
  * (report_metrics.c), tables, page assembly (report_html.c). */
@@ -7,10 +7,10 @@
 
 #include <stdio.h>
 
-#include "etprof/views.h"
+#include "etprof/report.h"
 #include "outputs/html_escape.h"
 #include "outputs/mexplorer/me_metrics.h"
-#include "outputs/report/layout.h"
+#include "util/layout.h"
 #include "util/jsonw.h"
 
 /* Views with more nodes are not drawn (the page would grow past what a

@@ -11,7 +11,7 @@
 
 #include "etprof/nx_stats.h"
 #include "outputs/mexplorer/me_vgf.h"
-#include "outputs/report/layout.h"
+#include "util/layout.h"
 #include "outputs/report/report_internal.h"
 #include "util/jsonw.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "outputs/report/report_internal.h"
-#include "outputs/mexplorer/views_internal.h"
+#include "outputs/mexplorer/me_links_internal.h"
 
 #define CHAR_W 7.3      /* DejaVu Sans Mono at 12px: 0.6 em per glyph */
 #define LABEL_MAX 44    /* characters drawn on a node; the full label is in the panel */
@@ -114,7 +114,7 @@ static etp_status build_instruction_view(rp_report *r, rp_view *v, etp_error *er
                                                            : "other";
         if (nd->kind == ETP_ME_NODE_INSTRUCTION)
             n->entity = find_instr(keys, nk, nd->chain, nd->instruction);
-        n->link = r->in->source ? etp_views_instruction_link(g, k, r->in->source, &n->link_index)
+        n->link = r->in->source ? etp_me_instruction_link(g, k, r->in->source, &n->link_index)
                                 : ETP_LINK_NOT_APPLICABLE;
         v->boxes[k] = (etp_layout_node){box_width(nd->label), RP_NODE_H, -1};
         for (uint32_t e = 0; e < nd->edge_count; e++)
@@ -212,7 +212,7 @@ etp_status rp_views_build(rp_report *r, etp_error *err)
                 g->nodes[k].instruction >= 0 && (uint32_t)g->nodes[k].instruction >= r->chain0_count)
                 r->chain0_count = (uint32_t)g->nodes[k].instruction + 1;
         /* Drawn index = graph index in the instruction view. */
-        r->chain0_node = etp_views_instruction_nodes(g, r->chain0_count);
+        r->chain0_node = etp_me_instruction_nodes(g, r->chain0_count);
         if (!r->chain0_node)
             return nomem(err);
         r->instr_view = r->view_count++;

@@ -1,5 +1,5 @@
 /* layout.c - layered graph drawing (see layout.h for the steps and why). */
-#include "outputs/report/layout.h"
+#include "util/layout.h"
 
 #include <math.h>
 #include <stdlib.h>

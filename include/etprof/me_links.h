@@ -1,12 +1,14 @@
 /*
- * etprof/views.h - the views of an analysis: the navigation links between the
- * analysed method's instruction graph and its source graph (source_graph.h,
- * included here), and the standalone HTML report.
+ * etprof/me_links.h - the links between the analysed method's instruction
+ * graph (etprof/mexplorer.h) and its source graph (etprof/source_graph.h),
+ * as the Model Explorer files of a bundle: mapping.json and
+ * sync_navigation.json; and the companion-program gate every drawing of the
+ * program passes first.
  *
  * Typical use (after etp_analyze with an ETRecord, and etp_me_build):
  *   etp_source_graph *g;
  *   if (etp_source_graph_build(analysis, NULL, &g, &err) == ETP_OK) {
- *       etp_views_write_mapping(analysis, instruction_graph, g, fp, &err);
+ *       etp_me_write_mapping(analysis, instruction_graph, g, fp, &err);
  *       etp_source_graph_free(g);
  *   }
  *
@@ -14,8 +16,8 @@
  * may run on several threads at once over the same inputs, each with its own
  * FILE and etp_error.
  */
-#ifndef ETPROF_VIEWS_H
-#define ETPROF_VIEWS_H
+#ifndef ETPROF_ME_LINKS_H
+#define ETPROF_ME_LINKS_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -39,7 +41,7 @@ extern "C" {
  * two graphs are written. Deterministic.
  * @return ETP_OK, ETP_E_NOMEM or ETP_E_IO
  */
-etp_status etp_views_write_mapping(const etp_analysis *a, const etp_me_graph *ig,
+etp_status etp_me_write_mapping(const etp_analysis *a, const etp_me_graph *ig,
                                    const etp_source_graph *sg, FILE *fp, etp_error *err);
 
 /**
@@ -48,7 +50,7 @@ etp_status etp_views_write_mapping(const etp_analysis *a, const etp_me_graph *ig
  * "rightNodeIds": [operators]}]}: left pane the instruction graph, right pane
  * the source graph. @return ETP_OK or ETP_E_IO
  */
-etp_status etp_views_write_sync_navigation(const etp_me_graph *ig, const etp_source_graph *sg,
+etp_status etp_me_write_sync_navigation(const etp_me_graph *ig, const etp_source_graph *sg,
                                            FILE *fp, etp_error *err);
 
 /**
@@ -58,41 +60,16 @@ etp_status etp_views_write_sync_navigation(const etp_me_graph *ig, const etp_sou
  *         ETP_E_MISMATCH when the file changed since the analysis (the message
  *         says to run the analysis again); ETP_E_IO when it cannot be read
  */
-etp_status etp_views_check_program(const etp_analysis *a, const char *pte_path, etp_error *err);
+etp_status etp_me_check_program(const etp_analysis *a, const char *pte_path, etp_error *err);
 
 /**
- * etp_views_check_program() for a caller that has already hashed the file at
+ * etp_me_check_program() for a caller that has already hashed the file at
  * @p pte_path: @p sha256 is its digest (64 lowercase hex digits), compared
  * with a->program_sha256 without reading the file again.
- * @return ETP_OK or ETP_E_MISMATCH, as etp_views_check_program()
+ * @return ETP_OK or ETP_E_MISMATCH, as etp_me_check_program()
  */
-etp_status etp_views_check_program_digest(const etp_analysis *a, const char *pte_path,
+etp_status etp_me_check_program_digest(const etp_analysis *a, const char *pte_path,
                                           const char *sha256, etp_error *err);
-
-/** What the HTML report shows. */
-typedef struct etp_report_inputs {
-    const etp_analysis *analysis;
-    const etp_me_graph *instructions;   /**< the method's instruction graph, or NULL */
-    const etp_source_graph *source;     /**< the source graph, or NULL */
-    const char *etdump_name;            /**< file names shown in the header (may be NULL) */
-    const char *pte_name;
-    const char *etrecord_name;
-} etp_report_inputs;
-
-/**
- * Write the standalone report: one HTML file with no external reference
- * (inline CSS, SVG drawings laid out here, and etprof's own script) that
- * works from file://. It shows validity and issues first, the instruction
- * and source graphs coloured by a selectable metric (pan, zoom, hover,
- * search, a details panel on click with statistics, additivity,
- * co-attributed operators, links and stack trace), delegated regions boxed,
- * unlinked nodes dashed, and sortable tables (top operators, totals per
- * operator type, delegate vs native time per backend, executions).
- * When the script has run, <body> carries data-etprof-ready="1".
- * Deterministic: same inputs, same bytes.
- * @return ETP_OK; ETP_E_NOMEM; ETP_E_LIMIT (graph too large to lay out); ETP_E_IO
- */
-etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_error *err);
 
 #ifdef __cplusplus
 }

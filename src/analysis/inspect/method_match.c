@@ -1,5 +1,5 @@
 /* method_match.c - infer and check the method behind ETDump blocks. */
-#include "analysis/attribution/method_match.h"
+#include "analysis/inspect/method_match.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * figure per reported quantity (unit, source, file and line), the issues
  * where logs contradict each other or the ETDump, the memory summary and the
  * Ethos-U split of the delegate calls (NPU vs input copy vs the rest). */
-#include "analysis/device/device_report.h"
+#include "analysis/attribution/device_report.h"
 
 #include "analysis/attribution/entities.h"
 
