@@ -20,7 +20,7 @@ import sys
 # The calls that emit a code, the scope they emit for, and where they may be.
 EMITTERS = [
     ("etp_issue_add", "analysis", "src/"),
-    ("ISSUE", "analysis", "src/analysis/device/"),          # device_report.c's etp_issue_add
+    ("ISSUE", "analysis", "src/analysis/attribution/"),          # device_report.c's etp_issue_add
     ("etp_nx_note_add", "analysis", "src/formats/nx/"),      # notes become analysis issues
     ("warn", "diff", "src/analysis/diff/"),                  # diff_match.c's warnings
 ]
@@ -28,7 +28,7 @@ EMITTERS = [
 FORWARDERS = {
     ("src/analysis/nx/nx_attach.c", "it->code->code"),        # the NX result's issues, copied
     ("src/analysis/nx/nx_analyze.c", "n->items[i].code"),     # the decoder's notes
-    ("src/analysis/device/device_report.c", "code"),          # the ISSUE macro's body
+    ("src/analysis/attribution/device_report.c", "code"),          # the ISSUE macro's body
 }
 # Registered codes nothing emits yet, each with why it stays listed.
 UNEMITTED = {
