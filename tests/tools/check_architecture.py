@@ -23,7 +23,7 @@ PUBLIC = {
     "detect.h": "formats", "runner_log.h": "formats", "device_log.h": "formats", "device_report.h": "analysis", "vgf.h": "formats", "units.h": "analysis",
     "inspect.h": "analysis", "analysis.h": "analysis", "stats.h": "analysis",
     "issues.h": "analysis", "source_graph.h": "analysis", "inputs.h": "analysis",
-    "columns.h": "analysis", "diff.h": "analysis", "json.h": "outputs", "dump.h": "outputs", "abi.h": "outputs",
+    "columns.h": "analysis", "history.h": "analysis", "diff.h": "analysis", "json.h": "outputs", "dump.h": "outputs", "abi.h": "outputs",
     "bundle.h": "outputs", "bundle_read.h": "formats", "mexplorer.h": "outputs", "views.h": "outputs",
     "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs",
     "gen.h": "gen",
