@@ -37,7 +37,6 @@
 #include <stdint.h>
 
 #include "etprof/error.h"
-#include "etprof/units.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,11 +72,42 @@ typedef struct etp_history_series {
     const etp_history_label *group; /**< the grouping keys and this group's values */
     const char *metric;           /**< "method_execute.avg", or the entity statistic's name */
     const char *entity;           /**< the entity's stable key, or NULL for a model metric */
-    etp_unit unit;
+    const char *unit;             /**< the unit's name as the bundles state it ("ms", "cycles",
+                                       "bytes", ...) */
     int lower_is_better;          /**< 1 for times, cycles, bytes (every stored metric so far) */
     uint32_t point_count;
     etp_history_point *points;    /**< ascending by order (ties by run id) */
 } etp_history_series;
+
+/** One stored run, as listings and exports show it. */
+typedef struct etp_history_run {
+    int64_t run;                  /**< the store's run id */
+    const char *run_id;           /**< the bundle's run id */
+    const char *manifest_sha256;  /**< SHA-256 of its result_manifest.json (unique) */
+    int64_t published_ms;         /**< publication time, ms since 1970-01-01 UTC */
+    const char *tool_version;     /**< etprof version that published it */
+    const char *validity;         /**< "valid", "degraded", "invalid" */
+    const char *method;           /**< the method analysed */
+    const char *program_sha256;   /**< the program's digest ("" when none was given) */
+    const char *time_unit;        /**< the unit of its times ("ms", "cycles", ...) */
+    uint32_t executions;          /**< executions the statistics are over */
+    int detailed;                 /**< 1: per-execution samples were stored */
+    const char *bundle;           /**< the bundle directory it was ingested from */
+    uint32_t label_count;
+    const etp_history_label *labels; /**< sorted by key */
+} etp_history_run;
+
+/** One summary metric of a stored run (summary.json's metrics). */
+typedef struct etp_history_metric {
+    const char *name;             /**< e.g. "method_execute.avg" */
+    double value;
+    const char *unit;             /**< its unit's name */
+    const char *aggregation;      /**< e.g. "mean over executions" */
+    int additive;                 /**< may be summed with other additive metrics */
+    uint32_t samples;             /**< executions (or occurrences) behind it */
+    uint32_t sample_count;        /**< per-execution values stored (detailed bundles) */
+    const double *execution_values;
+} etp_history_metric;
 
 /** The verdict on one series. */
 typedef enum etp_regression_class {
