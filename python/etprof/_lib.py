@@ -53,7 +53,9 @@ class PublishOptions(ctypes.Structure):
                 ("log_path", ctypes.c_char_p), ("run_id", ctypes.c_char_p),
                 ("timestamp", ctypes.c_char_p), ("device_log_paths", ctypes.c_void_p),
                 ("device_log_count", ctypes.c_uint32), ("embed_log_path", ctypes.c_char_p),
-                ("debug_buffer_path", ctypes.c_char_p)]
+                ("debug_buffer_path", ctypes.c_char_p),
+                ("label_keys", ctypes.POINTER(ctypes.c_char_p)),
+                ("label_values", ctypes.POINTER(ctypes.c_char_p)), ("label_count", ctypes.c_uint32)]
 
 
 class _Ints(ctypes.Structure):
@@ -106,7 +108,8 @@ class BundleManifest(ctypes.Structure):
                 ("artifact_count", ctypes.c_uint32),
                 ("artifacts", ctypes.POINTER(BundleArtifact)),
                 ("input_count", ctypes.c_uint32), ("inputs", ctypes.POINTER(BundleInput)),
-                ("options_json", ctypes.c_char_p), ("options_sha256", ctypes.c_char_p)]
+                ("options_json", ctypes.c_char_p), ("options_sha256", ctypes.c_char_p),
+                ("manifest_sha256", ctypes.c_char_p)]
 
 
 class BundleMetric(ctypes.Structure):
@@ -127,11 +130,18 @@ class BundleTable(ctypes.Structure):
                 ("cells", ctypes.POINTER(BundleCell))]
 
 
+class Label(ctypes.Structure):
+    """etp_bundle_label (etprof/bundle_read.h) and etp_history_label (etprof/history.h):
+    values are bytes (any but NUL)."""
+    _fields_ = [("key", ctypes.c_char_p), ("value", ctypes.c_char_p)]
+
+
 class BundleRunMetadata(ctypes.Structure):
     _fields_ = [("run_id", ctypes.c_char_p), ("timestamp", ctypes.c_char_p),
                 ("tool_name", ctypes.c_char_p), ("tool_version", ctypes.c_char_p),
                 ("command_line", ctypes.c_char_p), ("options_json", ctypes.c_char_p),
-                ("input_count", ctypes.c_uint32), ("inputs", ctypes.POINTER(BundleInput))]
+                ("input_count", ctypes.c_uint32), ("inputs", ctypes.POINTER(BundleInput)),
+                ("label_count", ctypes.c_uint32), ("labels", ctypes.POINTER(Label))]
 
 
 # etprof/diff.h and etprof/diff_io.h: two runs compared.

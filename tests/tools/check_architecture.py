@@ -5,8 +5,9 @@ usage: check_architecture.py SOURCE_DIR OBJECT_DIR [OBJECT_DIR ...]
 
 1. Includes: a file in src/<layer>/ (or a public header in include/etprof/,
    whose layer is listed below) may include only headers of its own layer or
-   a lower one: util < formats < analysis < outputs < cli (gen, the input
-   generators, sits beside outputs and may use every layer below cli).
+   a lower one: util < formats < analysis < store < outputs < cli (gen, the
+   input generators, sits beside outputs and may use every layer below cli;
+   store is the run-history store, src/store/).
 2. Calls: from the libraries' object files (nm, every *.o under the object
    directories, e.g. build/CMakeFiles/etprof.dir), file A depends on file B
    when A uses a symbol B defines. The file graph must have no cycle: a
@@ -15,7 +16,7 @@ Prints one line per violation and a summary; exit 1 on any violation."""
 import os, re, subprocess, sys
 from collections import defaultdict
 
-RANK = {"util": 0, "formats": 1, "analysis": 2, "outputs": 3, "gen": 3, "cli": 4}
+RANK = {"util": 0, "formats": 1, "analysis": 2, "store": 2.5, "outputs": 3, "gen": 3, "cli": 4}
 # Public headers and the layer each belongs to.
 PUBLIC = {
     "error.h": "util", "blob.h": "util",
@@ -26,7 +27,7 @@ PUBLIC = {
     "columns.h": "analysis", "history.h": "analysis", "diff.h": "analysis", "json.h": "outputs", "dump.h": "outputs", "abi.h": "outputs",
     "bundle.h": "outputs", "bundle_read.h": "formats", "mexplorer.h": "outputs", "views.h": "outputs",
     "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs",
-    "gen.h": "gen",
+    "gen.h": "gen", "store.h": "store",
     "nx_record.h": "formats", "nx_stats.h": "analysis", "gen_nx_stats.h": "gen",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

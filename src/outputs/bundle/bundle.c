@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <openssl/rand.h>
@@ -19,6 +18,7 @@
 #include "util/jsonw_value.h"
 #include "util/str.h"
 #include "util/thread.h"
+#include "util/utc_time.h"
 
 /* Remove @p name from @p dirfd if present. 0 when gone, -1 otherwise. */
 static int remove_entry(int dirfd, const char *name)
@@ -85,10 +85,10 @@ etp_status etp_bundle_begin_ex(const char *dir, unsigned flags, etp_bundle **out
         return etp_error_set(err, ETP_E_INTERNAL, dir, ETP_NO_OFFSET,
                              "no random bytes for the run id");
     }
-    time_t now = time(NULL);
-    struct tm tm;
-    if (now == (time_t)-1 || !gmtime_r(&now, &tm) ||
-        strftime(b->timestamp, sizeof b->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) {
+    /* The publication time to the millisecond: runs published within one
+     * second stay in order in a run history. */
+    int64_t now = etp_utc_now_ms();
+    if (now < 0 || etp_utc_format_ms(now, b->timestamp, sizeof b->timestamp)) {
         etp_bundle_free(b);
         return etp_error_set(err, ETP_E_INTERNAL, dir, ETP_NO_OFFSET, "cannot read the clock");
     }
