@@ -209,14 +209,14 @@ void etp_history_series_free(etp_history_series_set *set);
 
 /**
  * Called once per run by etp_store_each_run() with the run and every
- * summary metric it stored (available ones; sorted by name), with their
+ * summary metric it stored with a value (sorted by name), with their
  * per-execution values where stored. The pointers are valid during the
- * call. Return 0 to go on, anything else to stop (returned as ETP_E_USAGE
- * unless the callback set @p err itself and returns its status).
+ * call. Return ETP_OK to go on; any other status (with @p err set) stops
+ * the iteration, which returns it.
  */
-typedef int (*etp_store_run_fn)(void *ctx, const etp_history_run *run,
-                                const etp_history_metric *metrics, uint32_t metric_count,
-                                etp_error *err);
+typedef etp_status (*etp_store_run_fn)(void *ctx, const etp_history_run *run,
+                                       const etp_history_metric *metrics, uint32_t metric_count,
+                                       etp_error *err);
 
 /** Every run @p f selects, in publication order, with its metrics (exports). */
 etp_status etp_store_each_run(etp_store *s, const etp_store_filter *f, etp_store_run_fn fn,

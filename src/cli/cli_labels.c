@@ -76,6 +76,13 @@ static int add_vars(const char *cmd, cli_labels *l, const char *ci, const ci_var
     return rc;
 }
 
+/* Whether $@p name is set, not empty and (when @p value) equal to @p value. */
+static int env_is(const char *name, const char *value)
+{
+    const char *v = getenv(name);
+    return v && *v && (!value || !strcmp(v, value));
+}
+
 int cli_labels_add_ci(const char *cmd, cli_labels *l)
 {
     /* GitHub Actions: a pull request's branch is GITHUB_HEAD_REF
@@ -94,12 +101,11 @@ int cli_labels_add_ci(const char *cmd, cli_labels *l)
         {"commit", "GIT_COMMIT"}, {"branch", "BRANCH_NAME"}, {"branch", "GIT_BRANCH"},
         {"build", "BUILD_NUMBER"}, {"job", "JOB_NAME"},      {"repo", "GIT_URL"},
     };
-    const char *gh = getenv("GITHUB_ACTIONS"), *gl = getenv("GITLAB_CI");
-    if (gh && !strcmp(gh, "true"))
+    if (env_is("GITHUB_ACTIONS", "true"))
         return add_vars(cmd, l, "github", github, sizeof github / sizeof github[0]);
-    if (gl && !strcmp(gl, "true"))
+    if (env_is("GITLAB_CI", "true"))
         return add_vars(cmd, l, "gitlab", gitlab, sizeof gitlab / sizeof gitlab[0]);
-    if (getenv("JENKINS_URL") || (getenv("BUILD_NUMBER") && getenv("JOB_NAME")))
+    if (env_is("JENKINS_URL", NULL) || (env_is("BUILD_NUMBER", NULL) && env_is("JOB_NAME", NULL)))
         return add_vars(cmd, l, "jenkins", jenkins, sizeof jenkins / sizeof jenkins[0]);
     return cli_usage(cmd, "--labels-from-ci: no CI environment found (GITHUB_ACTIONS=true, "
                           "GITLAB_CI=true or JENKINS_URL)");

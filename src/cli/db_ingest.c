@@ -299,7 +299,8 @@ int cli_db_ingest(int argc, char **argv)
         if (pthread_create(&threads[started], NULL, worker, &L))
             break; /* fewer threads: the storing thread loads what is left */
     etp_jw jw;
-    if (!rc && json) {
+    int jw_open = !rc && json;
+    if (jw_open) {
         etp_jw_init_file(&jw, stdout, 1);
         etp_jw_obj_begin(&jw);
         etp_jw_kstr(&jw, "target", etp_store_display(s));
@@ -324,9 +325,13 @@ int cli_db_ingest(int argc, char **argv)
         memset(&res, 0, sizeof res);
         etp_error err = sl->err;
         etp_status st = sl->status;
-        if (!st)
-            st = etp_store_insert(s, sl->bundle, &res, &err);
-        report(json ? &jw : NULL, quiet, &fl.v[i], sl, st, &err, &res, &t);
+        /* A bundle that does not load is refused; a database that does not
+         * take it (unreachable, read-only, full) stops the ingest: one line,
+         * and its transaction left nothing behind. */
+        if (!st && (st = etp_store_insert(s, sl->bundle, &res, &err)))
+            rc = cli_fail_status(st, &err);
+        else
+            report(json ? &jw : NULL, quiet, &fl.v[i], sl, st, &err, &res, &t);
         etp_store_bundle_free(sl->bundle);
         sl->bundle = NULL;
         pthread_mutex_lock(&L.mu);
@@ -340,7 +345,9 @@ int cli_db_ingest(int argc, char **argv)
     pthread_mutex_unlock(&L.mu);
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
-    if (!rc && json) {
+    if (jw_open && rc)
+        etp_jw_discard(&jw); /* the one line of the error says it all */
+    if (jw_open && !rc) {
         etp_jw_arr_end(&jw);
         etp_jw_kuint(&jw, "added", t.added);
         etp_jw_kuint(&jw, "present", t.present);

@@ -8,10 +8,12 @@
  * order (no deadlock between writers) and read back. */
 #include "store/store_internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/utc_time.h"
 
@@ -621,6 +623,20 @@ static etp_status insert_all(ingest *g, etp_store_dict *fresh_kinds, etp_store_d
     return st;
 }
 
+/* Tests: ETPROF_TEST_INGEST_SLOW_MS=N waits N ms inside each transaction,
+ * after its rows are written and before COMMIT, so that a test can kill
+ * the process there. */
+static void test_pause(void)
+{
+    const char *v = getenv("ETPROF_TEST_INGEST_SLOW_MS");
+    long ms = v ? strtol(v, NULL, 10) : 0;
+    if (ms <= 0 || ms > 60000)
+        return;
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
 etp_status etp_store_insert(etp_store *s, const etp_store_bundle *b, etp_store_ingest_result *res,
                             etp_error *err)
 {
@@ -646,6 +662,8 @@ etp_status etp_store_insert(etp_store *s, const etp_store_bundle *b, etp_store_i
     } else if (!st) {
         res->rows = 1;
         st = insert_all(&g, &fresh_kinds, &fresh_keys, &res->rows, err);
+        if (!st)
+            test_pause();
         if (!st)
             st = etp_db_commit(s->db, err);
         if (!st) {

@@ -88,7 +88,6 @@ etp_status etp_store_read_run(etp_db_query *q, int c, etp_arena *a, etp_history_
 {
     (void)err;
     size_t len;
-    const char *blob;
     memset(r, 0, sizeof *r);
     r->run = etp_db_col_int(q, c);
     r->run_id = etp_arena_strdup(a, etp_db_col_bytes(q, c + 1, NULL));
@@ -102,9 +101,19 @@ etp_status etp_store_read_run(etp_db_query *q, int c, etp_arena *a, etp_history_
     int64_t ex = etp_db_col_int(q, c + 9);
     r->executions = ex > 0 && ex <= UINT32_MAX ? (uint32_t)ex : 0;
     r->detailed = etp_db_col_int(q, c + 10) != 0;
-    blob = etp_db_col_bytes(q, c + 11, &len);
+    const char *blob = etp_db_col_bytes(q, c + 11, &len);
     r->bundle = etp_arena_strndup(a, blob, len);
-    blob = etp_db_col_bytes(q, c + 12, &len);
+    if (etp_store_read_run_labels(q, c + 12, a, r) || !r->run_id || !r->manifest_sha256 ||
+        !r->tool_version || !r->validity || !r->method || !r->program_sha256 || !r->time_unit ||
+        !r->bundle)
+        return ETP_E_NOMEM;
+    return ETP_OK;
+}
+
+etp_status etp_store_read_run_labels(etp_db_query *q, int c, etp_arena *a, etp_history_run *r)
+{
+    size_t len;
+    const char *blob = etp_db_col_bytes(q, c, &len);
     /* The labels' strings point into one copy of the blob. */
     char *copy = etp_arena_strndup(a, blob, len);
     uint32_t n = copy ? etp_store_labels_parse(copy, len, NULL, 0) : 0;
@@ -113,10 +122,7 @@ etp_status etp_store_read_run(etp_db_query *q, int c, etp_arena *a, etp_history_
         etp_store_labels_parse(copy, len, labels, n);
     r->label_count = labels ? n : 0;
     r->labels = labels;
-    if (!r->run_id || !r->manifest_sha256 || !r->tool_version || !r->validity || !r->method ||
-        !r->program_sha256 || !r->time_unit || !r->bundle || !copy || (n && !labels))
-        return ETP_E_NOMEM;
-    return ETP_OK;
+    return !copy || (n && !labels) ? ETP_E_NOMEM : ETP_OK;
 }
 
 etp_status etp_store_select_runs(etp_store *s, const etp_store_filter *f, etp_arena *a,

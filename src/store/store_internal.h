@@ -123,19 +123,12 @@ void etp_arena_free(etp_arena *a);
 #define ETP_STORE_RUN_COLUMN_COUNT 13
 etp_status etp_store_read_run(etp_db_query *q, int first, etp_arena *a, etp_history_run *r,
                               etp_error *err);
+/* Only the labels of runs.labels in column @p c into r->labels / label_count. */
+etp_status etp_store_read_run_labels(etp_db_query *q, int c, etp_arena *a, etp_history_run *r);
 
 /* The runs @p f selects, in publication order, into *@p runs (from @p a). */
 etp_status etp_store_select_runs(etp_store *s, const etp_store_filter *f, etp_arena *a,
                                  etp_history_run **runs, uint32_t *count, etp_error *err);
-
-/* The per-execution values of the model figures of runs [@p first, @p first
- * + @p n) of @p runs, for each run a list (figure name, values) from @p a. */
-typedef struct etp_store_run_samples {
-    uint32_t count;
-    const char **figures;
-    uint32_t *value_counts;
-    const double **values;
-} etp_store_run_samples;
 
 /* Decode @p n bytes of value_le (8-byte little-endian doubles) into @p a;
  * NULL when @p n is not a multiple of 8 or out of memory. */

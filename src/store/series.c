@@ -1,0 +1,463 @@
+/* series.c - a quantity of the stored runs over time (etp_store_series):
+ * one query for the values (a summary metric, or one statistic of one
+ * entity), one for the per-execution values of --detailed runs, then the
+ * points grouped (program x method x device by default; never two units in
+ * one series), ordered, and handed out from one arena. */
+#include "store/store_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The statistics a series of an entity may follow: the entities table's
+ * columns (their names are constants here, never text from the caller). */
+static const char *const entity_stats[] = {"avg", "p10", "p50", "p90", "min", "max", "kernel_avg",
+                                           "dispatch_avg"};
+/* Those a summary metric name ends with. */
+static const char *const metric_stats[] = {"avg", "p50", "min", "max"};
+
+static const char *find_stat(const char *s, const char *const *list, size_t n)
+{
+    for (size_t i = 0; s && i < n; i++)
+        if (!strcmp(s, list[i]))
+            return list[i];
+    return NULL;
+}
+
+/* The run columns a point reads, then the value columns of each kind. */
+#define POINT_RUN_COLUMNS                                                                          \
+    "r.id, r.run_id, r.published_ms, r.program_sha256, r.etrecord_sha256, r.method, r.time_unit, " \
+    "r.validity, r.tool_version, r.labels, r.detailed"
+enum { C_ID, C_RUN_ID, C_PUBLISHED, C_PROGRAM, C_ETRECORD, C_METHOD, C_UNIT, C_VALIDITY, C_TOOL,
+       C_LABELS, C_DETAILED, C_VALUE, C_SAMPLES, C_VALUE_UNIT, C_KIND };
+
+/* A point as read, before it joins its series. */
+typedef struct raw_point {
+    etp_history_point p;
+    uint32_t group;
+    int detailed;
+} raw_point;
+
+/* The groups met so far: identity text (values NUL-separated) -> index. */
+typedef struct groups {
+    etp_hm index;
+    char **ident;
+    size_t *ident_len;
+    etp_history_series *series;   /* key, group labels, metric, unit filled; points later */
+    uint32_t n, cap;
+} groups;
+
+typedef struct build {
+    etp_store *s;
+    const etp_store_series_query *q;
+    etp_arena *a;
+    const char *metric_name;      /* the name series carry */
+    const char *const *group_by;
+    uint32_t group_by_count;
+    groups g;
+    raw_point *pts;
+    size_t npts, cap;
+    char *ident;                  /* scratch for one identity */
+    size_t ident_cap;
+} build;
+
+static const char *const default_group_by[] = {"program", "method", "device"};
+
+/* The value of group key @p key for the row: a run field or a label ("" when
+ * the run has no such label). */
+static const char *group_value(etp_db_query *q, const char *key, const etp_history_label *labels,
+                               uint32_t nlabels)
+{
+    static const struct {
+        const char *key;
+        int col;
+    } fields[] = {{"program", C_PROGRAM}, {"etrecord", C_ETRECORD}, {"method", C_METHOD},
+                  {"unit", C_UNIT},       {"validity", C_VALIDITY}, {"tool_version", C_TOOL},
+                  {"run_id", C_RUN_ID}};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (!strcmp(key, fields[i].key))
+            return etp_db_col_bytes(q, fields[i].col, NULL);
+    for (uint32_t i = 0; i < nlabels; i++)
+        if (!strcmp(labels[i].key, key))
+            return labels[i].value;
+    return "";
+}
+
+static int ident_put(build *b, size_t *len, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    if (*len + n > b->ident_cap) {
+        size_t cap = (*len + n) * 2;
+        char *p = realloc(b->ident, cap);
+        if (!p)
+            return -1;
+        b->ident = p;
+        b->ident_cap = cap;
+    }
+    memcpy(b->ident + *len, s, n);
+    *len += n;
+    return 0;
+}
+
+/* The group of the row: found or made (with its key text and labels). */
+static int group_of(build *b, etp_db_query *q, const etp_history_label *labels, uint32_t nlabels,
+                    const char *unit, const char *kind, uint32_t *out)
+{
+    size_t len = 0;
+    const char *vals[64];
+    for (uint32_t i = 0; i < b->group_by_count; i++) {
+        vals[i] = group_value(q, b->group_by[i], labels, nlabels);
+        if (ident_put(b, &len, vals[i]))
+            return -1;
+    }
+    if (ident_put(b, &len, unit) || ident_put(b, &len, kind ? kind : ""))
+        return -1;
+    groups *g = &b->g;
+    uint64_t h = etp_hash_bytes(b->ident, len, 11);
+    size_t cur = 0;
+    uint32_t v;
+    while (etp_hm_next(&g->index, h, &cur, &v))
+        if (g->ident_len[v] == len && !memcmp(g->ident[v], b->ident, len)) {
+            *out = v;
+            return 0;
+        }
+    if (g->n == g->cap) {
+        uint32_t cap = g->cap ? g->cap * 2 : 16;
+        char **i = realloc(g->ident, cap * sizeof *i);
+        if (!i)
+            return -1;
+        g->ident = i;
+        size_t *l = realloc(g->ident_len, cap * sizeof *l);
+        if (!l)
+            return -1;
+        g->ident_len = l;
+        etp_history_series *s = realloc(g->series, cap * sizeof *s);
+        if (!s)
+            return -1;
+        g->series = s;
+        g->cap = cap;
+    }
+    etp_history_series *s = &g->series[g->n];
+    memset(s, 0, sizeof *s);
+    etp_history_label *gl = etp_arena_alloc(b->a, (b->group_by_count + 1) * sizeof *gl);
+    size_t key_len = strlen(unit) + 8;
+    for (uint32_t i = 0; i < b->group_by_count; i++)
+        key_len += strlen(b->group_by[i]) + strlen(vals[i]) + 2;
+    char *key = etp_arena_alloc(b->a, key_len + 1);
+    char *id = etp_arena_strndup(b->a, b->ident, len);
+    if (!gl || !key || !id || etp_hm_put(&g->index, h, g->n))
+        return -1;
+    size_t k = 0;
+    for (uint32_t i = 0; i < b->group_by_count; i++) {
+        gl[i].key = etp_arena_strdup(b->a, b->group_by[i]);
+        gl[i].value = etp_arena_strdup(b->a, vals[i]);
+        if (!gl[i].key || !gl[i].value)
+            return -1;
+        k += (size_t)sprintf(key + k, "%s%s=", i ? "|" : "", b->group_by[i]);
+        memcpy(key + k, vals[i], strlen(vals[i]));
+        k += strlen(vals[i]);
+    }
+    sprintf(key + k, "%sunit=%s", b->group_by_count ? "|" : "", unit);
+    s->key = key;
+    s->group_count = b->group_by_count;
+    s->group = gl;
+    s->metric = b->metric_name;
+    s->entity = b->q->entity ? etp_arena_strdup(b->a, b->q->entity) : NULL;
+    s->unit = etp_arena_strdup(b->a, unit);
+    s->lower_is_better = 1; /* times, cycles, bytes: every stored quantity so far */
+    if ((b->q->entity && !s->entity) || !s->unit)
+        return -1;
+    g->ident[g->n] = id;
+    g->ident_len[g->n] = len;
+    *out = g->n++;
+    return 0;
+}
+
+/* A numeric label value (the whole text a finite number), for ordering. */
+static int numeric(const char *s, double *v)
+{
+    char *end;
+    if (!*s)
+        return 0;
+    *v = strtod(s, &end);
+    return !*end && isfinite(*v);
+}
+
+static etp_status read_points(build *b, etp_db_query *q, etp_error *err)
+{
+    etp_status st;
+    int row;
+    while (!(st = etp_db_step(q, &row, err)) && row) {
+        if (etp_db_col_null(q, C_VALUE))
+            continue;
+        etp_history_run run;
+        if (etp_store_read_run_labels(q, C_LABELS, b->a, &run))
+            return etp_store_nomem(b->s, err);
+        double order = (double)etp_db_col_int(q, C_PUBLISHED);
+        if (b->q->order_by) {
+            const char *v = group_value(q, b->q->order_by, run.labels, run.label_count);
+            if (!numeric(v, &order))
+                continue; /* no numeric value to stand at */
+        }
+        const char *unit = etp_db_col_bytes(q, C_VALUE_UNIT, NULL);
+        const char *kind = b->q->entity ? etp_db_col_bytes(q, C_KIND, NULL) : NULL;
+        uint32_t g;
+        if (group_of(b, q, run.labels, run.label_count, unit, kind, &g))
+            return etp_store_nomem(b->s, err);
+        if (b->npts == b->cap) {
+            size_t cap = b->cap ? b->cap * 2 : 1024;
+            raw_point *p = realloc(b->pts, cap * sizeof *p);
+            if (!p)
+                return etp_store_nomem(b->s, err);
+            b->pts = p;
+            b->cap = cap;
+        }
+        raw_point *rp = &b->pts[b->npts];
+        memset(rp, 0, sizeof *rp);
+        rp->group = g;
+        rp->detailed = etp_db_col_int(q, C_DETAILED) != 0;
+        rp->p.run = etp_db_col_int(q, C_ID);
+        rp->p.run_id = etp_arena_strdup(b->a, etp_db_col_bytes(q, C_RUN_ID, NULL));
+        rp->p.published_ms = etp_db_col_int(q, C_PUBLISHED);
+        rp->p.order = order;
+        rp->p.value = etp_db_col_double(q, C_VALUE);
+        int64_t n = etp_db_col_int(q, C_SAMPLES);
+        rp->p.samples = n > 0 && n <= UINT32_MAX ? (uint32_t)n : 0;
+        rp->p.label_count = run.label_count;
+        rp->p.labels = run.labels;
+        if (!rp->p.run_id)
+            return etp_store_nomem(b->s, err);
+        b->g.series[g].point_count++;
+        b->npts++;
+    }
+    return st;
+}
+
+/* The per-execution values of the points' runs (model metrics of --detailed
+ * runs): figure NAME of metric "NAME.stat", in the series' unit. */
+static etp_status attach_samples(build *b, const char *figure, etp_error *err)
+{
+    etp_hm by_run;
+    etp_hm_init(&by_run);
+    int any = 0;
+    for (size_t i = 0; i < b->npts; i++)
+        if (b->pts[i].detailed) {
+            any = 1;
+            if (etp_hm_put(&by_run, (uint64_t)b->pts[i].p.run, (uint32_t)i)) {
+                etp_hm_free(&by_run);
+                return etp_store_nomem(b->s, err);
+            }
+        }
+    if (!any) {
+        etp_hm_free(&by_run);
+        return ETP_OK;
+    }
+    int next = 2;
+    char *cond = etp_store_filter_sql(&b->q->filter, "r", &next);
+    char *sql = cond ? malloc(strlen(cond) + 256) : NULL;
+    if (!sql) {
+        free(cond);
+        etp_hm_free(&by_run);
+        return etp_store_nomem(b->s, err);
+    }
+    sprintf(sql, "SELECT f.run, f.unit, f.value_le FROM figure_samples f JOIN runs r ON r.id = f.run "
+                 "WHERE f.figure = $1%s",
+            cond);
+    free(cond);
+    etp_db_query *q;
+    etp_status st = etp_db_prepare(b->s->db, sql, &q, err);
+    free(sql);
+    if (!st) {
+        etp_db_bind_text(q, 1, figure);
+        etp_store_filter_bind(&b->q->filter, q, 2);
+        int row;
+        while (!(st = etp_db_step(q, &row, err)) && row) {
+            int64_t run = etp_db_col_int(q, 0);
+            const char *unit = etp_db_col_bytes(q, 1, NULL);
+            size_t len;
+            const char *le = etp_db_col_bytes(q, 2, &len);
+            size_t cur = 0;
+            uint32_t i;
+            double *v = NULL;
+            uint32_t n = 0;
+            while (etp_hm_next(&by_run, (uint64_t)run, &cur, &i)) {
+                raw_point *rp = &b->pts[i];
+                if (rp->p.run != run || strcmp(b->g.series[rp->group].unit, unit))
+                    continue;
+                if (!v && !(v = etp_store_values_decode(b->a, le, len, &n)))
+                    break; /* malformed or out of memory: no samples for it */
+                rp->p.sample_count = n;
+                rp->p.execution_values = v;
+            }
+        }
+        etp_db_finalize(q);
+    }
+    etp_hm_free(&by_run);
+    return st;
+}
+
+double *etp_store_values_decode(etp_arena *a, const char *le, size_t n, uint32_t *count)
+{
+    if (n % 8 || n / 8 > UINT32_MAX)
+        return NULL;
+    double *v = etp_arena_alloc(a, n ? n : 8);
+    for (size_t i = 0; v && i < n / 8; i++) {
+        uint64_t bits = 0;
+        for (int j = 7; j >= 0; j--)
+            bits = bits << 8 | (unsigned char)le[i * 8 + (size_t)j];
+        memcpy(&v[i], &bits, 8);
+    }
+    if (v)
+        *count = (uint32_t)(n / 8);
+    return v;
+}
+
+static int cmp_point(const void *x, const void *y)
+{
+    const etp_history_point *a = x, *b = y;
+    if (a->order != b->order)
+        return a->order < b->order ? -1 : 1;
+    return (a->run > b->run) - (a->run < b->run);
+}
+
+static int cmp_series(const void *x, const void *y)
+{
+    return strcmp(((const etp_history_series *)x)->key, ((const etp_history_series *)y)->key);
+}
+
+typedef struct series_result {
+    etp_history_series_set pub;   /* first: the pointer handed out */
+    etp_arena arena;
+} series_result;
+
+void etp_history_series_free(etp_history_series_set *set)
+{
+    if (!set)
+        return;
+    series_result *r = (series_result *)set;
+    etp_arena_free(&r->arena);
+    free(r);
+}
+
+/* The SQL of the values: a summary metric by name, or an entity's column. */
+static char *values_sql(const etp_store_series_query *q, const char *entity_col, int *next)
+{
+    char *cond = etp_store_filter_sql(&q->filter, "r", next);
+    char *sql = cond ? malloc(strlen(cond) + 512) : NULL;
+    if (sql && !entity_col)
+        sprintf(sql,
+                "SELECT " POINT_RUN_COLUMNS ", m.value, m.samples, k.unit FROM metric_kinds k "
+                "JOIN metrics m ON m.kind = k.id JOIN runs r ON r.id = m.run "
+                "WHERE k.name = $1 AND m.value IS NOT NULL%s%s",
+                q->include_invalid ? "" : " AND r.validity <> 'invalid'", cond);
+    else if (sql)
+        sprintf(sql,
+                "SELECT " POINT_RUN_COLUMNS ", e.%s, e.executions, r.time_unit, ek.kind "
+                "FROM entity_keys ek JOIN entities e ON e.entity = ek.id JOIN runs r ON r.id = e.run "
+                "WHERE ek.key = $1 AND e.%s IS NOT NULL%s%s",
+                entity_col, entity_col, q->include_invalid ? "" : " AND r.validity <> 'invalid'",
+                cond);
+    free(cond);
+    return sql;
+}
+
+static etp_status make_series(build *b, etp_error *err)
+{
+    groups *g = &b->g;
+    for (uint32_t i = 0; i < g->n; i++) {
+        g->series[i].points = etp_arena_alloc(b->a, (g->series[i].point_count + 1) * sizeof(etp_history_point));
+        if (!g->series[i].points)
+            return etp_store_nomem(b->s, err);
+        g->series[i].point_count = 0;
+    }
+    for (size_t i = 0; i < b->npts; i++) {
+        etp_history_series *s = &g->series[b->pts[i].group];
+        s->points[s->point_count++] = b->pts[i].p;
+    }
+    for (uint32_t i = 0; i < g->n; i++)
+        qsort(g->series[i].points, g->series[i].point_count, sizeof(etp_history_point), cmp_point);
+    qsort(g->series, g->n, sizeof *g->series, cmp_series);
+    return ETP_OK;
+}
+
+etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
+                            etp_history_series_set **out, etp_error *err)
+{
+    *out = NULL;
+    const char *shown = etp_db_shown(s->db);
+    if (!q || (!q->metric && !q->entity))
+        return etp_error_set(err, ETP_E_USAGE, shown, ETP_NO_OFFSET, "a series needs a metric");
+    if (q->group_by_count > 32)
+        return etp_error_set(err, ETP_E_USAGE, shown, ETP_NO_OFFSET, "at most 32 group keys");
+    const char *entity_col = NULL;
+    char name[512];
+    if (q->entity) {
+        const char *stat = q->stat ? q->stat : find_stat(q->metric, entity_stats, 8) ? q->metric : "avg";
+        if (!(entity_col = find_stat(stat, entity_stats, 8)))
+            return etp_error_set(err, ETP_E_USAGE, shown, ETP_NO_OFFSET,
+                                 "an entity's statistic is avg, p10, p50, p90, min, max, kernel_avg "
+                                 "or dispatch_avg, not '%.64s'",
+                                 stat);
+        snprintf(name, sizeof name, "%s", entity_col);
+    } else if (q->stat && !find_stat(q->stat, metric_stats, 4)) {
+        return etp_error_set(err, ETP_E_USAGE, shown, ETP_NO_OFFSET,
+                             "--stat is avg, p50, min or max, not '%.64s'", q->stat);
+    } else if ((size_t)snprintf(name, sizeof name, "%s%s%s", q->metric, q->stat ? "." : "",
+                                q->stat ? q->stat : "") >= sizeof name) {
+        return etp_error_set(err, ETP_E_USAGE, shown, ETP_NO_OFFSET, "metric name too long");
+    }
+    series_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return etp_store_nomem(s, err);
+    build b = {.s = s, .q = q, .a = &r->arena};
+    etp_hm_init(&b.g.index);
+    b.group_by = q->group_by_count ? q->group_by : default_group_by;
+    b.group_by_count = q->group_by_count ? q->group_by_count : 3;
+    b.metric_name = etp_arena_strdup(&r->arena, name);
+    int next = 2;
+    char *sql = values_sql(q, entity_col, &next);
+    etp_status st = b.metric_name && sql ? ETP_OK : etp_store_nomem(s, err);
+    etp_db_query *dq = NULL;
+    if (!st)
+        st = etp_db_prepare(s->db, sql, &dq, err);
+    free(sql);
+    if (!st) {
+        if (q->entity)
+            etp_db_bind_bytes(dq, 1, q->entity, strlen(q->entity));
+        else
+            etp_db_bind_text(dq, 1, name);
+        etp_store_filter_bind(&q->filter, dq, 2);
+        st = read_points(&b, dq, err);
+    }
+    etp_db_finalize(dq);
+    /* A summary metric "FIGURE.stat" has the figure's per-execution values. */
+    const char *dot = strrchr(name, '.');
+    if (!st && !q->entity && !q->no_samples && dot && find_stat(dot + 1, metric_stats, 4)) {
+        char figure[512];
+        snprintf(figure, sizeof figure, "%.*s", (int)(dot - name), name);
+        st = attach_samples(&b, figure, err);
+    }
+    if (!st)
+        st = make_series(&b, err);
+    if (!st) {
+        r->pub.count = b.g.n;
+        r->pub.series = b.g.n ? etp_arena_alloc(&r->arena, b.g.n * sizeof *r->pub.series) : NULL;
+        if (b.g.n && !r->pub.series)
+            st = etp_store_nomem(s, err);
+        else if (b.g.n)
+            memcpy(r->pub.series, b.g.series, b.g.n * sizeof *r->pub.series);
+    }
+    free(b.pts);
+    free(b.ident);
+    free(b.g.ident);
+    free(b.g.ident_len);
+    free(b.g.series);
+    etp_hm_free(&b.g.index);
+    if (st) {
+        etp_history_series_free(&r->pub);
+        return st;
+    }
+    *out = &r->pub;
+    return ETP_OK;
+}
