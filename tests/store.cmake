@@ -13,7 +13,6 @@ add_executable(store_probe ${CMAKE_CURRENT_SOURCE_DIR}/support/store_probe.c)
 target_include_directories(store_probe PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(store_probe PRIVATE etprof)
 
-set(ETP_PG_DIR ${CMAKE_CURRENT_BINARY_DIR}/store/pg)
 add_test(NAME store.pg.start
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tools/pg_cluster.sh start ${ETP_PG_DIR})
 set_tests_properties(store.pg.start PROPERTIES FIXTURES_SETUP etp_pg TIMEOUT 120)
