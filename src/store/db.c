@@ -60,6 +60,16 @@ void etp_db_rollback(etp_db *db)
     db->ops->exec(db, "ROLLBACK", &ignored);
 }
 
+etp_status etp_db_batch_begin(etp_db *db, etp_error *err)
+{
+    return db->ops->batch_begin ? db->ops->batch_begin(db, err) : ETP_OK;
+}
+
+etp_status etp_db_batch_end(etp_db *db, etp_error *err)
+{
+    return db->ops->batch_end ? db->ops->batch_end(db, err) : ETP_OK;
+}
+
 int etp_db_has_table(etp_db *db, const char *name, etp_error *err)
 {
     etp_db_query *q;

@@ -77,6 +77,15 @@ etp_status etp_db_begin_schema(etp_db *db, etp_error *err);
 etp_status etp_db_commit(etp_db *db, etp_error *err);
 void etp_db_rollback(etp_db *db);
 
+/* Statements that return no rows, batched: between batch_begin and
+ * batch_end an engine may send them without waiting for each (PostgreSQL's
+ * pipeline mode: the lot costs one round trip to the server); their first
+ * error is reported by etp_db_batch_end (a statement of the batch reports
+ * only a failure to send it). No statement inside a batch may return rows.
+ * SQLite runs each statement at once. */
+etp_status etp_db_batch_begin(etp_db *db, etp_error *err);
+etp_status etp_db_batch_end(etp_db *db, etp_error *err);
+
 /* 1 when table @p name exists, 0 when not; -1 on error (err set). */
 int etp_db_has_table(etp_db *db, const char *name, etp_error *err);
 
@@ -94,8 +103,9 @@ etp_status etp_db_step(etp_db_query *q, int *row, etp_error *err);
 int etp_db_col_null(etp_db_query *q, int c);
 int64_t etp_db_col_int(etp_db_query *q, int c);
 double etp_db_col_double(etp_db_query *q, int c); /* NULL reads as NaN */
-/* Text or bytes of column @p c (NUL-terminated, valid until the next step;
- * "" for NULL); *len (may be NULL) receives the length. */
+/* Text or bytes of column @p c, valid until the next step ("" for NULL);
+ * *len (may be NULL) receives the length. Text is NUL-terminated; a {BYTES}
+ * column's value may not be: read it with its length. */
 const char *etp_db_col_bytes(etp_db_query *q, int c, size_t *len);
 void etp_db_reset(etp_db_query *q);
 void etp_db_finalize(etp_db_query *q);

@@ -20,6 +20,8 @@ typedef struct etp_db_ops {
     /* Statements that follow BEGIN in begin_schema (may be NULL). */
     const char *schema_lock;
     const char *has_table_sql; /* one parameter (the name), one integer column: a count */
+    etp_status (*batch_begin)(etp_db *db, etp_error *err); /* NULL: statements run at once */
+    etp_status (*batch_end)(etp_db *db, etp_error *err);
     etp_status (*prepare)(etp_db *db, const char *sql, etp_db_query **out, etp_error *err);
     void (*bind_int)(etp_db_query *q, int i, int64_t v);
     void (*bind_double)(etp_db_query *q, int i, double v);

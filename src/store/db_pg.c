@@ -25,6 +25,7 @@ typedef struct pg_db {
     etp_db head;
     PGconn *c;
     char *secret; /* the password of the target, scrubbed from messages */
+    int pipeline; /* inside etp_db_batch_begin/end */
 } pg_db;
 
 typedef struct pg_query {
@@ -89,7 +90,12 @@ static int pg_readonly(const etp_db *db)
 
 static etp_status pg_exec(etp_db *db, const char *sql, etp_error *err)
 {
-    PGresult *r = PQexec(((pg_db *)db)->c, sql);
+    pg_db *d = (pg_db *)db;
+    if (d->pipeline) /* one statement, sent with the batch (extended protocol) */
+        return PQsendQueryParams(d->c, sql, 0, NULL, NULL, NULL, NULL, 1)
+                   ? ETP_OK
+                   : fail_text(db, PQerrorMessage(d->c), err);
+    PGresult *r = PQexec(d->c, sql);
     ExecStatusType st = PQresultStatus(r);
     etp_status s = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? ETP_OK : fail_result(db, r, err);
     PQclear(r);
@@ -214,13 +220,56 @@ static void pg_bind_text(etp_db_query *q, int i, const char *s, size_t n) { bind
 static void pg_bind_bytes(etp_db_query *q, int i, const void *p, size_t n) { bind(q, i, OID_BYTEA, p, n); }
 static void pg_bind_null(etp_db_query *q, int i) { bind(q, i, 0, NULL, 0); }
 
+static etp_status pg_batch_begin(etp_db *db, etp_error *err)
+{
+    pg_db *d = (pg_db *)db;
+    if (!PQenterPipelineMode(d->c))
+        return fail_text(db, PQerrorMessage(d->c), err);
+    d->pipeline = 1;
+    return ETP_OK;
+}
+
+/* Send the sync, read every result of the batch (the first error wins:
+ * the statements after it were skipped by the server), leave pipeline mode. */
+static etp_status pg_batch_end(etp_db *db, etp_error *err)
+{
+    pg_db *d = (pg_db *)db;
+    etp_status s = PQpipelineSync(d->c) ? ETP_OK : fail_text(db, PQerrorMessage(d->c), err);
+    for (int synced = s != ETP_OK; !synced;) {
+        PGresult *r = PQgetResult(d->c);
+        if (!r) {
+            if (PQstatus(d->c) != CONNECTION_OK) {
+                s = s ? s : fail_text(db, PQerrorMessage(d->c), err);
+                break;
+            }
+            continue; /* the end of one statement's results */
+        }
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_PIPELINE_SYNC)
+            synced = 1;
+        else if (st == PGRES_FATAL_ERROR && !s)
+            s = fail_result(db, r, err);
+        PQclear(r);
+    }
+    d->pipeline = 0;
+    if (!PQexitPipelineMode(d->c) && !s)
+        s = fail_text(db, PQerrorMessage(d->c), err);
+    return s;
+}
+
 static etp_status pg_step(etp_db_query *hq, int *row, etp_error *err)
 {
     pg_query *q = (pg_query *)hq;
+    pg_db *d = (pg_db *)hq->db;
     *row = 0;
+    if (q->nparams < 0)
+        return etp_error_set(err, ETP_E_NOMEM, hq->db->shown, ETP_NO_OFFSET, "out of memory");
+    if (d->pipeline) /* sent now, its result read by pg_batch_end */
+        return PQsendQueryParams(d->c, q->sql, q->nparams, q->types, (const char *const *)q->values,
+                                 q->lengths, q->formats, 1)
+                   ? ETP_OK
+                   : fail_text(hq->db, PQerrorMessage(d->c), err);
     if (!q->res) {
-        if (q->nparams < 0)
-            return etp_error_set(err, ETP_E_NOMEM, hq->db->shown, ETP_NO_OFFSET, "out of memory");
         q->res = PQexecParams(((pg_db *)hq->db)->c, q->sql, q->nparams, q->types,
                               (const char *const *)q->values, q->lengths, q->formats, 1);
         ExecStatusType st = PQresultStatus(q->res);
@@ -344,6 +393,8 @@ const etp_db_ops etp_db_pg_ops = {
     .close = pg_close,
     .readonly = pg_readonly,
     .exec = pg_exec,
+    .batch_begin = pg_batch_begin,
+    .batch_end = pg_batch_end,
     .begin_write = "BEGIN",
     .begin_read = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
     /* One schema change at a time across every client of the server (the

@@ -92,6 +92,8 @@ static etp_status read_chunk(etp_store *s, const etp_history_run *runs, size_t k
         x->additive = etp_db_col_int(q, 5) != 0;
         int64_t n = etp_db_col_int(q, 6);
         x->samples = n > 0 && n <= UINT32_MAX ? (uint32_t)n : 0;
+        x->sample_count = 0;
+        x->execution_values = NULL;
         if (!x->name || !x->unit || !x->aggregation) {
             st = etp_store_nomem(s, err);
             break;
@@ -179,8 +181,8 @@ etp_status etp_store_each_run(etp_store *s, const etp_store_filter *f, etp_store
     for (uint32_t lo = 0; !st && lo < count; lo += CHUNK) {
         size_t k = count - lo < CHUNK ? count - lo : CHUNK;
         etp_arena a = {0};
-        run_metrics *rm = etp_arena_alloc(&a, k * sizeof *rm);
-        run_figures *rf = etp_arena_alloc(&a, k * sizeof *rf);
+        run_metrics *rm = etp_arena_calloc(&a, k * sizeof *rm);
+        run_figures *rf = etp_arena_calloc(&a, k * sizeof *rf);
         st = rm && rf ? read_chunk(s, runs + lo, k, &a, rm, rf, err) : etp_store_nomem(s, err);
         for (size_t i = 0; !st && i < k; i++) {
             qsort(rm[i].v, rm[i].n, sizeof *rm[i].v, cmp_metric);

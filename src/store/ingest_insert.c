@@ -577,8 +577,21 @@ static etp_status existing_run(etp_store *s, const char *sha, int64_t *run, etp_
     return st;
 }
 
-static etp_status insert_all(ingest *g, etp_store_dict *fresh_kinds, etp_store_dict *fresh_keys,
-                             uint64_t *rows, etp_error *err)
+/* The dictionary ids the run's rows refer to (these may read). */
+static etp_status resolve_all(ingest *g, etp_store_dict *fresh_kinds, etp_store_dict *fresh_keys,
+                              etp_error *err)
+{
+    etp_store *s = g->s;
+    etp_status st = resolve(g, &metric_kinds, &s->metric_kinds, g->metric_count, g->metric_kind,
+                            fresh_kinds, err);
+    if (!st)
+        st = resolve(g, &entity_keys, &s->entity_keys, g->b->entity_count, g->entity_key, fresh_keys,
+                     err);
+    return st;
+}
+
+/* Every row of the run but its own: statements without results (batched). */
+static etp_status insert_rows_of_run(ingest *g, uint64_t *rows, etp_error *err)
 {
     etp_store *s = g->s;
     const etp_store_bundle *b = g->b;
@@ -593,14 +606,8 @@ static etp_status insert_all(ingest *g, etp_store_dict *fresh_kinds, etp_store_d
         st = insert_rows(s, "issues", "run, code, severity, message", 4, m->issue_count, bind_issue,
                          g, "", rows, err);
     if (!st)
-        st = resolve(g, &metric_kinds, &s->metric_kinds, g->metric_count, g->metric_kind, fresh_kinds,
-                     err);
-    if (!st)
         st = insert_rows(s, "metrics", "run, kind, value, samples, reason", 5, g->metric_count,
                          bind_metric, g, "", rows, err);
-    if (!st)
-        st = resolve(g, &entity_keys, &s->entity_keys, b->entity_count, g->entity_key, fresh_keys,
-                     err);
     if (!st)
         st = insert_rows(s, "entities",
                          "run, entity, executions, events, avg, p10, p50, p90, min, max, additive, "
@@ -660,12 +667,22 @@ etp_status etp_store_insert(etp_store *s, const etp_store_bundle *b, etp_store_i
         open = 0;
         st = existing_run(s, b->run.manifest_sha256, &res->run, err);
     } else if (!st) {
+        /* The rows and COMMIT in one batch: on PostgreSQL, one round trip. */
         res->rows = 1;
-        st = insert_all(&g, &fresh_kinds, &fresh_keys, &res->rows, err);
-        if (!st)
+        st = resolve_all(&g, &fresh_kinds, &fresh_keys, err);
+        etp_status sent = st ? st : etp_db_batch_begin(s->db, err);
+        if (!sent)
+            sent = insert_rows_of_run(&g, &res->rows, err);
+        if (!sent)
             test_pause();
-        if (!st)
-            st = etp_db_commit(s->db, err);
+        if (!sent)
+            sent = etp_db_commit(s->db, err);
+        if (!st) {
+            etp_error berr;
+            etp_error_clear(&berr);
+            etp_status ended = etp_db_batch_end(s->db, sent ? &berr : err);
+            st = sent ? sent : ended;
+        }
         if (!st) {
             open = 0;
             res->run = g.run;

@@ -114,15 +114,18 @@ etp_status etp_store_read_run_labels(etp_db_query *q, int c, etp_arena *a, etp_h
 {
     size_t len;
     const char *blob = etp_db_col_bytes(q, c, &len);
-    /* The labels' strings point into one copy of the blob. */
+    /* The labels' strings point into one copy of the blob; each label ends
+     * in two NULs, which bound their number. */
     char *copy = etp_arena_strndup(a, blob, len);
-    uint32_t n = copy ? etp_store_labels_parse(copy, len, NULL, 0) : 0;
-    etp_history_label *labels = n ? etp_arena_alloc(a, n * sizeof *labels) : NULL;
-    if (labels)
-        etp_store_labels_parse(copy, len, labels, n);
-    r->label_count = labels ? n : 0;
+    uint32_t max = 0;
+    for (const char *p = blob, *end = blob + len; (p = memchr(p, 0, (size_t)(end - p))); p++)
+        max++;
+    max /= 2;
+    etp_history_label *labels = max && copy ? etp_arena_alloc(a, max * sizeof *labels) : NULL;
+    uint32_t n = labels ? etp_store_labels_parse(copy, len, labels, max) : 0;
+    r->label_count = n;
     r->labels = labels;
-    return !copy || (n && !labels) ? ETP_E_NOMEM : ETP_OK;
+    return !copy || (max && !labels) ? ETP_E_NOMEM : ETP_OK;
 }
 
 etp_status etp_store_select_runs(etp_store *s, const etp_store_filter *f, etp_arena *a,

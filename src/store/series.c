@@ -33,6 +33,7 @@ enum { C_ID, C_RUN_ID, C_PUBLISHED, C_PROGRAM, C_ETRECORD, C_METHOD, C_UNIT, C_V
        C_LABELS, C_DETAILED, C_VALUE, C_SAMPLES, C_VALUE_UNIT, C_KIND };
 
 /* A point as read, before it joins its series. */
+#define POINT_CHUNK 32768
 typedef struct raw_point {
     etp_history_point p;
     uint32_t group;
@@ -56,8 +57,8 @@ typedef struct build {
     const char *const *group_by;
     uint32_t group_by_count;
     groups g;
-    raw_point *pts;
-    size_t npts, cap;
+    raw_point **chunks;           /* the points as read, POINT_CHUNK a chunk (never moved) */
+    size_t npts, nchunks;
     char *ident;                  /* scratch for one identity */
     size_t ident_cap;
 } build;
@@ -184,6 +185,11 @@ static int numeric(const char *s, double *v)
     return !*end && isfinite(*v);
 }
 
+static raw_point *point_at(const build *b, size_t i)
+{
+    return &b->chunks[i / POINT_CHUNK][i % POINT_CHUNK];
+}
+
 static etp_status read_points(build *b, etp_db_query *q, etp_error *err)
 {
     etp_status st;
@@ -205,15 +211,16 @@ static etp_status read_points(build *b, etp_db_query *q, etp_error *err)
         uint32_t g;
         if (group_of(b, q, run.labels, run.label_count, unit, kind, &g))
             return etp_store_nomem(b->s, err);
-        if (b->npts == b->cap) {
-            size_t cap = b->cap ? b->cap * 2 : 1024;
-            raw_point *p = realloc(b->pts, cap * sizeof *p);
-            if (!p)
+        if (b->npts == b->nchunks * POINT_CHUNK) {
+            raw_point **c = realloc(b->chunks, (b->nchunks + 1) * sizeof *c);
+            if (!c)
                 return etp_store_nomem(b->s, err);
-            b->pts = p;
-            b->cap = cap;
+            b->chunks = c;
+            if (!(c[b->nchunks] = etp_store_big_alloc(POINT_CHUNK * sizeof **c)))
+                return etp_store_nomem(b->s, err);
+            b->nchunks++;
         }
-        raw_point *rp = &b->pts[b->npts];
+        raw_point *rp = point_at(b, b->npts);
         memset(rp, 0, sizeof *rp);
         rp->group = g;
         rp->detailed = etp_db_col_int(q, C_DETAILED) != 0;
@@ -242,9 +249,9 @@ static etp_status attach_samples(build *b, const char *figure, etp_error *err)
     etp_hm_init(&by_run);
     int any = 0;
     for (size_t i = 0; i < b->npts; i++)
-        if (b->pts[i].detailed) {
+        if (point_at(b, i)->detailed) {
             any = 1;
-            if (etp_hm_put(&by_run, (uint64_t)b->pts[i].p.run, (uint32_t)i)) {
+            if (etp_hm_put(&by_run, (uint64_t)point_at(b, i)->p.run, (uint32_t)i)) {
                 etp_hm_free(&by_run);
                 return etp_store_nomem(b->s, err);
             }
@@ -282,7 +289,7 @@ static etp_status attach_samples(build *b, const char *figure, etp_error *err)
             double *v = NULL;
             uint32_t n = 0;
             while (etp_hm_next(&by_run, (uint64_t)run, &cur, &i)) {
-                raw_point *rp = &b->pts[i];
+                raw_point *rp = point_at(b, i);
                 if (rp->p.run != run || strcmp(b->g.series[rp->group].unit, unit))
                     continue;
                 if (!v && !(v = etp_store_values_decode(b->a, le, len, &n)))
@@ -372,8 +379,9 @@ static etp_status make_series(build *b, etp_error *err)
         g->series[i].point_count = 0;
     }
     for (size_t i = 0; i < b->npts; i++) {
-        etp_history_series *s = &g->series[b->pts[i].group];
-        s->points[s->point_count++] = b->pts[i].p;
+        const raw_point *rp = point_at(b, i);
+        etp_history_series *s = &g->series[rp->group];
+        s->points[s->point_count++] = rp->p;
     }
     for (uint32_t i = 0; i < g->n; i++)
         qsort(g->series[i].points, g->series[i].point_count, sizeof(etp_history_point), cmp_point);
@@ -448,7 +456,9 @@ etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
         else if (b.g.n)
             memcpy(r->pub.series, b.g.series, b.g.n * sizeof *r->pub.series);
     }
-    free(b.pts);
+    for (size_t i = 0; i < b.nchunks; i++)
+        free(b.chunks[i]);
+    free(b.chunks);
     free(b.ident);
     free(b.g.ident);
     free(b.g.ident_len);

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 etp_status etp_store_nomem(const etp_store *s, etp_error *err)
 {
@@ -172,12 +173,30 @@ struct etp_arena_chunk {
     max_align_t data[];
 };
 
+/* Large blocks on 2 MiB pages where the kernel has them: a query's result
+ * of 100,000 points fills tens of MB, and faulting that in 4 KiB at a time
+ * costs as much as the query. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *etp_store_big_alloc(size_t n)
+{
+    void *p = NULL;
+    if (n < HUGE_PAGE)
+        return malloc(n);
+    if (posix_memalign(&p, HUGE_PAGE, n))
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, n & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 void *etp_arena_alloc(etp_arena *a, size_t n)
 {
     n = (n + 15) & ~(size_t)15;
     if (!a->chunks || a->used + n > a->cap) {
-        size_t size = n > ((size_t)1 << 20) ? n : (size_t)1 << 20;
-        struct etp_arena_chunk *c = malloc(sizeof *c + size);
+        size_t size = n > ((size_t)4 << 20) ? n : ((size_t)4 << 20) - sizeof(struct etp_arena_chunk);
+        struct etp_arena_chunk *c = etp_store_big_alloc(sizeof *c + size);
         if (!c)
             return NULL;
         c->next = a->chunks;
@@ -188,15 +207,24 @@ void *etp_arena_alloc(etp_arena *a, size_t n)
     }
     char *p = (char *)a->chunks->data + a->used;
     a->used += n;
-    memset(p, 0, n);
+    return p;
+}
+
+void *etp_arena_calloc(etp_arena *a, size_t n)
+{
+    void *p = etp_arena_alloc(a, n);
+    if (p)
+        memset(p, 0, n);
     return p;
 }
 
 char *etp_arena_strndup(etp_arena *a, const char *s, size_t n)
 {
     char *p = etp_arena_alloc(a, n + 1);
-    if (p)
+    if (p) {
         memcpy(p, s, n);
+        p[n] = '\0';
+    }
     return p;
 }
 

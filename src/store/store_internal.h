@@ -111,7 +111,11 @@ typedef struct etp_arena {
     size_t used, cap;
 } etp_arena;
 
-void *etp_arena_alloc(etp_arena *a, size_t n);     /* zeroed, 8-byte aligned; NULL: OOM */
+/* malloc, but a block of 2 MiB or more is aligned to and advised for huge
+ * pages (free() it as usual). */
+void *etp_store_big_alloc(size_t n);
+void *etp_arena_alloc(etp_arena *a, size_t n);     /* 16-byte aligned; NULL: OOM */
+void *etp_arena_calloc(etp_arena *a, size_t n);    /* the same, zeroed */
 char *etp_arena_strndup(etp_arena *a, const char *s, size_t n);
 char *etp_arena_strdup(etp_arena *a, const char *s);
 void etp_arena_free(etp_arena *a);
