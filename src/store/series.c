@@ -25,12 +25,20 @@ static const char *find_stat(const char *s, const char *const *list, size_t n)
     return NULL;
 }
 
-/* The run columns a point reads, then the value columns of each kind. */
-#define POINT_RUN_COLUMNS                                                                          \
-    "r.id, r.run_id, r.published_ms, r.program_sha256, r.etrecord_sha256, r.method, r.time_unit, " \
-    "r.validity, r.tool_version, r.labels, r.detailed"
+/* The columns of a point's row: the run's (those no group key reads are
+ * selected as '', sparing their bytes), then the value, its executions and
+ * its unit. */
 enum { C_ID, C_RUN_ID, C_PUBLISHED, C_PROGRAM, C_ETRECORD, C_METHOD, C_UNIT, C_VALIDITY, C_TOOL,
-       C_LABELS, C_DETAILED, C_VALUE, C_SAMPLES, C_VALUE_UNIT, C_KIND };
+       C_LABELS, C_DETAILED, C_VALUE, C_SAMPLES, C_VALUE_UNIT };
+
+/* The run fields a group key may name, by column (C_PROGRAM .. C_TOOL). */
+static const struct {
+    const char *key, *column;
+    int col;
+} group_fields[] = {{"program", "program_sha256", C_PROGRAM}, {"etrecord", "etrecord_sha256", C_ETRECORD},
+                    {"method", "method", C_METHOD},           {"unit", "time_unit", C_UNIT},
+                    {"validity", "validity", C_VALIDITY},     {"tool_version", "tool_version", C_TOOL},
+                    {"run_id", "run_id", C_RUN_ID}};
 
 /* A point as read, before it joins its series. */
 #define POINT_CHUNK 32768
@@ -56,6 +64,8 @@ typedef struct build {
     const char *metric_name;      /* the name series carry */
     const char *const *group_by;
     uint32_t group_by_count;
+    int group_col[32];            /* where each group key's value is (field_column) */
+    int order_col;
     groups g;
     raw_point **chunks;           /* the points as read, POINT_CHUNK a chunk (never moved) */
     size_t npts, nchunks;
@@ -67,22 +77,43 @@ static const char *const default_group_by[] = {"program", "method", "device"};
 
 /* The value of group key @p key for the row: a run field or a label ("" when
  * the run has no such label). */
-static const char *group_value(etp_db_query *q, const char *key, const etp_history_label *labels,
-                               uint32_t nlabels)
+/* Which column holds group key @p key: a run field's, or -1 for a label. */
+static int field_column(const char *key)
 {
-    static const struct {
-        const char *key;
-        int col;
-    } fields[] = {{"program", C_PROGRAM}, {"etrecord", C_ETRECORD}, {"method", C_METHOD},
-                  {"unit", C_UNIT},       {"validity", C_VALIDITY}, {"tool_version", C_TOOL},
-                  {"run_id", C_RUN_ID}};
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        if (!strcmp(key, fields[i].key))
-            return etp_db_col_bytes(q, fields[i].col, NULL);
+    for (size_t i = 0; i < sizeof group_fields / sizeof group_fields[0]; i++)
+        if (!strcmp(key, group_fields[i].key))
+            return group_fields[i].col;
+    return -1;
+}
+
+/* The value of a group key for the row: column @p col (field_column), or
+ * label @p key ("" when the run has no such label). */
+static const char *group_value(etp_db_query *q, int col, const char *key,
+                               const etp_history_label *labels, uint32_t nlabels)
+{
+    if (col >= 0)
+        return etp_db_col_bytes(q, col, NULL);
     for (uint32_t i = 0; i < nlabels; i++)
         if (!strcmp(labels[i].key, key))
             return labels[i].value;
     return "";
+}
+
+/* A hash of a group's identity, eight bytes at a time (etp_hash_bytes takes
+ * one: this one is on every point). */
+static uint64_t ident_hash(const char *p, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, n);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 29);
 }
 
 static int ident_put(build *b, size_t *len, const char *s)
@@ -108,14 +139,14 @@ static int group_of(build *b, etp_db_query *q, const etp_history_label *labels, 
     size_t len = 0;
     const char *vals[64];
     for (uint32_t i = 0; i < b->group_by_count; i++) {
-        vals[i] = group_value(q, b->group_by[i], labels, nlabels);
+        vals[i] = group_value(q, b->group_col[i], b->group_by[i], labels, nlabels);
         if (ident_put(b, &len, vals[i]))
             return -1;
     }
     if (ident_put(b, &len, unit) || ident_put(b, &len, kind ? kind : ""))
         return -1;
     groups *g = &b->g;
-    uint64_t h = etp_hash_bytes(b->ident, len, 11);
+    uint64_t h = ident_hash(b->ident, len);
     size_t cur = 0;
     uint32_t v;
     while (etp_hm_next(&g->index, h, &cur, &v))
@@ -190,7 +221,10 @@ static raw_point *point_at(const build *b, size_t i)
     return &b->chunks[i / POINT_CHUNK][i % POINT_CHUNK];
 }
 
-static etp_status read_points(build *b, etp_db_query *q, etp_error *err)
+/* The points of one metric kind or entity key: @p unit is the kind's (NULL:
+ * the row's), @p kind the entity's (NULL for a metric). */
+static etp_status read_points(build *b, etp_db_query *q, const char *unit_of_kind, const char *kind,
+                              etp_error *err)
 {
     etp_status st;
     int row;
@@ -202,12 +236,11 @@ static etp_status read_points(build *b, etp_db_query *q, etp_error *err)
             return etp_store_nomem(b->s, err);
         double order = (double)etp_db_col_int(q, C_PUBLISHED);
         if (b->q->order_by) {
-            const char *v = group_value(q, b->q->order_by, run.labels, run.label_count);
+            const char *v = group_value(q, b->order_col, b->q->order_by, run.labels, run.label_count);
             if (!numeric(v, &order))
                 continue; /* no numeric value to stand at */
         }
-        const char *unit = etp_db_col_bytes(q, C_VALUE_UNIT, NULL);
-        const char *kind = b->q->entity ? etp_db_col_bytes(q, C_KIND, NULL) : NULL;
+        const char *unit = unit_of_kind ? unit_of_kind : etp_db_col_bytes(q, C_VALUE_UNIT, NULL);
         uint32_t g;
         if (group_of(b, q, run.labels, run.label_count, unit, kind, &g))
             return etp_store_nomem(b->s, err);
@@ -268,9 +301,10 @@ static etp_status attach_samples(build *b, const char *figure, etp_error *err)
         etp_hm_free(&by_run);
         return etp_store_nomem(b->s, err);
     }
-    sprintf(sql, "SELECT f.run, f.unit, f.value_le FROM figure_samples f JOIN runs r ON r.id = f.run "
-                 "WHERE f.figure = $1%s",
-            cond);
+    /* Runs are joined only to apply a filter: the points' runs are looked
+     * up below anyway. */
+    sprintf(sql, "SELECT f.run, f.unit, f.value_le FROM figure_samples f%s WHERE f.figure = $1%s",
+            *cond ? " JOIN runs r ON r.id = f.run" : "", cond);
     free(cond);
     etp_db_query *q;
     etp_status st = etp_db_prepare(b->s->db, sql, &q, err);
@@ -347,26 +381,99 @@ void etp_history_series_free(etp_history_series_set *set)
     free(r);
 }
 
-/* The SQL of the values: a summary metric by name, or an entity's column. */
-static char *values_sql(const etp_store_series_query *q, const char *entity_col, int *next)
+/* The SQL of the values of one metric kind or entity key ($1), the filter's
+ * parameters from $2: the run's columns (only those a group key reads), then
+ * the value, its executions and (entities) the run's time unit. */
+static char *values_sql(const build *b, const char *entity_col)
 {
-    char *cond = etp_store_filter_sql(&q->filter, "r", next);
-    char *sql = cond ? malloc(strlen(cond) + 512) : NULL;
-    if (sql && !entity_col)
-        sprintf(sql,
-                "SELECT " POINT_RUN_COLUMNS ", m.value, m.samples, k.unit FROM metric_kinds k "
-                "JOIN metrics m ON m.kind = k.id JOIN runs r ON r.id = m.run "
-                "WHERE k.name = $1 AND m.value IS NOT NULL%s%s",
+    const etp_store_series_query *q = b->q;
+    int next = 2;
+    char *cond = etp_store_filter_sql(&q->filter, "r", &next);
+    char *sql = cond ? malloc(strlen(cond) + 1024) : NULL;
+    if (!sql) {
+        free(cond);
+        return NULL;
+    }
+    size_t k = (size_t)sprintf(sql, "SELECT r.id, r.run_id, r.published_ms");
+    for (size_t f = 0; f + 1 < sizeof group_fields / sizeof group_fields[0]; f++) {
+        int used = 0;
+        for (uint32_t i = 0; i < b->group_by_count; i++)
+            used |= !strcmp(b->group_by[i], group_fields[f].key);
+        used |= q->order_by && !strcmp(q->order_by, group_fields[f].key);
+        k += (size_t)sprintf(sql + k, used ? ", r.%s" : ", ''", group_fields[f].column);
+    }
+    if (!entity_col)
+        sprintf(sql + k,
+                ", r.labels, r.detailed, m.value, m.samples FROM metrics m JOIN runs r ON r.id = m.run "
+                "WHERE m.kind = $1 AND m.value IS NOT NULL%s%s",
                 q->include_invalid ? "" : " AND r.validity <> 'invalid'", cond);
-    else if (sql)
-        sprintf(sql,
-                "SELECT " POINT_RUN_COLUMNS ", e.%s, e.executions, r.time_unit, ek.kind "
-                "FROM entity_keys ek JOIN entities e ON e.entity = ek.id JOIN runs r ON r.id = e.run "
-                "WHERE ek.key = $1 AND e.%s IS NOT NULL%s%s",
-                entity_col, entity_col, q->include_invalid ? "" : " AND r.validity <> 'invalid'",
-                cond);
+    else
+        sprintf(sql + k,
+                ", r.labels, r.detailed, e.%s, e.executions, r.time_unit FROM entities e "
+                "JOIN runs r ON r.id = e.run WHERE e.entity = $1 AND e.%s IS NOT NULL%s%s",
+                entity_col, entity_col, q->include_invalid ? "" : " AND r.validity <> 'invalid'", cond);
     free(cond);
     return sql;
+}
+
+/* The dictionary rows the series reads: the metric kinds of @p name (one
+ * per unit, aggregation and additivity it was published with), or the
+ * entity keys of @p entity (one per kind, name, type and backend); then
+ * the points of each. A dictionary id first keeps each value query on its
+ * index, whatever the engine's planner would make of a join. */
+static etp_status read_all_points(build *b, const char *name, const char *entity_col, etp_error *err)
+{
+    etp_store *s = b->s;
+    const etp_store_series_query *q = b->q;
+    etp_db_query *dq = NULL;
+    etp_status st = etp_db_prepare(s->db,
+                                   q->entity ? "SELECT id, '', kind FROM entity_keys WHERE key = $1"
+                                             : "SELECT id, unit, '' FROM metric_kinds WHERE name = $1",
+                                   &dq, err);
+    if (st)
+        return st;
+    if (q->entity)
+        etp_db_bind_bytes(dq, 1, q->entity, strlen(q->entity));
+    else
+        etp_db_bind_text(dq, 1, name);
+    struct dict_row {
+        int64_t id;
+        const char *unit, *kind;
+    } *rows = NULL;
+    uint32_t n = 0;
+    int row;
+    while (!(st = etp_db_step(dq, &row, err)) && row) {
+        struct dict_row *nr = realloc(rows, (n + 1) * sizeof *nr);
+        if (!nr) {
+            st = etp_store_nomem(s, err);
+            break;
+        }
+        rows = nr;
+        rows[n].id = etp_db_col_int(dq, 0);
+        rows[n].unit = etp_arena_strdup(b->a, etp_db_col_bytes(dq, 1, NULL));
+        rows[n].kind = etp_arena_strdup(b->a, etp_db_col_bytes(dq, 2, NULL));
+        if (!rows[n].unit || !rows[n].kind) {
+            st = etp_store_nomem(s, err);
+            break;
+        }
+        n++;
+    }
+    etp_db_finalize(dq);
+    char *sql = !st && n ? values_sql(b, entity_col) : NULL;
+    if (!st && n && !sql)
+        st = etp_store_nomem(s, err);
+    for (uint32_t i = 0; !st && i < n; i++) {
+        etp_db_query *vq;
+        if ((st = etp_db_prepare(s->db, sql, &vq, err)))
+            break;
+        etp_db_bind_int(vq, 1, rows[i].id);
+        etp_store_filter_bind(&q->filter, vq, 2);
+        st = read_points(b, vq, q->entity ? NULL : rows[i].unit, q->entity ? rows[i].kind : NULL, err);
+        etp_db_finalize(vq);
+    }
+    free(sql);
+    free(rows);
+    return st;
 }
 
 static etp_status make_series(build *b, etp_error *err)
@@ -422,23 +529,11 @@ etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
     etp_hm_init(&b.g.index);
     b.group_by = q->group_by_count ? q->group_by : default_group_by;
     b.group_by_count = q->group_by_count ? q->group_by_count : 3;
+    for (uint32_t i = 0; i < b.group_by_count; i++)
+        b.group_col[i] = field_column(b.group_by[i]);
+    b.order_col = q->order_by ? field_column(q->order_by) : -1;
     b.metric_name = etp_arena_strdup(&r->arena, name);
-    int next = 2;
-    char *sql = values_sql(q, entity_col, &next);
-    etp_status st = b.metric_name && sql ? ETP_OK : etp_store_nomem(s, err);
-    etp_db_query *dq = NULL;
-    if (!st)
-        st = etp_db_prepare(s->db, sql, &dq, err);
-    free(sql);
-    if (!st) {
-        if (q->entity)
-            etp_db_bind_bytes(dq, 1, q->entity, strlen(q->entity));
-        else
-            etp_db_bind_text(dq, 1, name);
-        etp_store_filter_bind(&q->filter, dq, 2);
-        st = read_points(&b, dq, err);
-    }
-    etp_db_finalize(dq);
+    etp_status st = b.metric_name ? read_all_points(&b, name, entity_col, err) : etp_store_nomem(s, err);
     /* A summary metric "FIGURE.stat" has the figure's per-execution values. */
     const char *dot = strrchr(name, '.');
     if (!st && !q->entity && !q->no_samples && dot && find_stat(dot + 1, metric_stats, 4)) {
