@@ -522,6 +522,15 @@ def case_hostile():
     m = json.load(open(os.path.join(b1, b"run_metadata.json")))
     expect(m["labels"]["bytes"] == {"base64": base64.b64encode(RAW[0][1]).decode()} and
            m["labels"]["semi"] == HOSTILE[1][1], "run_metadata.json: text labels as strings, other bytes as base64")
+    import jsonschema
+    schema = json.load(open(os.path.join(os.environ["ETP_SOURCE_DIR"], "schemas", "json",
+                                         "run_metadata.v1.schema.json")))
+    v = jsonschema.Draft202012Validator(schema)
+    bad = [dict(m, labels=dict(m["labels"], method="x")), dict(m, labels={"k": {"base64": "no!"}}),
+           dict(m, labels={"9k": "x"}), dict(m, labels={"k": 3})]
+    expect(not list(v.iter_errors(m)) and all(list(v.iter_errors(x)) for x in bad),
+           "run_metadata.json with labels satisfies its schema, which refuses reserved keys, bad base64, "
+           "bad keys and non-string values")
     # ... and through ingest (--label).
     b2 = publish("plain", 2, [("device", "d")])
     extra = []
