@@ -7,23 +7,17 @@
 
 #include "cli/cli.h"
 
-const char *cli_db_target(const char *verb, const char *given)
+int cli_db_connect(const char *verb, const char *given, etp_store_mode mode, etp_store **out)
 {
     const char *t = given ? given : getenv("ETPROF_DB");
     if (!t || !*t) {
         char cmd[32];
         snprintf(cmd, sizeof cmd, "db %s", verb);
-        cli_usage(cmd, "no database: give --db TARGET or set ETPROF_DB");
-        return NULL;
+        return cli_usage(cmd, "no database: give --db TARGET or set ETPROF_DB");
     }
-    return t;
-}
-
-int cli_db_open(const char *target, etp_store_mode mode, etp_store **out)
-{
     etp_error err;
     etp_error_clear(&err);
-    etp_status s = etp_store_open(target, mode, out, &err);
+    etp_status s = etp_store_open(t, mode, out, &err);
     return s ? cli_fail_status(s, &err) : EXIT_OK;
 }
 

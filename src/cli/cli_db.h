@@ -16,13 +16,10 @@ int cli_db_migrate(int argc, char **argv);
 int cli_db_gc(int argc, char **argv);
 int cli_db_info(int argc, char **argv);
 
-/* The target: @p given (--db), else $ETPROF_DB; NULL (after a usage line
- * naming @p verb) when neither is set. */
-const char *cli_db_target(const char *verb, const char *given);
-
-/* Open the store at @p target; EXIT_OK, or the exit status after printing
- * one line (the target redacted). */
-int cli_db_open(const char *target, etp_store_mode mode, etp_store **out);
+/* Open the store @p given (--db), else $ETPROF_DB, in @p mode. EXIT_OK, or
+ * after one line: EXIT_USAGE when neither names one (naming @p verb), else
+ * the status of the failure (the target redacted). */
+int cli_db_connect(const char *verb, const char *given, etp_store_mode mode, etp_store **out);
 
 /* @p s for a terminal: printable bytes and well-formed UTF-8 as they are,
  * anything else as \xNN. */

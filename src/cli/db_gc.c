@@ -53,11 +53,8 @@ int cli_db_gc(int argc, char **argv)
         return cli_usage("db gc", "unexpected argument '%.80s'", argv[optind]);
     if (!o.keep_last && !o.keep_days)
         return cli_usage("db gc", "give --keep-last N or --keep-days D");
-    const char *target = cli_db_target("gc", db);
-    if (!target)
-        return EXIT_USAGE;
     etp_store *s = NULL;
-    int rc = cli_db_open(target, ETP_STORE_WRITE, &s);
+    int rc = cli_db_connect("gc", db, ETP_STORE_WRITE, &s);
     if (rc)
         return rc;
     etp_error err;

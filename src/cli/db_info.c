@@ -37,11 +37,8 @@ int cli_db_info(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage("db info", "unexpected argument '%.80s'", argv[optind]);
-    const char *target = cli_db_target("info", db);
-    if (!target)
-        return EXIT_USAGE;
     etp_store *s = NULL;
-    int rc = cli_db_open(target, ETP_STORE_READ, &s);
+    int rc = cli_db_connect("info", db, ETP_STORE_READ, &s);
     if (rc)
         return rc;
     etp_error err;

@@ -274,14 +274,11 @@ int cli_db_ingest(int argc, char **argv)
         default: rc = cli_bad_option("db ingest", argv);
         }
     }
-    const char *target = rc ? NULL : cli_db_target("ingest", db);
-    if (!rc && !target)
-        rc = EXIT_USAGE;
     if (!rc && optind >= argc)
         rc = cli_usage("db ingest", "give at least one BUNDLE or DIR");
     etp_store *s = NULL;
     if (!rc)
-        rc = cli_db_open(target, ETP_STORE_WRITE, &s);
+        rc = cli_db_connect("ingest", db, ETP_STORE_WRITE, &s);
     found_list fl = {0};
     if (!rc && find_bundles(argv + optind, argc - optind, &fl))
         rc = cli_error("out of memory");

@@ -46,11 +46,8 @@ int cli_db_migrate(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage("db migrate", "unexpected argument '%.80s'", argv[optind]);
-    const char *target = cli_db_target("migrate", db);
-    if (!target)
-        return EXIT_USAGE;
     etp_store *s = NULL;
-    int rc = cli_db_open(target, ETP_STORE_RAW, &s);
+    int rc = cli_db_connect("migrate", db, ETP_STORE_RAW, &s);
     if (rc)
         return rc;
     etp_error err;

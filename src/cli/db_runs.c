@@ -193,12 +193,9 @@ int cli_db_runs(int argc, char **argv)
         rc = cli_usage("db runs", "unexpected argument '%.80s'", argv[optind]);
     if (!rc && json && csv)
         rc = cli_usage("db runs", "--json and --csv exclude each other");
-    const char *target = rc ? NULL : cli_db_target("runs", db);
-    if (!rc && !target)
-        rc = EXIT_USAGE;
     etp_store *s = NULL;
     if (!rc)
-        rc = cli_db_open(target, ETP_STORE_READ, &s);
+        rc = cli_db_connect("runs", db, ETP_STORE_READ, &s);
     etp_history_label buf[CLI_MAX_LABELS];
     cli_db_filter(&where, buf, &f);
     etp_store_runs *r = NULL;

@@ -23,18 +23,6 @@ typedef struct run_figures {
     uint32_t n, cap;
 } run_figures;
 
-static char *in_list_sql(const char *head, size_t k)
-{
-    char *sql = malloc(strlen(head) + 16 + k * 8);
-    if (!sql)
-        return NULL;
-    size_t len = (size_t)sprintf(sql, "%s", head);
-    for (size_t i = 0; i < k; i++)
-        len += (size_t)sprintf(sql + len, "%s$%zu", i ? "," : "", i + 1);
-    strcpy(sql + len, ")");
-    return sql;
-}
-
 /* Index of run @p id among @p runs [0, @p k) (sorted by publication, so
  * searched linearly: a chunk is short). */
 static int64_t slot_of(const etp_history_run *runs, size_t k, int64_t id)
@@ -53,15 +41,12 @@ static int cmp_metric(const void *x, const void *y)
 static etp_status read_chunk(etp_store *s, const etp_history_run *runs, size_t k, etp_arena *a,
                              run_metrics *rm, run_figures *rf, etp_error *err)
 {
-    char *sql = in_list_sql("SELECT m.run, k.name, m.value, k.unit, k.aggregation, k.additive, "
+    char *sql = etp_store_in_list_sql("SELECT m.run, k.name, m.value, k.unit, k.aggregation, k.additive, "
                             "m.samples FROM metrics m JOIN metric_kinds k ON k.id = m.kind "
                             "WHERE m.value IS NOT NULL AND m.run IN (",
                             k);
-    if (!sql)
-        return etp_store_nomem(s, err);
     etp_db_query *q;
-    etp_status st = etp_db_prepare(s->db, sql, &q, err);
-    free(sql);
+    etp_status st = etp_store_prepare_text(s, sql, &q, err);
     if (st)
         return st;
     for (size_t i = 0; i < k; i++)
@@ -102,11 +87,9 @@ static etp_status read_chunk(etp_store *s, const etp_history_run *runs, size_t k
     etp_db_finalize(q);
     if (st)
         return st;
-    sql = in_list_sql("SELECT run, figure, unit, value_le FROM figure_samples WHERE run IN (", k);
-    if (!sql)
-        return etp_store_nomem(s, err);
-    st = etp_db_prepare(s->db, sql, &q, err);
-    free(sql);
+    st = etp_store_prepare_text(
+        s, etp_store_in_list_sql("SELECT run, figure, unit, value_le FROM figure_samples WHERE run IN (", k),
+        &q, err);
     if (st)
         return st;
     for (size_t i = 0; i < k; i++)

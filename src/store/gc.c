@@ -15,78 +15,13 @@
 /* Runs deleted per statement. */
 #define BATCH 500
 
-typedef struct group_count {
-    etp_hm index;
-    char **keys;
-    size_t *lens;
-    uint32_t *counts;
-    uint32_t n, cap;
-} group_count;
-
-/* How many runs of the group @p key (of @p len bytes) were seen before this one. */
-static int count_group(group_count *g, const char *key, size_t len, uint32_t *seen)
-{
-    uint64_t h = etp_hash_bytes(key, len, 5);
-    size_t cur = 0;
-    uint32_t v;
-    while (etp_hm_next(&g->index, h, &cur, &v))
-        if (g->lens[v] == len && !memcmp(g->keys[v], key, len)) {
-            *seen = g->counts[v]++;
-            return 0;
-        }
-    if (g->n == g->cap) {
-        uint32_t cap = g->cap ? g->cap * 2 : 64;
-        char **k = realloc(g->keys, cap * sizeof *k);
-        if (!k)
-            return -1;
-        g->keys = k;
-        size_t *l = realloc(g->lens, cap * sizeof *l);
-        if (!l)
-            return -1;
-        g->lens = l;
-        uint32_t *c = realloc(g->counts, cap * sizeof *c);
-        if (!c)
-            return -1;
-        g->counts = c;
-        g->cap = cap;
-    }
-    char *copy = malloc(len + 1);
-    if (!copy || etp_hm_put(&g->index, h, g->n)) {
-        free(copy);
-        return -1;
-    }
-    memcpy(copy, key, len);
-    g->keys[g->n] = copy;
-    g->lens[g->n] = len;
-    g->counts[g->n++] = 1;
-    *seen = 0;
-    return 0;
-}
-
-static void group_count_free(group_count *g)
-{
-    for (uint32_t i = 0; i < g->n; i++)
-        free(g->keys[i]);
-    free(g->keys);
-    free(g->lens);
-    free(g->counts);
-    etp_hm_free(&g->index);
-}
-
 static etp_status delete_runs(etp_store *s, const int64_t *ids, size_t n, etp_error *err)
 {
     for (size_t lo = 0; lo < n; lo += BATCH) {
         size_t k = n - lo < BATCH ? n - lo : BATCH;
-        char *sql = malloc(64 + k * 8);
-        if (!sql)
-            return etp_store_nomem(s, err);
-        size_t len = (size_t)sprintf(sql, "DELETE FROM runs WHERE id IN (");
-        for (size_t i = 0; i < k; i++)
-            len += (size_t)sprintf(sql + len, "%s$%zu", i ? "," : "", i + 1);
-        strcpy(sql + len, ")");
         etp_db_query *q;
-        etp_status st = etp_db_prepare(s->db, sql, &q, err);
-        free(sql);
+        etp_status st = etp_store_prepare_text(s, etp_store_in_list_sql("DELETE FROM runs WHERE id IN (", k),
+                                               &q, err);
         if (st)
             return st;
         for (size_t i = 0; i < k; i++)
@@ -117,9 +52,8 @@ etp_status etp_store_gc(etp_store *s, const etp_store_gc_options *o, uint64_t *r
                         "FROM runs r LEFT JOIN labels l ON l.run = r.id AND l.key = 'device' "
                         "ORDER BY r.published_ms DESC, r.id DESC",
                         &q, err);
-    group_count g;
-    memset(&g, 0, sizeof g);
-    etp_hm_init(&g.index);
+    etp_store_dict groups; /* runs seen per group, newest first */
+    etp_store_dict_init(&groups);
     int64_t *gone = NULL;
     size_t ngone = 0, cap = 0;
     char *key = NULL;
@@ -145,12 +79,12 @@ etp_status etp_store_gc(etp_store *s, const etp_store_gc_options *o, uint64_t *r
         memcpy(key + pl + 1, m, ml + 1);
         key[pl + ml + 2] = no_device ? '0' : '1';
         memcpy(key + pl + ml + 3, d, dl);
-        uint32_t seen = 0;
-        if (count_group(&g, key, pl + ml + 3 + dl, &seen)) {
+        int64_t *seen = etp_store_dict_slot(&groups, key, pl + ml + 3 + dl, NULL);
+        if (!seen) {
             st = etp_store_nomem(s, err);
             break;
         }
-        int go = (o->keep_last && seen >= o->keep_last) ||
+        int go = (o->keep_last && (*seen)++ >= o->keep_last) ||
                  (o->keep_days && etp_db_col_int(q, 1) < cutoff);
         if (!go) {
             (*kept)++;
@@ -178,6 +112,6 @@ etp_status etp_store_gc(etp_store *s, const etp_store_gc_options *o, uint64_t *r
         *removed = ngone;
     free(gone);
     free(key);
-    group_count_free(&g);
+    etp_store_dict_free(&groups);
     return st;
 }

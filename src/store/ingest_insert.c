@@ -55,12 +55,8 @@ static etp_status insert_rows(etp_store *s, const char *table, const char *cols,
     uint32_t per = (uint32_t)(MAX_PARAMS / ncols);
     for (uint32_t lo = 0; lo < rows; lo += per) {
         uint32_t n = rows - lo < per ? rows - lo : per;
-        char *sql = insert_sql(table, cols, ncols, n, suffix);
-        if (!sql)
-            return etp_store_nomem(s, err);
         etp_db_query *q;
-        etp_status st = etp_db_prepare(s->db, sql, &q, err);
-        free(sql);
+        etp_status st = etp_store_prepare_text(s, insert_sql(table, cols, ncols, n, suffix), &q, err);
         if (st)
             return st;
         for (uint32_t r = 0; r < n; r++)
@@ -301,19 +297,11 @@ static etp_status read_ids(const dict_job *j, uint32_t n, etp_store_dict *fresh,
     etp_status st = ETP_OK;
     for (uint32_t lo = 0; !st && lo < n; lo += 500) {
         uint32_t k = n - lo < 500 ? n - lo : 500;
-        size_t cap = 256 + (size_t)k * 8;
-        char *sql = malloc(cap);
-        if (!sql)
-            return etp_store_nomem(s, err);
-        size_t len = (size_t)snprintf(sql, cap, "SELECT id, %s FROM %s WHERE %s IN (", j->spec->cols,
-                                      j->spec->table, j->spec->first_col);
-        for (uint32_t i = 0; i < k; i++)
-            len += (size_t)snprintf(sql + len, cap - len, "%s$%u", i ? "," : "", i + 1);
-        snprintf(sql + len, cap - len, ")");
+        char head[256];
+        snprintf(head, sizeof head, "SELECT id, %s FROM %s WHERE %s IN (", j->spec->cols,
+                 j->spec->table, j->spec->first_col);
         etp_db_query *q;
-        st = etp_db_prepare(s->db, sql, &q, err);
-        free(sql);
-        if (st)
+        if ((st = etp_store_prepare_text(s, etp_store_in_list_sql(head, k), &q, err)))
             break;
         for (uint32_t i = 0; i < k; i++)
             j->spec->bind_first(j->g, j->missing[lo + i].item, q, (int)i + 1);
@@ -323,12 +311,11 @@ static etp_status read_ids(const dict_job *j, uint32_t n, etp_store_dict *fresh,
                 st = etp_store_nomem(s, err);
                 break;
             }
-            uint64_t h = etp_hash_bytes(id.p, id.len, 27);
-            size_t cur = 0;
-            uint32_t v;
-            while (etp_hm_next(&fresh->index, h, &cur, &v))
-                if (fresh->lens[v] == id.len && !memcmp(fresh->texts[v], id.p, id.len))
-                    fresh->ids[v] = etp_db_col_int(q, 0);
+            /* fresh holds every identity still waiting for its id (rows
+             * that only share the first column are not among them) */
+            int64_t *slot = etp_store_dict_find(fresh, id.p, id.len);
+            if (slot)
+                *slot = etp_db_col_int(q, 0);
         }
         etp_db_finalize(q);
     }
@@ -356,18 +343,19 @@ static etp_status resolve(const ingest *g, const dict_spec *spec, const etp_stor
         }
         if ((ids[i] = etp_store_dict_get(cache, id.p, id.len)) || etp_store_dict_get(fresh, id.p, id.len))
             continue;
-        if (!missing && !(missing = malloc(((size_t)n - i) * sizeof *missing)))
-            st = etp_store_nomem(s, err);
-        char *copy = st ? NULL : malloc(id.len);
-        if (!st && (!copy || etp_store_dict_put(fresh, id.p, id.len, -1))) {
-            free(copy);
+        if (!missing && !(missing = malloc(((size_t)n - i) * sizeof *missing))) {
             st = etp_store_nomem(s, err);
             break;
         }
-        if (copy) {
-            memcpy(copy, id.p, id.len);
-            missing[nmissing++] = (missing_item){copy, id.len, i};
+        int64_t *slot = etp_store_dict_slot(fresh, id.p, id.len, NULL);
+        char *copy = slot ? malloc(id.len) : NULL;
+        if (!copy) {
+            st = etp_store_nomem(s, err);
+            break;
         }
+        *slot = -1; /* until read back */
+        memcpy(copy, id.p, id.len);
+        missing[nmissing++] = (missing_item){copy, id.len, i};
     }
     if (!st && nmissing) {
         qsort(missing, nmissing, sizeof *missing, cmp_missing);
@@ -513,9 +501,12 @@ static const dict_spec entity_keys = {
 /* Keep what @p fresh learnt (after COMMIT: the rows are there for good). */
 static void remember(etp_store_dict *cache, const etp_store_dict *fresh)
 {
-    for (uint32_t i = 0; i < fresh->count; i++)
-        if (fresh->ids[i] > 0 && etp_store_dict_put(cache, fresh->texts[i], fresh->lens[i], fresh->ids[i]))
-            return; /* out of memory: the cache only saves round trips */
+    for (uint32_t i = 0; i < fresh->count; i++) {
+        int64_t *slot = fresh->values[i] > 0 ? etp_store_dict_slot(cache, fresh->texts[i], fresh->lens[i], NULL)
+                                              : NULL;
+        if (slot)
+            *slot = fresh->values[i]; /* out of memory: the cache only saves round trips */
+    }
 }
 
 /* ---- the transaction ----------------------------------------------------- */
@@ -653,10 +644,8 @@ etp_status etp_store_insert(etp_store *s, const etp_store_bundle *b, etp_store_i
     g.metric_kind = calloc(g.metric_count + 1, sizeof *g.metric_kind);
     g.entity_key = calloc(b->entity_count + 1, sizeof *g.entity_key);
     etp_store_dict fresh_kinds, fresh_keys;
-    memset(&fresh_kinds, 0, sizeof fresh_kinds);
-    memset(&fresh_keys, 0, sizeof fresh_keys);
-    etp_hm_init(&fresh_kinds.index);
-    etp_hm_init(&fresh_keys.index);
+    etp_store_dict_init(&fresh_kinds);
+    etp_store_dict_init(&fresh_keys);
     etp_status st = g.metric_kind && g.entity_key ? etp_db_begin_write(s->db, err) : etp_store_nomem(s, err);
     int open = !st;
     if (!st)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/str.h"
+
 /* Filter and group keys that name the run's own fields, and their columns. */
 static const char *const run_fields[][2] = {
     {"program", "program_sha256"}, {"etrecord", "etrecord_sha256"}, {"method", "method"},
@@ -135,17 +137,12 @@ etp_status etp_store_select_runs(etp_store *s, const etp_store_filter *f, etp_ar
     *count = 0;
     int next = 1;
     char *cond = etp_store_filter_sql(f, "r", &next);
-    char *sql = cond ? malloc(strlen(cond) + 256) : NULL;
-    if (!sql) {
-        free(cond);
-        return etp_store_nomem(s, err);
-    }
-    sprintf(sql, "SELECT " ETP_STORE_RUN_COLUMNS " FROM runs r WHERE 1 = 1%s "
-                 "ORDER BY r.published_ms, r.id", cond);
-    free(cond);
     etp_db_query *q;
-    etp_status st = etp_db_prepare(s->db, sql, &q, err);
-    free(sql);
+    etp_status st = etp_store_prepare_text(
+        s, cond ? etp_strprintf("SELECT " ETP_STORE_RUN_COLUMNS " FROM runs r WHERE 1 = 1%s "
+                                "ORDER BY r.published_ms, r.id", cond) : NULL,
+        &q, err);
+    free(cond);
     if (st)
         return st;
     etp_store_filter_bind(f, q, 1);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/str.h"
+
 /* The statistics a series of an entity may follow: the entities table's
  * columns (their names are constants here, never text from the caller). */
 static const char *const entity_stats[] = {"avg", "p10", "p50", "p90", "min", "max", "kernel_avg",
@@ -50,9 +52,7 @@ typedef struct raw_point {
 
 /* The groups met so far: identity text (values NUL-separated) -> index. */
 typedef struct groups {
-    etp_hm index;
-    char **ident;
-    size_t *ident_len;
+    etp_store_dict index;         /* identity -> series index */
     etp_history_series *series;   /* key, group labels, metric, unit filled; points later */
     uint32_t n, cap;
 } groups;
@@ -99,23 +99,6 @@ static const char *group_value(etp_db_query *q, int col, const char *key,
     return "";
 }
 
-/* A hash of a group's identity, eight bytes at a time (etp_hash_bytes takes
- * one: this one is on every point). */
-static uint64_t ident_hash(const char *p, size_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-    for (; n >= 8; p += 8, n -= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
-    uint64_t w = 0;
-    memcpy(&w, p, n);
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 29);
-}
-
 static int ident_put(build *b, size_t *len, const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -146,24 +129,17 @@ static int group_of(build *b, etp_db_query *q, const etp_history_label *labels, 
     if (ident_put(b, &len, unit) || ident_put(b, &len, kind ? kind : ""))
         return -1;
     groups *g = &b->g;
-    uint64_t h = ident_hash(b->ident, len);
-    size_t cur = 0;
-    uint32_t v;
-    while (etp_hm_next(&g->index, h, &cur, &v))
-        if (g->ident_len[v] == len && !memcmp(g->ident[v], b->ident, len)) {
-            *out = v;
-            return 0;
-        }
+    int added;
+    int64_t *slot = etp_store_dict_slot(&g->index, b->ident, len, &added);
+    if (!slot)
+        return -1;
+    if (!added) {
+        *out = (uint32_t)*slot;
+        return 0;
+    }
+    *slot = g->n;
     if (g->n == g->cap) {
         uint32_t cap = g->cap ? g->cap * 2 : 16;
-        char **i = realloc(g->ident, cap * sizeof *i);
-        if (!i)
-            return -1;
-        g->ident = i;
-        size_t *l = realloc(g->ident_len, cap * sizeof *l);
-        if (!l)
-            return -1;
-        g->ident_len = l;
         etp_history_series *s = realloc(g->series, cap * sizeof *s);
         if (!s)
             return -1;
@@ -177,8 +153,7 @@ static int group_of(build *b, etp_db_query *q, const etp_history_label *labels, 
     for (uint32_t i = 0; i < b->group_by_count; i++)
         key_len += strlen(b->group_by[i]) + strlen(vals[i]) + 2;
     char *key = etp_arena_alloc(b->a, key_len + 1);
-    char *id = etp_arena_strndup(b->a, b->ident, len);
-    if (!gl || !key || !id || etp_hm_put(&g->index, h, g->n))
+    if (!gl || !key)
         return -1;
     size_t k = 0;
     for (uint32_t i = 0; i < b->group_by_count; i++) {
@@ -200,8 +175,6 @@ static int group_of(build *b, etp_db_query *q, const etp_history_label *labels, 
     s->lower_is_better = 1; /* times, cycles, bytes: every stored quantity so far */
     if ((b->q->entity && !s->entity) || !s->unit)
         return -1;
-    g->ident[g->n] = id;
-    g->ident_len[g->n] = len;
     *out = g->n++;
     return 0;
 }
@@ -295,20 +268,16 @@ static etp_status attach_samples(build *b, const char *figure, etp_error *err)
     }
     int next = 2;
     char *cond = etp_store_filter_sql(&b->q->filter, "r", &next);
-    char *sql = cond ? malloc(strlen(cond) + 256) : NULL;
-    if (!sql) {
-        free(cond);
-        etp_hm_free(&by_run);
-        return etp_store_nomem(b->s, err);
-    }
     /* Runs are joined only to apply a filter: the points' runs are looked
      * up below anyway. */
-    sprintf(sql, "SELECT f.run, f.unit, f.value_le FROM figure_samples f%s WHERE f.figure = $1%s",
-            *cond ? " JOIN runs r ON r.id = f.run" : "", cond);
-    free(cond);
     etp_db_query *q;
-    etp_status st = etp_db_prepare(b->s->db, sql, &q, err);
-    free(sql);
+    etp_status st = etp_store_prepare_text(
+        b->s, cond ? etp_strprintf("SELECT f.run, f.unit, f.value_le FROM figure_samples f%s "
+                                   "WHERE f.figure = $1%s",
+                                   *cond ? " JOIN runs r ON r.id = f.run" : "", cond)
+                   : NULL,
+        &q, err);
+    free(cond);
     if (!st) {
         etp_db_bind_text(q, 1, figure);
         etp_store_filter_bind(&b->q->filter, q, 2);
@@ -526,7 +495,7 @@ etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
     if (!r)
         return etp_store_nomem(s, err);
     build b = {.s = s, .q = q, .a = &r->arena};
-    etp_hm_init(&b.g.index);
+    etp_store_dict_init(&b.g.index);
     b.group_by = q->group_by_count ? q->group_by : default_group_by;
     b.group_by_count = q->group_by_count ? q->group_by_count : 3;
     for (uint32_t i = 0; i < b.group_by_count; i++)
@@ -555,10 +524,8 @@ etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
         free(b.chunks[i]);
     free(b.chunks);
     free(b.ident);
-    free(b.g.ident);
-    free(b.g.ident_len);
     free(b.g.series);
-    etp_hm_free(&b.g.index);
+    etp_store_dict_free(&b.g.index);
     if (st) {
         etp_history_series_free(&r->pub);
         return st;

@@ -15,14 +15,35 @@ etp_status etp_store_nomem(const etp_store *s, etp_error *err)
 
 void etp_store_redact(const char *target, char *out, size_t size) { etp_db_redact(target, out, size); }
 
+etp_status etp_store_prepare_text(etp_store *s, char *sql, etp_db_query **q, etp_error *err)
+{
+    *q = NULL;
+    etp_status st = sql ? etp_db_prepare(s->db, sql, q, err) : etp_store_nomem(s, err);
+    free(sql);
+    return st;
+}
+
+char *etp_store_in_list_sql(const char *head, size_t k)
+{
+    size_t cap = strlen(head) + 16 + k * 12, len = strlen(head);
+    char *sql = malloc(cap);
+    if (!sql)
+        return NULL;
+    memcpy(sql, head, len);
+    for (size_t i = 0; i < k; i++)
+        len += (size_t)snprintf(sql + len, cap - len, "%s$%zu", i ? "," : "", i + 1);
+    snprintf(sql + len, cap - len, ")");
+    return sql;
+}
+
 etp_status etp_store_open(const char *target, etp_store_mode mode, etp_store **out, etp_error *err)
 {
     *out = NULL;
     etp_store *s = calloc(1, sizeof *s);
     if (!s)
         return etp_store_nomem(NULL, err);
-    etp_hm_init(&s->metric_kinds.index);
-    etp_hm_init(&s->entity_keys.index);
+    etp_store_dict_init(&s->metric_kinds);
+    etp_store_dict_init(&s->entity_keys);
     etp_status st = etp_db_open(target, mode == ETP_STORE_READ ? ETP_DB_READ : ETP_DB_CREATE, &s->db, err);
     if (st) {
         free(s);
@@ -109,48 +130,86 @@ etp_status etp_store_get_stats(etp_store *s, etp_store_stats *out, etp_error *er
 
 /* ---- dictionaries --------------------------------------------------------- */
 
-int64_t etp_store_dict_get(const etp_store_dict *d, const char *text, size_t len)
+/* Eight bytes at a time (etp_hash_bytes takes one: a series hashes the
+ * identity of every point's group). */
+static uint64_t text_hash(const char *p, size_t n)
 {
-    uint64_t h = etp_hash_bytes(text, len, 27);
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, n);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 29);
+}
+
+void etp_store_dict_init(etp_store_dict *d)
+{
+    memset(d, 0, sizeof *d);
+    etp_hm_init(&d->index);
+}
+
+static int64_t find(const etp_store_dict *d, const char *text, size_t len, uint64_t h)
+{
     size_t cur = 0;
     uint32_t v;
     while (etp_hm_next(&d->index, h, &cur, &v))
         if (d->lens[v] == len && !memcmp(d->texts[v], text, len))
-            return d->ids[v];
-    return 0;
+            return v;
+    return -1;
 }
 
-int etp_store_dict_put(etp_store_dict *d, const char *text, size_t len, int64_t id)
+int64_t etp_store_dict_get(const etp_store_dict *d, const char *text, size_t len)
 {
+    int64_t k = find(d, text, len, text_hash(text, len));
+    return k < 0 ? 0 : d->values[k];
+}
+
+int64_t *etp_store_dict_find(etp_store_dict *d, const char *text, size_t len)
+{
+    int64_t k = find(d, text, len, text_hash(text, len));
+    return k < 0 ? NULL : &d->values[k];
+}
+
+int64_t *etp_store_dict_slot(etp_store_dict *d, const char *text, size_t len, int *added)
+{
+    uint64_t h = text_hash(text, len);
+    int64_t k = find(d, text, len, h);
+    if (added)
+        *added = k < 0;
+    if (k >= 0)
+        return &d->values[k];
     if (d->count == d->cap) {
         uint32_t cap = d->cap ? d->cap * 2 : 256;
         char **t = realloc(d->texts, cap * sizeof *t);
         if (!t)
-            return -1;
+            return NULL;
         d->texts = t;
         size_t *l = realloc(d->lens, cap * sizeof *l);
         if (!l)
-            return -1;
+            return NULL;
         d->lens = l;
-        int64_t *ids = realloc(d->ids, cap * sizeof *ids);
-        if (!ids)
-            return -1;
-        d->ids = ids;
+        int64_t *v = realloc(d->values, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        d->values = v;
         d->cap = cap;
     }
     char *copy = malloc(len + 1);
-    if (!copy)
-        return -1;
+    if (!copy || etp_hm_put(&d->index, h, d->count)) {
+        free(copy);
+        return NULL;
+    }
     memcpy(copy, text, len);
     copy[len] = '\0';
-    if (etp_hm_put(&d->index, etp_hash_bytes(text, len, 27), d->count)) {
-        free(copy);
-        return -1;
-    }
     d->texts[d->count] = copy;
     d->lens[d->count] = len;
-    d->ids[d->count++] = id;
-    return 0;
+    d->values[d->count] = 0;
+    return &d->values[d->count++];
 }
 
 void etp_store_dict_free(etp_store_dict *d)
@@ -159,10 +218,9 @@ void etp_store_dict_free(etp_store_dict *d)
         free(d->texts[i]);
     free(d->texts);
     free(d->lens);
-    free(d->ids);
+    free(d->values);
     etp_hm_free(&d->index);
-    memset(d, 0, sizeof *d);
-    etp_hm_init(&d->index);
+    etp_store_dict_init(d);
 }
 
 /* ---- arenas --------------------------------------------------------------- */

@@ -15,13 +15,14 @@
 
 /* ---- the open store ------------------------------------------------------ */
 
-/* Ids of dictionary rows (metric kinds, entity keys) this connection has
- * seen committed: looked up by the row's identity text. */
+/* Texts (any bytes: identities built of NUL-ended fields) mapped to 64-bit
+ * values: the ids of dictionary rows (metric kinds, entity keys) this
+ * connection has seen committed, a series' groups, gc's runs per group. */
 typedef struct etp_store_dict {
     etp_hm index;
-    char **texts;                 /* identities: may hold NUL bytes (fields end with one) */
+    char **texts;
     size_t *lens;
-    int64_t *ids;
+    int64_t *values;
     uint32_t count, cap;
 } etp_store_dict;
 
@@ -30,10 +31,15 @@ struct etp_store {
     etp_store_dict metric_kinds, entity_keys;
 };
 
-/* The id stored under @p text (of @p len bytes), or 0. */
+void etp_store_dict_init(etp_store_dict *d);
+/* The value of @p text (of @p len bytes), or 0 when absent. */
 int64_t etp_store_dict_get(const etp_store_dict *d, const char *text, size_t len);
-/* Remember @p id for @p text. 0, or -1 when out of memory. */
-int etp_store_dict_put(etp_store_dict *d, const char *text, size_t len, int64_t id);
+/* The value slot of @p text, or NULL when absent; valid until the next
+ * addition. */
+int64_t *etp_store_dict_find(etp_store_dict *d, const char *text, size_t len);
+/* The value slot of @p text, added holding 0 when absent (*@p added 1, else
+ * 0; may be NULL); valid until the next addition. NULL when out of memory. */
+int64_t *etp_store_dict_slot(etp_store_dict *d, const char *text, size_t len, int *added);
 void etp_store_dict_free(etp_store_dict *d);
 
 /* ---- schema (schema.c) ---------------------------------------------------- */
@@ -137,6 +143,13 @@ etp_status etp_store_select_runs(etp_store *s, const etp_store_filter *f, etp_ar
 /* Decode @p n bytes of value_le (8-byte little-endian doubles) into @p a;
  * NULL when @p n is not a multiple of 8 or out of memory. */
 double *etp_store_values_decode(etp_arena *a, const char *le, size_t n, uint32_t *count);
+
+/* "@p head$1,$2,...,$@p k)": the SQL of an IN list of @p k parameters
+ * (@p head ends with "IN ("). malloc'd; NULL when out of memory. */
+char *etp_store_in_list_sql(const char *head, size_t k);
+
+/* Prepare @p sql (malloc'd SQL text, freed here; NULL: out of memory). */
+etp_status etp_store_prepare_text(etp_store *s, char *sql, etp_db_query **q, etp_error *err);
 
 /* "out of memory" naming the store. */
 etp_status etp_store_nomem(const etp_store *s, etp_error *err);
