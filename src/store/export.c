@@ -168,7 +168,8 @@ etp_status etp_store_each_run(etp_store *s, const etp_store_filter *f, etp_store
         run_figures *rf = etp_arena_calloc(&a, k * sizeof *rf);
         st = rm && rf ? read_chunk(s, runs + lo, k, &a, rm, rf, err) : etp_store_nomem(s, err);
         for (size_t i = 0; !st && i < k; i++) {
-            qsort(rm[i].v, rm[i].n, sizeof *rm[i].v, cmp_metric);
+            if (rm[i].n)
+                qsort(rm[i].v, rm[i].n, sizeof *rm[i].v, cmp_metric);
             attach(&rm[i], &rf[i]);
             st = fn(ctx, &runs[lo + i], rm[i].v, rm[i].n, err);
         }

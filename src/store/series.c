@@ -461,7 +461,8 @@ static etp_status make_series(build *b, etp_error *err)
     }
     for (uint32_t i = 0; i < g->n; i++)
         qsort(g->series[i].points, g->series[i].point_count, sizeof(etp_history_point), cmp_point);
-    qsort(g->series, g->n, sizeof *g->series, cmp_series);
+    if (g->n)
+        qsort(g->series, g->n, sizeof *g->series, cmp_series);
     return ETP_OK;
 }
 
