@@ -27,12 +27,8 @@ const etp_column_id etp_store_nx_columns[ETP_STORE_NX_COLUMNS] = {
     ETP_COL_NX_FULL_COVERAGE, ETP_COL_NX_SEGMENT,  ETP_COL_NX_STRIPES,
 };
 
-static etp_status bad(const etp_store_bundle *b, const char *dir, const char *fmt, const char *what,
-                      etp_error *err)
-{
-    (void)b;
-    return etp_error_set(err, ETP_E_FORMAT, dir, ETP_NO_OFFSET, fmt, what);
-}
+/* What the store cannot take from the bundle in @p dir, one line. */
+#define BAD(dir, ...) etp_error_set(err, ETP_E_FORMAT, (dir), ETP_NO_OFFSET, __VA_ARGS__)
 
 void etp_store_bundle_free(etp_store_bundle *b)
 {
@@ -160,18 +156,15 @@ static etp_status locate_rows(etp_store_bundle *b, const char *dir, etp_time_uni
     for (int k = 0; k < ETP_STORE_NX_COLUMNS; k++)
         b->nx_cols[k] = find_column(t, etp_store_nx_columns[k], unit);
     if (b->col_id < 0 || b->col_kind < 0)
-        return bad(b, dir, "%s: no entity id or kind column", t->source, err);
+        return BAD(dir, "%s: no entity id or kind column", t->source);
     b->entity_rows = malloc((t->row_count ? t->row_count : 1) * sizeof *b->entity_rows);
     b->nx_rows = malloc((t->row_count ? t->row_count : 1) * sizeof *b->nx_rows);
     if (!b->entity_rows || !b->nx_rows)
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
     for (uint32_t r = 0; r < t->row_count; r++) {
         const char *id = cell_text(t, r, b->col_id), *kind = cell_text(t, r, b->col_kind);
-        if (!id || !kind) {
-            char what[160];
-            snprintf(what, sizeof what, "%s: row %u", t->source, r + 1);
-            return bad(b, dir, "%s has no entity id or kind", what, err);
-        }
+        if (!id || !kind)
+            return BAD(dir, "%s: row %u has no entity id or kind", t->source, r + 1);
         /* NX cycle groups are group measurements, kept apart (nx_groups). */
         if (!strncmp(kind, "nx_", 3))
             b->nx_rows[b->nx_count++] = r;
@@ -195,15 +188,13 @@ static etp_status read_figure_samples(etp_store_bundle *b, const char *dir, cons
     const etp_bundle_table *t = etp_bundle_doc_figure_samples(b->doc);
     if (!t->source)
         return ETP_OK;
-    char value_col[64], where[128];
+    const char *where = t->source;
+    char value_col[64];
     snprintf(value_col, sizeof value_col, "value_%s", time_unit);
-    snprintf(where, sizeof where, "%s", t->source);
     int cf = etp_bundle_table_column(t, "figure"), cx = etp_bundle_table_column(t, "execution");
     int cv = etp_bundle_table_column(t, value_col);
     if (cf < 0 || cx < 0 || cv < 0)
-        return bad(b, dir, "%s: expected the columns figure, execution, run_index, value_<unit> "
-                           "in the bundle's time unit",
-                   where, err);
+        return BAD(dir, "%s: expected the columns figure, execution, run_index, %s", where, value_col);
     b->figures = calloc(t->row_count ? t->row_count : 1, sizeof *b->figures);
     if (!b->figures)
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
@@ -212,22 +203,20 @@ static etp_status read_figure_samples(etp_store_bundle *b, const char *dir, cons
         const etp_bundle_cell *f = etp_bundle_table_cell(t, r, (uint32_t)cf);
         const etp_bundle_cell *x = etp_bundle_table_cell(t, r, (uint32_t)cx);
         const etp_bundle_cell *v = etp_bundle_table_cell(t, r, (uint32_t)cv);
-        char line[160];
-        snprintf(line, sizeof line, "%s: line %u", where, r + 2);
         if (f->type == ETP_CELL_NULL || x->type != ETP_CELL_NUMBER || v->type != ETP_CELL_NUMBER)
-            return bad(b, dir, "%s: not figure, execution, run_index, value", line, err);
+            return BAD(dir, "%s: line %u: not figure, execution, run_index, value", where, r + 2);
         etp_store_figure_samples *cur = b->figure_count ? &b->figures[b->figure_count - 1] : NULL;
         if (!cur || strcmp(cur->figure, f->text)) {
             for (uint32_t i = 0; i + 1 < b->figure_count; i++)
                 if (!strcmp(b->figures[i].figure, f->text))
-                    return bad(b, dir, "%s: the rows of a figure are not together", line, err);
+                    return BAD(dir, "%s: line %u: the rows of a figure are not together", where, r + 2);
             cur = &b->figures[b->figure_count++];
             cur->figure = f->text;
             cur->values = malloc((t->row_count - r) * sizeof *cur->values);
             if (!cur->values)
                 return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
         } else if (x->number <= last_exec) {
-            return bad(b, dir, "%s: executions out of order", line, err);
+            return BAD(dir, "%s: line %u: executions out of order", where, r + 2);
         }
         last_exec = x->number;
         cur->values[cur->count++] = v->number;
@@ -236,12 +225,9 @@ static etp_status read_figure_samples(etp_store_bundle *b, const char *dir, cons
         char name[300];
         snprintf(name, sizeof name, "%s.avg", b->figures[i].figure);
         const etp_bundle_metric *m = etp_bundle_doc_metric(b->doc, name);
-        if (m && m->available && m->samples != b->figures[i].count) {
-            char what[400];
-            snprintf(what, sizeof what, "%s has %u values of %s, summary.json says %llu", where,
-                     b->figures[i].count, b->figures[i].figure, (unsigned long long)m->samples);
-            return bad(b, dir, "%s", what, err);
-        }
+        if (m && m->available && m->samples != b->figures[i].count)
+            return BAD(dir, "%s has %u values of %s, summary.json says %llu", where, b->figures[i].count,
+                       b->figures[i].figure, (unsigned long long)m->samples);
     }
     qsort(b->figures, b->figure_count, sizeof *b->figures, cmp_figure);
     return ETP_OK;
@@ -265,14 +251,13 @@ etp_status etp_store_bundle_load(const char *dir, const etp_history_label *extra
     int64_t ms = 0;
     etp_time_unit unit = ETP_UNIT_MS;
     if (m->bundle_type && strcmp(m->bundle_type, "profile"))
-        s = bad(b, dir, "a '%s' bundle, not a profile: only profile bundles are stored",
-                m->bundle_type, err);
+        s = BAD(dir, "a '%s' bundle, not a profile: only profile bundles are stored", m->bundle_type);
     else if (!etp_bundle_doc_artifact(b->doc, "summary.json"))
-        s = bad(b, dir, "%s", "the bundle declares no summary.json: not a profile bundle", err);
+        s = BAD(dir, "the bundle declares no summary.json: not a profile bundle");
     else if (!si->time_unit || etp_unit_parse(si->time_unit, &unit))
-        s = bad(b, dir, "summary.json: %s", "no units.time this etprof knows", err);
+        s = BAD(dir, "summary.json: no units.time this etprof knows");
     else if (!m->run_id || !m->timestamp || etp_utc_parse_ms(m->timestamp, &ms))
-        s = bad(b, dir, "%s", "result_manifest.json: no run_id or no valid timestamp", err);
+        s = BAD(dir, "result_manifest.json: no run_id or no valid timestamp");
     if (s) {
         etp_store_bundle_free(b);
         return s;
