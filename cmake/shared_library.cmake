@@ -39,7 +39,7 @@ target_include_directories(etprof_shared PUBLIC
   $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}> PRIVATE src)
 target_link_libraries(etprof_shared PRIVATE PkgConfig::JANSSON PkgConfig::LIBZIP OpenSSL::Crypto
-                      Threads::Threads m)
+                      PkgConfig::SQLITE3 PkgConfig::LIBPQ Threads::Threads m)
 target_compile_definitions(etprof_shared PRIVATE ETP_VERSION="${PROJECT_VERSION}")
 target_link_options(etprof_shared PRIVATE "LINKER:--version-script=${ETP_EXPORT_MAP}")
 

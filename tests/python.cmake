@@ -20,8 +20,9 @@ if(ETP_SANITIZE)
 endif()
 add_test(NAME python.package
          COMMAND ${PYTHON3} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_SOURCE_DIR}/python)
-set_tests_properties(python.package PROPERTIES ENVIRONMENT "${ETP_PY_ENV}" TIMEOUT 900
-                     SKIP_RETURN_CODE 77)
+# etprof.History reads PostgreSQL too: the store tests' cluster (store.cmake).
+set_tests_properties(python.package PROPERTIES ENVIRONMENT "${ETP_PY_ENV};ETP_PG_DIR=${ETP_PG_DIR}"
+                     TIMEOUT 900 SKIP_RETURN_CODE 77 FIXTURES_REQUIRED etp_pg)
 add_test(NAME python.install
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/python_install.sh ${PROJECT_BINARY_DIR}
                  ${PYTHON3} ${CMAKE_C_COMPILER} $<BOOL:${ETP_SANITIZE}>)

@@ -90,8 +90,9 @@ typedef struct etp_bundle_doc etp_bundle_doc;
  * have its declared SHA-256 when it is read.
  *
  * Read when the manifest declares them (absent ones read as empty):
- * summary.json's "metrics", operators.csv or operators.json as a table, and
- * run_metadata.json. Unknown members are ignored; a member of the wrong type
+ * summary.json's "metrics", method, units and device figures, operators.csv
+ * or operators.json as a table, run_metadata.json (with its labels) and
+ * detailed/figures.csv. Unknown members are ignored; a member of the wrong type
  * is an error.
  *
  * Thread safety: reads only @p dir; several documents may be opened at once
@@ -159,6 +160,8 @@ typedef struct etp_bundle_manifest {
     const etp_bundle_input_info *inputs;
     const char *options_json;   /**< provenance options, compact JSON, or NULL */
     const char *options_sha256; /**< or NULL */
+    const char *manifest_sha256; /**< SHA-256 of result_manifest.json's bytes as read: the
+                                      bundle's identity (64 lowercase hex digits) */
 } etp_bundle_manifest;
 
 /** One metric of summary.json. */
@@ -202,6 +205,32 @@ typedef struct etp_bundle_table {
     const etp_bundle_cell *cells; /**< row-major: cells[row * column_count + col] */
 } etp_bundle_table;
 
+/* ---- run labels -------------------------------------------------------- */
+
+/** Longest label key, in bytes. */
+#define ETP_LABEL_KEY_MAX 64
+/** Longest label value, in bytes. */
+#define ETP_LABEL_VALUE_MAX 65536
+
+/**
+ * One KEY=VALUE label of a run (`--label`, `--labels-from-ci`), as
+ * run_metadata.json's "labels" object records it. A key is 1 to
+ * ETP_LABEL_KEY_MAX bytes of [A-Za-z0-9_.:-] starting with a letter, and
+ * not one of the run's own fields a history filters by (program, etrecord,
+ * method, unit, validity, tool_version, run_id); a value
+ * is any bytes but NUL, at most ETP_LABEL_VALUE_MAX of them (the JSON file
+ * holds a value that is not UTF-8 as {"base64": "..."}).
+ */
+typedef struct etp_bundle_label {
+    const char *key;
+    const char *value;
+} etp_bundle_label;
+
+/** NULL when @p key is a valid label key, else why not (static text). */
+const char *etp_label_key_problem(const char *key);
+/** NULL when @p value is a valid label value (its length), else why not (static). */
+const char *etp_label_value_problem(const char *value);
+
 /** run_metadata.json. Absent members are NULL (counts 0). */
 typedef struct etp_bundle_run_metadata {
     const char *run_id, *timestamp;
@@ -210,7 +239,30 @@ typedef struct etp_bundle_run_metadata {
     const char *options_json;  /**< the options object, compact JSON, or NULL */
     uint32_t input_count;
     const etp_bundle_input_info *inputs;
+    uint32_t label_count;      /**< "labels": 0 when the bundle has none */
+    const etp_bundle_label *labels; /**< sorted by key, keys distinct */
 } etp_bundle_run_metadata;
+
+/** One device or runner figure of summary.json's "device" member (what
+ *  runner and device logs measured, kept apart from the ETDump's numbers). */
+typedef struct etp_bundle_device_figure {
+    const char *name;        /**< e.g. "run.wall", "arm.npu_active_cycles" */
+    const char *unit;        /**< its unit's name: "ms", "KiB", "CPU cycles", ... */
+    const char *source;      /**< e.g. "GNU time -v", "etprof run (wait4)" */
+    const char *log;         /**< the log's base name, or NULL */
+    int summable;            /**< its avg may be added to other summable figures of its unit */
+    int per_inference;       /**< 1: a total over n inferences, avg = total / n */
+    uint64_t n;              /**< values summarised */
+    double total, avg, p50, min, max;
+} etp_bundle_device_figure;
+
+/** What summary.json says about the run besides its metrics. */
+typedef struct etp_bundle_summary_info {
+    const char *method;      /**< method.name, or NULL */
+    const char *time_unit;   /**< units.time: the unit of its times ("ms", "cycles", ...), or NULL */
+    uint32_t device_figure_count;
+    const etp_bundle_device_figure *device_figures;
+} etp_bundle_summary_info;
 
 /** The bundle directory as given. */
 const char *etp_bundle_doc_dir(const etp_bundle_doc *b);
@@ -230,6 +282,15 @@ int etp_bundle_table_column(const etp_bundle_table *t, const char *name);
 const etp_bundle_cell *etp_bundle_table_cell(const etp_bundle_table *t, uint32_t row, uint32_t col);
 /** run_metadata.json (never NULL; all empty without one). */
 const etp_bundle_run_metadata *etp_bundle_doc_run_metadata(const etp_bundle_doc *b);
+/** summary.json's method, time unit and device figures (never NULL; all empty
+ *  without a summary). */
+const etp_bundle_summary_info *etp_bundle_doc_summary(const etp_bundle_doc *b);
+/**
+ * detailed/figures.csv of a --detailed bundle: the per-execution values of
+ * the model figures (columns figure, execution, run_index, value_<unit>), as
+ * a table of typed cells (never NULL; source NULL and no rows without one).
+ */
+const etp_bundle_table *etp_bundle_doc_figure_samples(const etp_bundle_doc *b);
 
 #ifdef __cplusplus
 }

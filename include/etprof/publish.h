@@ -51,6 +51,16 @@ typedef struct etp_publish_options {
      *  recorded as input "debug_buffer"; NULL: none. Publishing fails with
      *  ETP_E_MISMATCH when its size is no longer the one checked. */
     const char *debug_buffer_path;
+    /** The run's labels (`--label KEY=VALUE`): label_keys[i] = label_values[i]
+     *  for i < label_count, recorded in run_metadata.json's "labels" object
+     *  (sorted by key) only when label_count > 0, so a bundle without labels
+     *  keeps its bytes. Keys must be valid and distinct, values at most
+     *  ETP_LABEL_VALUE_MAX bytes (etp_label_key_problem(),
+     *  etp_label_value_problem() in etprof/bundle_read.h): otherwise
+     *  etp_publish() fails with ETP_E_USAGE before writing anything. */
+    const char *const *label_keys;
+    const char *const *label_values;
+    uint32_t label_count;
 } etp_publish_options;
 
 /**

@@ -7,6 +7,8 @@
         a.publish("result")            # a verifiable bundle, as `etprof analyze -o`
     with etprof.diff("base_result", a) as d:   # bundles and/or Analysis objects
         print(d.level, d.row("method_execute")["ratio"], d.gate(5))
+    with etprof.History("runs.db") as h:       # the run history `etprof db` keeps
+        df = h.runs(where={"device": "pixel7"}, since="7d")
 
 The library is found from ETPROF_LIBRARY, a build tree this package sits in
 (../build), or an install prefix (`cmake --install build`)."""
@@ -16,6 +18,7 @@ from ._analysis import Analysis, analyze
 from ._inspect import Inspection, inspect
 from ._bundle import Bundle, load_result_manifest, open_bundle
 from ._diff import Diff, diff
+from ._history import History
 from . import _lib
 
 __version__ = "0.1.0"
@@ -27,6 +30,6 @@ def library_path():
 
 
 __all__ = ["analyze", "Analysis", "inspect", "Inspection", "open_bundle",
-           "load_result_manifest", "Bundle", "diff", "Diff", "library_path", "Error", "ReadError",
+           "load_result_manifest", "Bundle", "diff", "Diff", "History", "library_path", "Error", "ReadError",
            "FormatError", "TruncatedError", "LimitError", "OutOfMemoryError", "MismatchError",
            "UsageError", "InternalError"]

@@ -53,7 +53,9 @@ class PublishOptions(ctypes.Structure):
                 ("log_path", ctypes.c_char_p), ("run_id", ctypes.c_char_p),
                 ("timestamp", ctypes.c_char_p), ("device_log_paths", ctypes.c_void_p),
                 ("device_log_count", ctypes.c_uint32), ("embed_log_path", ctypes.c_char_p),
-                ("debug_buffer_path", ctypes.c_char_p)]
+                ("debug_buffer_path", ctypes.c_char_p),
+                ("label_keys", ctypes.POINTER(ctypes.c_char_p)),
+                ("label_values", ctypes.POINTER(ctypes.c_char_p)), ("label_count", ctypes.c_uint32)]
 
 
 class _Ints(ctypes.Structure):
@@ -106,7 +108,8 @@ class BundleManifest(ctypes.Structure):
                 ("artifact_count", ctypes.c_uint32),
                 ("artifacts", ctypes.POINTER(BundleArtifact)),
                 ("input_count", ctypes.c_uint32), ("inputs", ctypes.POINTER(BundleInput)),
-                ("options_json", ctypes.c_char_p), ("options_sha256", ctypes.c_char_p)]
+                ("options_json", ctypes.c_char_p), ("options_sha256", ctypes.c_char_p),
+                ("manifest_sha256", ctypes.c_char_p)]
 
 
 class BundleMetric(ctypes.Structure):
@@ -127,11 +130,41 @@ class BundleTable(ctypes.Structure):
                 ("cells", ctypes.POINTER(BundleCell))]
 
 
+class Label(ctypes.Structure):
+    """etp_bundle_label (etprof/bundle_read.h) and etp_history_label (etprof/history.h):
+    values are bytes (any but NUL)."""
+    _fields_ = [("key", ctypes.c_char_p), ("value", ctypes.c_char_p)]
+
+
 class BundleRunMetadata(ctypes.Structure):
     _fields_ = [("run_id", ctypes.c_char_p), ("timestamp", ctypes.c_char_p),
                 ("tool_name", ctypes.c_char_p), ("tool_version", ctypes.c_char_p),
                 ("command_line", ctypes.c_char_p), ("options_json", ctypes.c_char_p),
-                ("input_count", ctypes.c_uint32), ("inputs", ctypes.POINTER(BundleInput))]
+                ("input_count", ctypes.c_uint32), ("inputs", ctypes.POINTER(BundleInput)),
+                ("label_count", ctypes.c_uint32), ("labels", ctypes.POINTER(Label))]
+
+
+# etprof/history.h and etprof/store.h: the run history.
+class HistoryRun(ctypes.Structure):
+    """etp_history_run (etprof/history.h)."""
+    _fields_ = [("run", ctypes.c_int64), ("run_id", ctypes.c_char_p),
+                ("manifest_sha256", ctypes.c_char_p), ("published_ms", ctypes.c_int64),
+                ("tool_version", ctypes.c_char_p), ("validity", ctypes.c_char_p),
+                ("method", ctypes.c_char_p), ("program_sha256", ctypes.c_char_p),
+                ("time_unit", ctypes.c_char_p), ("executions", ctypes.c_uint32),
+                ("detailed", ctypes.c_int), ("bundle", ctypes.c_char_p),
+                ("label_count", ctypes.c_uint32), ("labels", ctypes.POINTER(Label))]
+
+
+class StoreFilter(ctypes.Structure):
+    """etp_store_filter (etprof/store.h)."""
+    _fields_ = [("where", ctypes.POINTER(Label)), ("where_count", ctypes.c_uint32),
+                ("has_since", ctypes.c_int), ("since_ms", ctypes.c_int64)]
+
+
+class StoreRuns(ctypes.Structure):
+    """etp_store_runs (etprof/store.h)."""
+    _fields_ = [("count", ctypes.c_uint32), ("runs", ctypes.POINTER(HistoryRun))]
 
 
 # etprof/diff.h and etprof/diff_io.h: two runs compared.
@@ -259,6 +292,13 @@ _PROTOTYPES = {
     "etp_bundle_doc_metrics": (ctypes.POINTER(BundleMetric), [P, ctypes.POINTER(ctypes.c_uint32)]),
     "etp_bundle_doc_operators": (ctypes.POINTER(BundleTable), [P]),
     "etp_bundle_doc_run_metadata": (ctypes.POINTER(BundleRunMetadata), [P]),
+    "etp_store_open": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_int, PP, ERR]),
+    "etp_store_close": (None, [P]),
+    "etp_store_engine": (ctypes.c_char_p, [P]),
+    "etp_store_display": (ctypes.c_char_p, [P]),
+    "etp_store_list_runs": (ctypes.c_int, [P, ctypes.POINTER(StoreFilter),
+                                           ctypes.POINTER(ctypes.POINTER(StoreRuns)), ERR]),
+    "etp_store_runs_free": (None, [ctypes.POINTER(StoreRuns)]),
     "etp_diff_side_from_bundle": (ctypes.c_int, [ctypes.c_char_p, PP, ERR]),
     "etp_diff_side_from_analysis": (ctypes.c_int, [P, ctypes.c_char_p, ctypes.c_char_p, PP,
                                                    ERR]),
@@ -315,6 +355,8 @@ _MIRRORED = {
     "etp_diff_value": DiffValue, "etp_diff_row": DiffRow, "etp_diff_warning": DiffWarning,
     "etp_diff": Diff, "etp_diff_gate_outcome": DiffGateOutcome,
     "etp_diff_publish_options": DiffPublishOptions,
+    "etp_bundle_label": Label, "etp_history_label": Label, "etp_history_run": HistoryRun,
+    "etp_store_filter": StoreFilter, "etp_store_runs": StoreRuns,
 }
 
 

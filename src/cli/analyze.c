@@ -11,6 +11,8 @@
 #include "etprof/bundle.h"
 
 #include "cli/cli.h"
+#include "cli/cli_db.h"
+#include "cli/cli_labels.h"
 #include "cli/cli_logs.h"
 #include "cli/nx_options.h"
 #include "outputs/report/nx_output.h"
@@ -30,7 +32,9 @@ static void help(void)
            "                      [--json] [--top N] [--quiet]\n"
            "                      [-o DIR [--format csv|json] [--detailed]\n"
            "                              [--model-explorer files|open|none]\n"
-           "                              [--force] [--parents]]\n"
+           "                              [--force] [--parents]\n"
+           "                              [--label KEY=VALUE]... [--labels-from-ci]\n"
+           "                              [--db TARGET]]\n"
            "       etprof analyze --list-issue-codes\n\n"
            "Join what ran (ETDump) with what was deployed (.pte) and what was exported\n"
            "(ETRecord): time per instruction, per delegate event and per source operator,\n"
@@ -79,6 +83,16 @@ static void help(void)
            "                     unresolved handles\n"
            "  --model-explorer M files (default): model_explorer/ graph + overlays + page;\n"
            "                     open: also open the page; none: leave it out\n"
+           "  --label KEY=VALUE  a label of the run, recorded in run_metadata.json\n"
+           "                     (repeatable; conventional keys: device, model, backend,\n"
+           "                     commit, branch, seq). Keys: a letter, then letters, digits,\n"
+           "                     _ . : - (at most 64); values: any bytes, at most 64 KiB\n"
+           "  --labels-from-ci   labels from the CI's environment (GitHub Actions, GitLab\n"
+           "                     CI, Jenkins): ci, commit, branch, build, job, ...; a\n"
+           "                     --label of the same key wins\n"
+           "  --db TARGET        after publishing, store the bundle in the run history\n"
+           "                     (a SQLite file or a postgresql:// URL; `etprof db --help`);\n"
+           "                     a failed store exits 1, the bundle stays published\n"
            "  --top N            operators in the terminal summary (default 10)\n"
            "  --quiet            print nothing but errors\n"
            "  --list-issue-codes print the issue code registry (Markdown) and exit\n"
@@ -91,6 +105,8 @@ static void help(void)
            "3 the result is below --fail-on's threshold.\n");
 }
 
+/* The command line as typed, for run_metadata.json, with any password of a
+ * database URL (--db) replaced by "***": a bundle never carries one. */
 static char *join_args(int argc, char **argv)
 {
     size_t n = strlen("etprof analyze") + 1;
@@ -101,11 +117,14 @@ static char *join_args(int argc, char **argv)
         return NULL;
     strcpy(s, "etprof analyze");
     for (int i = 1; i < argc; i++) {
+        char shown[4096];
+        etp_store_redact(argv[i], shown, sizeof shown);
+        const char *a = strlen(argv[i]) < sizeof shown ? shown : argv[i];
         strcat(s, " ");
-        int q = strpbrk(argv[i], " \t'\"") != NULL;
+        int q = strpbrk(a, " \t'\"") != NULL;
         if (q)
             strcat(s, "'");
-        strcat(s, argv[i]);
+        strcat(s, a);
         if (q)
             strcat(s, "'");
     }
@@ -212,6 +231,7 @@ typedef struct publish_request {
     const char *me_mode;         /* "files", "open" or "none" */
     unsigned bundle_flags;       /* ETP_BUNDLE_FORCE, ETP_BUNDLE_PARENTS */
     int json, quiet, top;        /* terminal output: summary.json, nothing, or the text */
+    const cli_labels *labels;    /* --label, --labels-from-ci */
 } publish_request;
 
 static int publish(const etp_analysis *a, const etp_analysis_options *opt, const publish_request *rq)
@@ -244,6 +264,9 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     po.device_log_paths = more;
     po.device_log_count = nmore;
     po.embed_log_path = cli_run_embed_log; /* set by `etprof run` */
+    po.label_keys = rq->labels->keys;
+    po.label_values = rq->labels->values;
+    po.label_count = rq->labels->n;
     char *summary = NULL;
     int rc = ETP_EXIT_OK;
     if (!cmd || !oj) {
@@ -289,6 +312,8 @@ int cmd_analyze(int argc, char **argv)
         {"nx-statistics-mode", required_argument, NULL, 1001}, {"nx-profiling-device", required_argument, NULL, 1002},
         {"nx-leading-blocks", required_argument, NULL, 1003},  {"nx-core-key", required_argument, NULL, 1004},
         {"force", no_argument, NULL, 'F'},             {"parents", no_argument, NULL, 'P'},
+        {"label", required_argument, NULL, 1101},     {"labels-from-ci", no_argument, NULL, 1102},
+        {"db", required_argument, NULL, 1103},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     etp_analysis_options opt;
@@ -304,9 +329,18 @@ int cmd_analyze(int argc, char **argv)
     cli_logs logs;
     memset(&logs, 0, sizeof logs);
     int unit_given = 0;
+    cli_labels labels;
+    memset(&labels, 0, sizeof labels);
+    const char *db = NULL;
     optind = 1;
     while ((c = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
         switch (c) {
+        case 1101:
+            if (cli_labels_add("analyze", "--label", &labels, optarg, 1))
+                return ETP_EXIT_USAGE;
+            break;
+        case 1102: labels.from_ci = 1; break;
+        case 1103: db = optarg; break;
         case 'e': etdump = optarg; break;
         case 'p':
             if (pte && strcmp(pte, optarg))
@@ -428,6 +462,10 @@ int cmd_analyze(int argc, char **argv)
     if (!outdir && (detailed || strcmp(format, "csv") || strcmp(me_mode, "files") || bundle_flags))
         return cli_usage("analyze",
                          "--format, --detailed, --model-explorer, --force and --parents need -o DIR");
+    if (!outdir && (labels.n || labels.from_ci || db))
+        return cli_usage("analyze", "--label, --labels-from-ci and --db need -o DIR");
+    if (labels.from_ci && cli_labels_add_ci("analyze", &labels))
+        return ETP_EXIT_USAGE;
     if (!etrecord && !pte)
         return cli_usage("analyze", "give an ETRECORD, a --pte PROGRAM, or both");
     /* The logs: device figures, a carried ETDump, tick-unit evidence. */
@@ -509,9 +547,12 @@ int cmd_analyze(int argc, char **argv)
                               .format = format,
                               .detailed = detailed, .me_mode = me_mode,
                               .bundle_flags = bundle_flags, .json = json,
-                              .quiet = quiet, .top = top};
+                              .quiet = quiet, .top = top, .labels = &labels};
         cli_progress_start("publishing");
         rc = publish(a, &opt, &rq);
+        /* Then into the run history; the bundle stays published either way. */
+        if (rc == ETP_EXIT_OK && db)
+            rc = cli_db_ingest_published(outdir, db, quiet || json);
     } else if (json) {
         if (etp_analysis_write_json(a, stdout))
             rc = cli_error("write error on standard output");

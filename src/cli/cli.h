@@ -22,6 +22,7 @@ int cmd_trace(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_db(int argc, char **argv);
 
 /* Print "etprof: FILE: message (offset N)" to stderr; return ETP_EXIT_INPUT. */
 int cli_fail(const etp_error *err);

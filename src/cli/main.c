@@ -24,6 +24,7 @@ static const struct {
     {"gen", cmd_gen, "generate synthetic inputs (large ETDumps, a demo triple)", 0},
     {"run", cmd_run, "run an ExecuTorch runner, measure it, then analyse and publish", 1},
     {"extract", cmd_extract, "decode the ETDump a device console log carries as base64", 0},
+    {"db", cmd_db, "the run history: ingest bundles, list runs, migrate, gc (SQLite, PostgreSQL)", 0},
 };
 
 static void usage(FILE *fp)

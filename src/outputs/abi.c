@@ -14,6 +14,7 @@
 #include "etprof/inputs.h"
 #include "etprof/inspect.h"
 #include "etprof/publish.h"
+#include "etprof/store.h"
 
 #define ENTRY(t) {#t, sizeof(t)}
 
@@ -44,6 +45,11 @@ static const struct {
     ENTRY(etp_diff),
     ENTRY(etp_diff_gate_outcome),
     ENTRY(etp_diff_publish_options),
+    ENTRY(etp_bundle_label),
+    ENTRY(etp_history_label),
+    ENTRY(etp_history_run),
+    ENTRY(etp_store_filter),
+    ENTRY(etp_store_runs),
 };
 
 size_t etp_abi_struct_size(const char *type_name)

@@ -27,10 +27,10 @@ PUBLIC = {
     "detect.h": "formats", "runner_log.h": "formats", "device_log.h": "formats", "device_report.h": "analysis", "vgf.h": "formats", "units.h": "util",
     "inspect.h": "analysis", "analysis.h": "analysis", "stats.h": "analysis",
     "issues.h": "analysis", "source_graph.h": "analysis", "inputs.h": "analysis",
-    "columns.h": "analysis", "diff.h": "analysis", "json.h": "outputs", "dump.h": "outputs", "abi.h": "outputs",
+    "columns.h": "analysis", "history.h": "analysis", "diff.h": "analysis", "json.h": "outputs", "dump.h": "outputs", "abi.h": "outputs",
     "bundle.h": "outputs", "bundle_read.h": "formats", "mexplorer.h": "outputs", "me_links.h": "outputs", "report.h": "outputs",
     "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs",
-    "gen.h": "gen",
+    "gen.h": "gen", "store.h": "store",
     "nx_record.h": "formats", "nx_stats.h": "analysis", "gen_nx_stats.h": "gen",
 }
 # The folders of each layer (a new one is declared here, with the README's map).

@@ -235,8 +235,10 @@ static void manifest_content(void **state)
     assert_int_equal(run_id[14], '4'); /* UUID version 4 */
     assert_non_null(strchr("89ab", run_id[19]));
     const char *ts = json_string_value(json_object_get(m, "timestamp"));
-    assert_int_equal(strlen(ts), 20);
-    assert_int_equal(ts[19], 'Z');
+    /* Publication time to the millisecond: "YYYY-MM-DDTHH:MM:SS.mmmZ". */
+    assert_int_equal(strlen(ts), 24);
+    assert_int_equal(ts[19], '.');
+    assert_int_equal(ts[23], 'Z');
     assert_string_equal(json_string_value(json_object_get(m, "validity")), "valid");
     /* Artifacts sorted by path; each entry's size and digest as written. */
     json_t *arts = artifacts(m);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "formats/bundle/bundle_verify.h"
+#include "util/sha256.h"
 
 /* ---- the manifest ----------------------------------------------------- */
 
@@ -145,6 +146,9 @@ static etp_status read_manifest_doc(etp_bundle_reader *r, const char *text, size
     etp_status s = etp_bread_parse_json(r, rel, text, len, &d->manifest_json);
     if (s)
         return s;
+    char hex[ETP_SHA256_HEX];
+    if (etp_sha256_buf(text, len, hex) || !(m->manifest_sha256 = etp_bread_strndup(r, hex, 64)))
+        return etp_bread_nomem(r);
     const json_t *root = d->manifest_json;
     const json_t *schema = json_object_get(root, "schema");
     const json_t *ver = json_object_get(root, "schema_version");
@@ -232,7 +236,7 @@ static etp_status read_summary(etp_bundle_reader *r, const etp_bundle_artifact_i
         return s;
     const json_t *arr = json_object_get(d->summary_json, "metrics");
     if (!arr)
-        return ETP_OK;
+        return etp_bread_summary_info(r, a->path);
     if (!json_is_array(arr))
         return etp_bread_bad(r, a->path, "\"metrics\" is not an array");
     size_t n = json_array_size(arr);
@@ -242,7 +246,7 @@ static etp_status read_summary(etp_bundle_reader *r, const etp_bundle_artifact_i
         if ((s = read_metric(r, a->path, json_array_get(arr, i), i, &d->metrics[i])))
             return s;
     d->metric_count = (uint32_t)n;
-    return ETP_OK;
+    return etp_bread_summary_info(r, a->path);
 }
 
 /* ---- run_metadata.json ------------------------------------------------ */
@@ -271,6 +275,8 @@ static etp_status read_run_metadata(etp_bundle_reader *r, const etp_bundle_artif
     if (!s)
         s = read_inputs(r, a->path, json_object_get(root, "inputs"), "inputs", &m->input_count,
                         &m->inputs);
+    if (!s)
+        s = etp_bread_labels(r, a->path, root);
     return s;
 }
 
@@ -284,11 +290,13 @@ static etp_status read_content(etp_bundle_reader *r)
     if ((a = etp_bundle_doc_artifact(d, "summary.json")))
         s = read_summary(r, a);
     if (!s && (a = etp_bundle_doc_artifact(d, "operators.csv")))
-        s = etp_bread_operators_csv(r, a);
+        s = etp_bread_csv_table(r, a, &r->doc->operators);
     else if (!s && (a = etp_bundle_doc_artifact(d, "operators.json")))
         s = etp_bread_operators_json(r, a);
     if (!s && (a = etp_bundle_doc_artifact(d, "run_metadata.json")))
         s = read_run_metadata(r, a);
+    if (!s && (a = etp_bundle_doc_artifact(d, "detailed/figures.csv")))
+        s = etp_bread_csv_table(r, a, &r->doc->figures);
     return s;
 }
 
@@ -438,3 +446,7 @@ const etp_bundle_run_metadata *etp_bundle_doc_run_metadata(const etp_bundle_doc 
 {
     return &b->meta;
 }
+
+const etp_bundle_summary_info *etp_bundle_doc_summary(const etp_bundle_doc *b) { return &b->summary; }
+
+const etp_bundle_table *etp_bundle_doc_figure_samples(const etp_bundle_doc *b) { return &b->figures; }

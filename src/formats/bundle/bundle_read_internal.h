@@ -20,6 +20,8 @@ struct etp_bundle_doc {
     uint32_t metric_count;
     etp_bundle_table operators;
     etp_bundle_run_metadata meta;
+    etp_bundle_summary_info summary;
+    etp_bundle_table figures;    /* detailed/figures.csv */
     /* The parsed documents stay alive: the strings above point into them. */
     json_t *manifest_json, *summary_json, *meta_json, *operators_json;
     /* Everything else the document allocated, freed by etp_bundle_close(). */
@@ -72,8 +74,18 @@ etp_status etp_bread_artifact(etp_bundle_reader *r, const etp_bundle_artifact_in
 etp_status etp_bread_artifact_json(etp_bundle_reader *r, const etp_bundle_artifact_info *a,
                                    json_t **out);
 
-/* The operators table from operators.csv / operators.json (bundle_read_table.c). */
-etp_status etp_bread_operators_csv(etp_bundle_reader *r, const etp_bundle_artifact_info *a);
+/* A CSV artifact as a table of typed cells into *@p t (bundle_read_table.c):
+ * operators.csv, detailed/figures.csv. */
+etp_status etp_bread_csv_table(etp_bundle_reader *r, const etp_bundle_artifact_info *a,
+                               etp_bundle_table *t);
+/* The operators table from operators.json (bundle_read_table.c). */
 etp_status etp_bread_operators_json(etp_bundle_reader *r, const etp_bundle_artifact_info *a);
+
+/* summary.json's method, units and device figures into doc->summary, from
+ * the parsed doc->summary_json (bundle_read_summary.c). */
+etp_status etp_bread_summary_info(etp_bundle_reader *r, const char *rel);
+/* run_metadata.json's "labels" object of @p root into doc->meta
+ * (bundle_read_labels.c). */
+etp_status etp_bread_labels(etp_bundle_reader *r, const char *rel, const json_t *root);
 
 #endif

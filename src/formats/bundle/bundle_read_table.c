@@ -1,5 +1,6 @@
-/* bundle_read_table.c - the operators table of a bundle read back:
- * operators.csv (RFC 4180) or operators.json, as typed cells. */
+/* bundle_read_table.c - the tables of a bundle read back: operators.csv
+ * (RFC 4180; detailed/figures.csv the same way) or operators.json, as typed
+ * cells. */
 #include "formats/bundle/bundle_read_internal.h"
 
 #include <math.h>
@@ -147,9 +148,9 @@ static etp_status csv_field(etp_bundle_reader *r, void *ctx, const char *text, i
     return ETP_OK;
 }
 
-etp_status etp_bread_operators_csv(etp_bundle_reader *r, const etp_bundle_artifact_info *a)
+etp_status etp_bread_csv_table(etp_bundle_reader *r, const etp_bundle_artifact_info *a,
+                               etp_bundle_table *t)
 {
-    etp_bundle_table *t = &r->doc->operators;
     char *text;
     size_t len;
     etp_status s = etp_bread_artifact(r, a, &text, &len);

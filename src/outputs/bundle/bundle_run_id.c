@@ -3,12 +3,12 @@
  * re-published). */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include <openssl/rand.h>
 
 #include "formats/bundle/bundle_rules.h"
 #include "outputs/bundle/bundle_internal.h"
+#include "util/utc_time.h"
 
 static int make_run_id(char out[37])
 {
@@ -34,10 +34,10 @@ etp_status etp_bundle_identity_new(etp_bundle *b, etp_error *err)
     if (make_run_id(b->run_id))
         return etp_error_set(err, ETP_E_INTERNAL, b->dir, ETP_NO_OFFSET,
                              "no random bytes for the run id");
-    time_t now = time(NULL);
-    struct tm tm;
-    if (now == (time_t)-1 || !gmtime_r(&now, &tm) ||
-        strftime(b->timestamp, sizeof b->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+    /* The publication time to the millisecond: runs published within one
+     * second stay in order in a run history. */
+    int64_t now = etp_utc_now_ms();
+    if (now < 0 || etp_utc_format_ms(now, b->timestamp, sizeof b->timestamp))
         return etp_error_set(err, ETP_E_INTERNAL, b->dir, ETP_NO_OFFSET, "cannot read the clock");
     return ETP_OK;
 }

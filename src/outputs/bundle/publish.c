@@ -74,7 +74,9 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
                        etp_error *err)
 {
     etp_bundle *b = NULL;
-    etp_status s = etp_bundle_begin_ex(po->dir, po->bundle_flags, &b, err);
+    etp_status s = etp_publish_labels_check(po, err);
+    if (!s)
+        s = etp_bundle_begin_ex(po->dir, po->bundle_flags, &b, err);
     if (s)
         return s;
     etp_publish_inputs in;

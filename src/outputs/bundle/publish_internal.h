@@ -8,6 +8,7 @@
 #include "etprof/bundle.h"
 #include "outputs/bundle/publish.h"
 #include "util/csvw.h"
+#include "util/jsonw.h"
 
 /* One input file of the bundle. Each file is hashed once, when the bundle
  * records it (etp_bundle_add_input); every other file that names its digest
@@ -31,6 +32,11 @@ void etp_operators_csv_write(const etp_analysis *a, etp_csvw *w);
 char *etp_operators_json(const etp_analysis *a, size_t *len);
 char *etp_run_metadata_json(const etp_analysis *a, const etp_publish_options *po,
                             const etp_publish_inputs *in, const char *run_id, const char *timestamp);
+/* The labels of @p po checked (ETP_E_USAGE naming the first bad one), and
+ * written as run_metadata.json's "labels" member when there are any
+ * (publish_labels.c). */
+etp_status etp_publish_labels_check(const etp_publish_options *po, etp_error *err);
+void etp_publish_labels_json(etp_jw *w, const etp_publish_options *po);
 /* The manifest's "issues" and "comparability" members. */
 char *etp_manifest_issues_json(const etp_analysis *a);
 char *etp_comparability_json(const etp_analysis *a, const etp_publish_inputs *in);

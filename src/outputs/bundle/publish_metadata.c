@@ -71,6 +71,7 @@ char *etp_run_metadata_json(const etp_analysis *a, const etp_publish_options *po
         etp_jw_raw(&w, po->options_json, strlen(po->options_json));
     else
         etp_jw_null(&w);
+    etp_publish_labels_json(&w, po);
     struct utsname un;
     char cpu[256];
     cpu_model(cpu, sizeof cpu);

@@ -1,0 +1,536 @@
+/* series.c - a quantity of the stored runs over time (etp_store_series):
+ * one query for the values (a summary metric, or one statistic of one
+ * entity), one for the per-execution values of --detailed runs, then the
+ * points grouped (program x method x device by default; never two units in
+ * one series), ordered, and handed out from one arena. */
+#include "store/store_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/str.h"
+
+/* The statistics a series of an entity may follow: the entities table's
+ * columns (their names are constants here, never text from the caller). */
+static const char *const entity_stats[] = {"avg", "p10", "p50", "p90", "min", "max", "kernel_avg",
+                                           "dispatch_avg"};
+/* Those a summary metric name ends with. */
+static const char *const metric_stats[] = {"avg", "p50", "min", "max"};
+
+static const char *find_stat(const char *s, const char *const *list, size_t n)
+{
+    for (size_t i = 0; s && i < n; i++)
+        if (!strcmp(s, list[i]))
+            return list[i];
+    return NULL;
+}
+
+/* The columns of a point's row: the run's (those no group key reads are
+ * selected as '', sparing their bytes), then the value, its executions and
+ * its unit. */
+enum { C_ID, C_RUN_ID, C_PUBLISHED, C_PROGRAM, C_ETRECORD, C_METHOD, C_UNIT, C_VALIDITY, C_TOOL,
+       C_LABELS, C_DETAILED, C_VALUE, C_SAMPLES, C_VALUE_UNIT };
+
+/* The run fields a group key may name, by column (C_PROGRAM .. C_TOOL). */
+static const struct {
+    const char *key, *column;
+    int col;
+} group_fields[] = {{"program", "program_sha256", C_PROGRAM}, {"etrecord", "etrecord_sha256", C_ETRECORD},
+                    {"method", "method", C_METHOD},           {"unit", "time_unit", C_UNIT},
+                    {"validity", "validity", C_VALIDITY},     {"tool_version", "tool_version", C_TOOL},
+                    {"run_id", "run_id", C_RUN_ID}};
+
+/* A point as read, before it joins its series. */
+#define POINT_CHUNK 32768
+typedef struct raw_point {
+    etp_history_point p;
+    uint32_t group;
+    int detailed;
+} raw_point;
+
+/* The groups met so far: identity text (values NUL-separated) -> index. */
+typedef struct groups {
+    etp_store_dict index;         /* identity -> series index */
+    etp_history_series *series;   /* key, group labels, metric, unit filled; points later */
+    uint32_t n, cap;
+} groups;
+
+typedef struct build {
+    etp_store *s;
+    const etp_store_series_query *q;
+    etp_arena *a;
+    const char *metric_name;      /* the name series carry */
+    const char *const *group_by;
+    uint32_t group_by_count;
+    int group_col[32];            /* where each group key's value is (field_column) */
+    int order_col;
+    groups g;
+    raw_point **chunks;           /* the points as read, POINT_CHUNK a chunk (never moved) */
+    size_t npts, nchunks;
+    char *ident;                  /* scratch for one identity */
+    size_t ident_cap;
+} build;
+
+static const char *const default_group_by[] = {"program", "method", "device"};
+
+/* The value of group key @p key for the row: a run field or a label ("" when
+ * the run has no such label). */
+/* Which column holds group key @p key: a run field's, or -1 for a label. */
+static int field_column(const char *key)
+{
+    for (size_t i = 0; i < sizeof group_fields / sizeof group_fields[0]; i++)
+        if (!strcmp(key, group_fields[i].key))
+            return group_fields[i].col;
+    return -1;
+}
+
+/* The value of a group key for the row: column @p col (field_column), or
+ * label @p key ("" when the run has no such label). */
+static const char *group_value(etp_db_query *q, int col, const char *key,
+                               const etp_history_label *labels, uint32_t nlabels)
+{
+    if (col >= 0)
+        return etp_db_col_bytes(q, col, NULL);
+    for (uint32_t i = 0; i < nlabels; i++)
+        if (!strcmp(labels[i].key, key))
+            return labels[i].value;
+    return "";
+}
+
+static int ident_put(build *b, size_t *len, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    if (*len + n > b->ident_cap) {
+        size_t cap = (*len + n) * 2;
+        char *p = realloc(b->ident, cap);
+        if (!p)
+            return -1;
+        b->ident = p;
+        b->ident_cap = cap;
+    }
+    memcpy(b->ident + *len, s, n);
+    *len += n;
+    return 0;
+}
+
+/* The group of the row: found or made (with its key text and labels). */
+static int group_of(build *b, etp_db_query *q, const etp_history_label *labels, uint32_t nlabels,
+                    const char *unit, const char *kind, uint32_t *out)
+{
+    size_t len = 0;
+    const char *vals[64];
+    for (uint32_t i = 0; i < b->group_by_count; i++) {
+        vals[i] = group_value(q, b->group_col[i], b->group_by[i], labels, nlabels);
+        if (ident_put(b, &len, vals[i]))
+            return -1;
+    }
+    if (ident_put(b, &len, unit) || ident_put(b, &len, kind ? kind : ""))
+        return -1;
+    groups *g = &b->g;
+    int added;
+    int64_t *slot = etp_store_dict_slot(&g->index, b->ident, len, &added);
+    if (!slot)
+        return -1;
+    if (!added) {
+        *out = (uint32_t)*slot;
+        return 0;
+    }
+    *slot = g->n;
+    if (g->n == g->cap) {
+        uint32_t cap = g->cap ? g->cap * 2 : 16;
+        etp_history_series *s = realloc(g->series, cap * sizeof *s);
+        if (!s)
+            return -1;
+        g->series = s;
+        g->cap = cap;
+    }
+    etp_history_series *s = &g->series[g->n];
+    memset(s, 0, sizeof *s);
+    etp_history_label *gl = etp_arena_alloc(b->a, (b->group_by_count + 1) * sizeof *gl);
+    size_t key_len = strlen(unit) + 8;
+    for (uint32_t i = 0; i < b->group_by_count; i++)
+        key_len += strlen(b->group_by[i]) + strlen(vals[i]) + 2;
+    char *key = etp_arena_alloc(b->a, key_len + 1);
+    if (!gl || !key)
+        return -1;
+    size_t k = 0;
+    for (uint32_t i = 0; i < b->group_by_count; i++) {
+        gl[i].key = etp_arena_strdup(b->a, b->group_by[i]);
+        gl[i].value = etp_arena_strdup(b->a, vals[i]);
+        if (!gl[i].key || !gl[i].value)
+            return -1;
+        k += (size_t)sprintf(key + k, "%s%s=", i ? "|" : "", b->group_by[i]);
+        memcpy(key + k, vals[i], strlen(vals[i]));
+        k += strlen(vals[i]);
+    }
+    sprintf(key + k, "%sunit=%s", b->group_by_count ? "|" : "", unit);
+    s->key = key;
+    s->group_count = b->group_by_count;
+    s->group = gl;
+    s->metric = b->metric_name;
+    s->entity = b->q->entity ? etp_arena_strdup(b->a, b->q->entity) : NULL;
+    s->unit = etp_arena_strdup(b->a, unit);
+    s->lower_is_better = 1; /* times, cycles, bytes: every stored quantity so far */
+    if ((b->q->entity && !s->entity) || !s->unit)
+        return -1;
+    *out = g->n++;
+    return 0;
+}
+
+/* A numeric label value (the whole text a finite number), for ordering. */
+static int numeric(const char *s, double *v)
+{
+    char *end;
+    if (!*s)
+        return 0;
+    *v = strtod(s, &end);
+    return !*end && isfinite(*v);
+}
+
+static raw_point *point_at(const build *b, size_t i)
+{
+    return &b->chunks[i / POINT_CHUNK][i % POINT_CHUNK];
+}
+
+/* The points of one metric kind or entity key: @p unit is the kind's (NULL:
+ * the row's), @p kind the entity's (NULL for a metric). */
+static etp_status read_points(build *b, etp_db_query *q, const char *unit_of_kind, const char *kind,
+                              etp_error *err)
+{
+    etp_status st;
+    int row;
+    while (!(st = etp_db_step(q, &row, err)) && row) {
+        if (etp_db_col_null(q, C_VALUE))
+            continue;
+        etp_history_run run;
+        if (etp_store_read_run_labels(q, C_LABELS, b->a, &run))
+            return etp_store_nomem(b->s, err);
+        double order = (double)etp_db_col_int(q, C_PUBLISHED);
+        if (b->q->order_by) {
+            const char *v = group_value(q, b->order_col, b->q->order_by, run.labels, run.label_count);
+            if (!numeric(v, &order))
+                continue; /* no numeric value to stand at */
+        }
+        const char *unit = unit_of_kind ? unit_of_kind : etp_db_col_bytes(q, C_VALUE_UNIT, NULL);
+        uint32_t g;
+        if (group_of(b, q, run.labels, run.label_count, unit, kind, &g))
+            return etp_store_nomem(b->s, err);
+        if (b->npts == b->nchunks * POINT_CHUNK) {
+            raw_point **c = realloc(b->chunks, (b->nchunks + 1) * sizeof *c);
+            if (!c)
+                return etp_store_nomem(b->s, err);
+            b->chunks = c;
+            if (!(c[b->nchunks] = etp_store_big_alloc(POINT_CHUNK * sizeof **c)))
+                return etp_store_nomem(b->s, err);
+            b->nchunks++;
+        }
+        raw_point *rp = point_at(b, b->npts);
+        memset(rp, 0, sizeof *rp);
+        rp->group = g;
+        rp->detailed = etp_db_col_int(q, C_DETAILED) != 0;
+        rp->p.run = etp_db_col_int(q, C_ID);
+        rp->p.run_id = etp_arena_strdup(b->a, etp_db_col_bytes(q, C_RUN_ID, NULL));
+        rp->p.published_ms = etp_db_col_int(q, C_PUBLISHED);
+        rp->p.order = order;
+        rp->p.value = etp_db_col_double(q, C_VALUE);
+        int64_t n = etp_db_col_int(q, C_SAMPLES);
+        rp->p.samples = n > 0 && n <= UINT32_MAX ? (uint32_t)n : 0;
+        rp->p.label_count = run.label_count;
+        rp->p.labels = run.labels;
+        if (!rp->p.run_id)
+            return etp_store_nomem(b->s, err);
+        b->g.series[g].point_count++;
+        b->npts++;
+    }
+    return st;
+}
+
+/* The per-execution values of the points' runs (model metrics of --detailed
+ * runs): figure NAME of metric "NAME.stat", in the series' unit. */
+static etp_status attach_samples(build *b, const char *figure, etp_error *err)
+{
+    etp_hm by_run;
+    etp_hm_init(&by_run);
+    int any = 0;
+    for (size_t i = 0; i < b->npts; i++)
+        if (point_at(b, i)->detailed) {
+            any = 1;
+            if (etp_hm_put(&by_run, (uint64_t)point_at(b, i)->p.run, (uint32_t)i)) {
+                etp_hm_free(&by_run);
+                return etp_store_nomem(b->s, err);
+            }
+        }
+    if (!any) {
+        etp_hm_free(&by_run);
+        return ETP_OK;
+    }
+    int next = 2;
+    char *cond = etp_store_filter_sql(&b->q->filter, "r", &next);
+    /* Runs are joined only to apply a filter: the points' runs are looked
+     * up below anyway. */
+    etp_db_query *q;
+    etp_status st = etp_store_prepare_text(
+        b->s, cond ? etp_strprintf("SELECT f.run, f.unit, f.value_le FROM figure_samples f%s "
+                                   "WHERE f.figure = $1%s",
+                                   *cond ? " JOIN runs r ON r.id = f.run" : "", cond)
+                   : NULL,
+        &q, err);
+    free(cond);
+    if (!st) {
+        etp_db_bind_text(q, 1, figure);
+        etp_store_filter_bind(&b->q->filter, q, 2);
+        int row;
+        while (!(st = etp_db_step(q, &row, err)) && row) {
+            int64_t run = etp_db_col_int(q, 0);
+            const char *unit = etp_db_col_bytes(q, 1, NULL);
+            size_t len;
+            const char *le = etp_db_col_bytes(q, 2, &len);
+            size_t cur = 0;
+            uint32_t i;
+            double *v = NULL;
+            uint32_t n = 0;
+            while (etp_hm_next(&by_run, (uint64_t)run, &cur, &i)) {
+                raw_point *rp = point_at(b, i);
+                if (rp->p.run != run || strcmp(b->g.series[rp->group].unit, unit))
+                    continue;
+                if (!v && !(v = etp_store_values_decode(b->a, le, len, &n)))
+                    break; /* malformed or out of memory: no samples for it */
+                rp->p.sample_count = n;
+                rp->p.execution_values = v;
+            }
+        }
+        etp_db_finalize(q);
+    }
+    etp_hm_free(&by_run);
+    return st;
+}
+
+double *etp_store_values_decode(etp_arena *a, const char *le, size_t n, uint32_t *count)
+{
+    if (n % 8 || n / 8 > UINT32_MAX)
+        return NULL;
+    double *v = etp_arena_alloc(a, n ? n : 8);
+    for (size_t i = 0; v && i < n / 8; i++) {
+        uint64_t bits = 0;
+        for (int j = 7; j >= 0; j--)
+            bits = bits << 8 | (unsigned char)le[i * 8 + (size_t)j];
+        memcpy(&v[i], &bits, 8);
+    }
+    if (v)
+        *count = (uint32_t)(n / 8);
+    return v;
+}
+
+static int cmp_point(const void *x, const void *y)
+{
+    const etp_history_point *a = x, *b = y;
+    if (a->order != b->order)
+        return a->order < b->order ? -1 : 1;
+    return (a->run > b->run) - (a->run < b->run);
+}
+
+static int cmp_series(const void *x, const void *y)
+{
+    return strcmp(((const etp_history_series *)x)->key, ((const etp_history_series *)y)->key);
+}
+
+typedef struct series_result {
+    etp_history_series_set pub;   /* first: the pointer handed out */
+    etp_arena arena;
+} series_result;
+
+void etp_history_series_free(etp_history_series_set *set)
+{
+    if (!set)
+        return;
+    series_result *r = (series_result *)set;
+    etp_arena_free(&r->arena);
+    free(r);
+}
+
+/* The SQL of the values of one metric kind or entity key ($1), the filter's
+ * parameters from $2: the run's columns (only those a group key reads), then
+ * the value, its executions and (entities) the run's time unit. */
+static char *values_sql(const build *b, const char *entity_col)
+{
+    const etp_store_series_query *q = b->q;
+    int next = 2;
+    char *cond = etp_store_filter_sql(&q->filter, "r", &next);
+    char *sql = cond ? malloc(strlen(cond) + 1024) : NULL;
+    if (!sql) {
+        free(cond);
+        return NULL;
+    }
+    size_t k = (size_t)sprintf(sql, "SELECT r.id, r.run_id, r.published_ms");
+    for (size_t f = 0; f + 1 < sizeof group_fields / sizeof group_fields[0]; f++) {
+        int used = 0;
+        for (uint32_t i = 0; i < b->group_by_count; i++)
+            used |= !strcmp(b->group_by[i], group_fields[f].key);
+        used |= q->order_by && !strcmp(q->order_by, group_fields[f].key);
+        k += (size_t)sprintf(sql + k, used ? ", r.%s" : ", ''", group_fields[f].column);
+    }
+    if (!entity_col)
+        sprintf(sql + k,
+                ", r.labels, r.detailed, m.value, m.samples FROM metrics m JOIN runs r ON r.id = m.run "
+                "WHERE m.kind = $1 AND m.value IS NOT NULL%s%s",
+                q->include_invalid ? "" : " AND r.validity <> 'invalid'", cond);
+    else
+        sprintf(sql + k,
+                ", r.labels, r.detailed, e.%s, e.executions, r.time_unit FROM entities e "
+                "JOIN runs r ON r.id = e.run WHERE e.entity = $1 AND e.%s IS NOT NULL%s%s",
+                entity_col, entity_col, q->include_invalid ? "" : " AND r.validity <> 'invalid'", cond);
+    free(cond);
+    return sql;
+}
+
+/* The dictionary rows the series reads: the metric kinds of @p name (one
+ * per unit, aggregation and additivity it was published with), or the
+ * entity keys of @p entity (one per kind, name, type and backend); then
+ * the points of each. A dictionary id first keeps each value query on its
+ * index, whatever the engine's planner would make of a join. */
+static etp_status read_all_points(build *b, const char *name, const char *entity_col, etp_error *err)
+{
+    etp_store *s = b->s;
+    const etp_store_series_query *q = b->q;
+    etp_db_query *dq = NULL;
+    etp_status st = etp_db_prepare(s->db,
+                                   q->entity ? "SELECT id, '', kind FROM entity_keys WHERE key = $1"
+                                             : "SELECT id, unit, '' FROM metric_kinds WHERE name = $1",
+                                   &dq, err);
+    if (st)
+        return st;
+    if (q->entity)
+        etp_db_bind_bytes(dq, 1, q->entity, strlen(q->entity));
+    else
+        etp_db_bind_text(dq, 1, name);
+    struct dict_row {
+        int64_t id;
+        const char *unit, *kind;
+    } *rows = NULL;
+    uint32_t n = 0;
+    int row;
+    while (!(st = etp_db_step(dq, &row, err)) && row) {
+        struct dict_row *nr = realloc(rows, (n + 1) * sizeof *nr);
+        if (!nr) {
+            st = etp_store_nomem(s, err);
+            break;
+        }
+        rows = nr;
+        rows[n].id = etp_db_col_int(dq, 0);
+        rows[n].unit = etp_arena_strdup(b->a, etp_db_col_bytes(dq, 1, NULL));
+        rows[n].kind = etp_arena_strdup(b->a, etp_db_col_bytes(dq, 2, NULL));
+        if (!rows[n].unit || !rows[n].kind) {
+            st = etp_store_nomem(s, err);
+            break;
+        }
+        n++;
+    }
+    etp_db_finalize(dq);
+    char *sql = !st && n ? values_sql(b, entity_col) : NULL;
+    if (!st && n && !sql)
+        st = etp_store_nomem(s, err);
+    for (uint32_t i = 0; !st && i < n; i++) {
+        etp_db_query *vq;
+        if ((st = etp_db_prepare(s->db, sql, &vq, err)))
+            break;
+        etp_db_bind_int(vq, 1, rows[i].id);
+        etp_store_filter_bind(&q->filter, vq, 2);
+        st = read_points(b, vq, q->entity ? NULL : rows[i].unit, q->entity ? rows[i].kind : NULL, err);
+        etp_db_finalize(vq);
+    }
+    free(sql);
+    free(rows);
+    return st;
+}
+
+static etp_status make_series(build *b, etp_error *err)
+{
+    groups *g = &b->g;
+    for (uint32_t i = 0; i < g->n; i++) {
+        g->series[i].points = etp_arena_alloc(b->a, (g->series[i].point_count + 1) * sizeof(etp_history_point));
+        if (!g->series[i].points)
+            return etp_store_nomem(b->s, err);
+        g->series[i].point_count = 0;
+    }
+    for (size_t i = 0; i < b->npts; i++) {
+        const raw_point *rp = point_at(b, i);
+        etp_history_series *s = &g->series[rp->group];
+        s->points[s->point_count++] = rp->p;
+    }
+    for (uint32_t i = 0; i < g->n; i++)
+        qsort(g->series[i].points, g->series[i].point_count, sizeof(etp_history_point), cmp_point);
+    if (g->n)
+        qsort(g->series, g->n, sizeof *g->series, cmp_series);
+    return ETP_OK;
+}
+
+etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
+                            etp_history_series_set **out, etp_error *err)
+{
+    *out = NULL;
+    const char *shown = etp_db_shown(s->db);
+    if (!q || (!q->metric && !q->entity))
+        return etp_error_set(err, ETP_E_USAGE, shown, ETP_NO_OFFSET, "a series needs a metric");
+    if (q->group_by_count > 32)
+        return etp_error_set(err, ETP_E_USAGE, shown, ETP_NO_OFFSET, "at most 32 group keys");
+    const char *entity_col = NULL;
+    char name[512];
+    if (q->entity) {
+        const char *stat = q->stat ? q->stat : find_stat(q->metric, entity_stats, 8) ? q->metric : "avg";
+        if (!(entity_col = find_stat(stat, entity_stats, 8)))
+            return etp_error_set(err, ETP_E_USAGE, shown, ETP_NO_OFFSET,
+                                 "an entity's statistic is avg, p10, p50, p90, min, max, kernel_avg "
+                                 "or dispatch_avg, not '%.64s'",
+                                 stat);
+        snprintf(name, sizeof name, "%s", entity_col);
+    } else if (q->stat && !find_stat(q->stat, metric_stats, 4)) {
+        return etp_error_set(err, ETP_E_USAGE, shown, ETP_NO_OFFSET,
+                             "--stat is avg, p50, min or max, not '%.64s'", q->stat);
+    } else if ((size_t)snprintf(name, sizeof name, "%s%s%s", q->metric, q->stat ? "." : "",
+                                q->stat ? q->stat : "") >= sizeof name) {
+        return etp_error_set(err, ETP_E_USAGE, shown, ETP_NO_OFFSET, "metric name too long");
+    }
+    series_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return etp_store_nomem(s, err);
+    build b = {.s = s, .q = q, .a = &r->arena};
+    etp_store_dict_init(&b.g.index);
+    b.group_by = q->group_by_count ? q->group_by : default_group_by;
+    b.group_by_count = q->group_by_count ? q->group_by_count : 3;
+    for (uint32_t i = 0; i < b.group_by_count; i++)
+        b.group_col[i] = field_column(b.group_by[i]);
+    b.order_col = q->order_by ? field_column(q->order_by) : -1;
+    b.metric_name = etp_arena_strdup(&r->arena, name);
+    etp_status st = b.metric_name ? read_all_points(&b, name, entity_col, err) : etp_store_nomem(s, err);
+    /* A summary metric "FIGURE.stat" has the figure's per-execution values. */
+    const char *dot = strrchr(name, '.');
+    if (!st && !q->entity && !q->no_samples && dot && find_stat(dot + 1, metric_stats, 4)) {
+        char figure[512];
+        snprintf(figure, sizeof figure, "%.*s", (int)(dot - name), name);
+        st = attach_samples(&b, figure, err);
+    }
+    if (!st)
+        st = make_series(&b, err);
+    if (!st) {
+        r->pub.count = b.g.n;
+        r->pub.series = b.g.n ? etp_arena_alloc(&r->arena, b.g.n * sizeof *r->pub.series) : NULL;
+        if (b.g.n && !r->pub.series)
+            st = etp_store_nomem(s, err);
+        else if (b.g.n)
+            memcpy(r->pub.series, b.g.series, b.g.n * sizeof *r->pub.series);
+    }
+    for (size_t i = 0; i < b.nchunks; i++)
+        free(b.chunks[i]);
+    free(b.chunks);
+    free(b.ident);
+    free(b.g.series);
+    etp_store_dict_free(&b.g.index);
+    if (st) {
+        etp_history_series_free(&r->pub);
+        return st;
+    }
+    *out = &r->pub;
+    return ETP_OK;
+}
