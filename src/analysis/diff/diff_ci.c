@@ -104,19 +104,15 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-int etp_diff_bootstrap(const double *base, uint32_t nb, const double *newv, uint32_t nn,
-                       etp_diff_statistic st, uint32_t resamples, double confidence,
-                       uint64_t seed, double *lo, double *hi)
+int etp_diff_bootstrap_ratios(const double *base, uint32_t nb, const double *newv, uint32_t nn,
+                              etp_diff_statistic st, uint32_t resamples, uint64_t seed,
+                              double *ratios)
 {
     if (nb < 2 || nn < 2 || !resamples)
         return -1;
-    double *ratios = malloc((size_t)resamples * sizeof *ratios);
     double *buf = malloc((size_t)(nb > nn ? nb : nn) * sizeof *buf);
-    if (!ratios || !buf) {
-        free(ratios);
-        free(buf);
+    if (!buf)
         return -2;
-    }
     uint64_t state = seed;
     int rc = 0;
     for (uint32_t r = 0; r < resamples; r++) {
@@ -132,12 +128,26 @@ int etp_diff_bootstrap(const double *base, uint32_t nb, const double *newv, uint
         }
         ratios[r] = sn / sb;
     }
-    if (!rc) {
+    if (!rc)
         qsort(ratios, resamples, sizeof *ratios, cmp_double);
+    free(buf);
+    return rc;
+}
+
+int etp_diff_bootstrap(const double *base, uint32_t nb, const double *newv, uint32_t nn,
+                       etp_diff_statistic st, uint32_t resamples, double confidence,
+                       uint64_t seed, double *lo, double *hi)
+{
+    if (nb < 2 || nn < 2 || !resamples)
+        return -1;
+    double *ratios = malloc((size_t)resamples * sizeof *ratios);
+    if (!ratios)
+        return -2;
+    int rc = etp_diff_bootstrap_ratios(base, nb, newv, nn, st, resamples, seed, ratios);
+    if (!rc) {
         *lo = etp_percentile_linear(ratios, resamples, 50.0 * (1.0 - confidence));
         *hi = etp_percentile_linear(ratios, resamples, 50.0 * (1.0 + confidence));
     }
     free(ratios);
-    free(buf);
     return rc;
 }
