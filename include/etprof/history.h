@@ -30,10 +30,11 @@
  *    end: suspicious; fewer usable points than window + min_baseline, or a
  *    baseline median that is not positive (a relative change is undefined)
  *    while the window is not all zero: insufficient data; else ok;
- *  - where every point of the deciding run and of the baseline carries
- *    per-execution samples, the run must also pass the diff's bootstrap
- *    (etprof/diff.h): pooled executions of the run against pooled executions
- *    of the baseline, the ratio's interval must exclude 1 on the worse side;
+ *  - where every point of the deciding run and the min_baseline baseline
+ *    points nearest the window carry per-execution samples, the run must
+ *    also pass the diff's bootstrap (etprof/diff.h): the run's pooled
+ *    executions against those of these baseline points, the ratio's
+ *    interval must exclude 1 on the worse side;
  *    a run that fails it is inside the executions' noise and decides nothing
  *    (the next candidate run is tried). The bootstrap's statistic is the
  *    median for a metric named "*.p50", else the mean.

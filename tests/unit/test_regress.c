@@ -429,16 +429,17 @@ static void test_samples_bootstrap(void **state)
     assert_true(r.ratio_lo > 1.10 && r.ratio_hi < 1.20 && r.ratio_lo < r.ratio_hi);
     assert_true(r.confidence > 0.99);
 
-    /* The interval is the diff's bootstrap of the pooled executions, with
-     * the seed XOR the series' key and metric hashes (as documented). */
+    /* The interval is the diff's bootstrap of the pooled executions (the
+     * run's three points against the 5 baseline points before the window),
+     * with the seed XOR the series' key and metric hashes (as documented). */
     gen_history h;
     gen_history_init(&h);
     assert_true(gen_history_add(&h, &sp) == 0);
     uint32_t n;
     etp_history_series *s = gen_history_all(&h, &n);
-    double base[20 * 20], newv[3 * 20];
-    for (int i = 0; i < 20; i++)
-        memcpy(base + 20 * i, s->points[5 + i].execution_values, 20 * sizeof(double));
+    double base[5 * 20], newv[3 * 20];
+    for (int i = 0; i < 5; i++)
+        memcpy(base + 20 * i, s->points[20 + i].execution_values, 20 * sizeof(double));
     for (int i = 0; i < 3; i++)
         memcpy(newv + 20 * i, s->points[27 + i].execution_values, 20 * sizeof(double));
     etp_regression_options o;
@@ -446,7 +447,7 @@ static void test_samples_bootstrap(void **state)
     uint64_t seed = o.seed ^ etp_hash_bytes(s->key, strlen(s->key),
                                             etp_hash_bytes(s->metric, strlen(s->metric), 0));
     double lo, hi;
-    assert_int_equal(etp_diff_bootstrap(base, 400, newv, 60, ETP_DIFF_STAT_AVG, o.resamples, o.confidence,
+    assert_int_equal(etp_diff_bootstrap(base, 100, newv, 60, ETP_DIFF_STAT_AVG, o.resamples, o.confidence,
                                         seed, &lo, &hi),
                      0);
     assert_true(lo == r.ratio_lo && hi == r.ratio_hi);
@@ -495,9 +496,14 @@ static void test_samples_bootstrap(void **state)
     o.resamples = 0;
     assert_int_equal(etp_regression_classify(s, &o, &r, &err), ETP_OK);
     assert_int_equal(r.verdict, ETP_REGRESSION_REGRESSION);
-    /* A point without samples on either side: no bootstrap. */
+    /* A point without samples among those the bootstrap draws from: no
+     * bootstrap; one outside them (an older baseline point) does not matter. */
     o.resamples = 2000;
     s->points[10].sample_count = 0;
+    assert_int_equal(etp_regression_classify(s, &o, &r, &err), ETP_OK);
+    assert_int_equal(r.verdict, ETP_REGRESSION_OK);
+    assert_true(r.has_interval);
+    s->points[22].sample_count = 0;
     assert_int_equal(etp_regression_classify(s, &o, &r, &err), ETP_OK);
     assert_int_equal(r.verdict, ETP_REGRESSION_REGRESSION);
     assert_false(r.has_interval);

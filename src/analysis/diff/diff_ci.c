@@ -104,6 +104,22 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* The statistic of one resample of @p v (n draws in order). The mean is
+ * summed as it is drawn: the same additions in the same order as
+ * etp_diff_stat_of over the drawn values, without storing them. */
+static double resample_stat(const double *v, uint32_t n, etp_diff_statistic st, uint64_t *state, double *buf)
+{
+    if (st == ETP_DIFF_STAT_AVG) {
+        double s = 0;
+        for (uint32_t i = 0; i < n; i++)
+            s += v[draw_index(state, n)];
+        return s / n;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        buf[i] = v[draw_index(state, n)];
+    return etp_diff_stat_of(buf, n, st);
+}
+
 int etp_diff_bootstrap_ratios(const double *base, uint32_t nb, const double *newv, uint32_t nn,
                               etp_diff_statistic st, uint32_t resamples, uint64_t seed,
                               double *ratios)
@@ -116,12 +132,8 @@ int etp_diff_bootstrap_ratios(const double *base, uint32_t nb, const double *new
     uint64_t state = seed;
     int rc = 0;
     for (uint32_t r = 0; r < resamples; r++) {
-        for (uint32_t i = 0; i < nb; i++)
-            buf[i] = base[draw_index(&state, nb)];
-        double sb = etp_diff_stat_of(buf, nb, st);
-        for (uint32_t i = 0; i < nn; i++)
-            buf[i] = newv[draw_index(&state, nn)];
-        double sn = etp_diff_stat_of(buf, nn, st);
+        double sb = resample_stat(base, nb, st, &state, buf);
+        double sn = resample_stat(newv, nn, st, &state, buf);
         if (!(sb > 0)) {
             rc = -1; /* a resample whose base is 0: the ratio does not exist */
             break;

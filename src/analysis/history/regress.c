@@ -12,7 +12,9 @@
  *     z threshold, widened by Student's t when the baseline is short);
  *  4. runs of flags: two or more at the end = regression, three or more
  *     that ended = suspicious. With per-execution samples on both sides, a
- *     run stands only when the bootstrap interval of the ratio excludes 1. */
+ *     run stands only when the bootstrap interval of the ratio (its
+ *     executions against those of the min_baseline runs before the window)
+ *     excludes 1. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +167,13 @@ static int bootstrap_run(const judge *j, uint32_t from, uint32_t to, etp_regress
     const etp_regression_options *o = j->o;
     if (!o->resamples)
         return BOOT_NONE;
-    uint64_t nb = samples_in(j, 0, j->nb), nn = samples_in(j, from, to);
+    /* The executions of the baseline runs nearest the window, min_baseline
+     * of them: the question here is whether the deciding runs' executions
+     * differ from those just before, beyond the executions' own noise (the
+     * run-to-run rule has already judged the whole baseline); and the
+     * bootstrap's cost grows with every execution it draws. */
+    uint32_t b0 = j->nb - j->o->min_baseline;
+    uint64_t nb = samples_in(j, b0, j->nb), nn = samples_in(j, from, to);
     if (nb < 2 || nn < 2 || nb > UINT32_MAX || nn > UINT32_MAX)
         return BOOT_NONE;
     double *base = malloc(nb * sizeof *base), *newv = malloc(nn * sizeof *newv);
@@ -173,7 +181,7 @@ static int bootstrap_run(const judge *j, uint32_t from, uint32_t to, etp_regress
     int rc = BOOT_NOMEM;
     if (base && newv && ratios) {
         rc = BOOT_NONE;
-        int64_t gb = pool_samples(j, 0, j->nb, base), gn = pool_samples(j, from, to, newv);
+        int64_t gb = pool_samples(j, b0, j->nb, base), gn = pool_samples(j, from, to, newv);
         int b = gb >= 2 && gn >= 2
                     ? etp_diff_bootstrap_ratios(base, (uint32_t)gb, newv, (uint32_t)gn,
                                                 series_statistic(j->s), o->resamples, series_seed(j),
