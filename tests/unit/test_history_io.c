@@ -199,7 +199,7 @@ static void test_trend_and_verdicts(void **state)
     /* Times before 1970 are still times; a NaN value is an empty cell; a
      * series without entity has an empty entity cell; numbers in their
      * shortest exact form (util/csvw.h). */
-    assert_non_null(strstr(csv, "\r\ndevice=x,m.avg,,ms,true,1,r,1969-12-31T23:59:58.500Z,-1500,0.0,1e+01,"));
+    assert_non_null(strstr(csv, "\r\ndevice=x,m.avg,,ms,true,{},1,r,1969-12-31T23:59:58.500Z,-1500,0.0,1e+01,"));
     assert_non_null(strstr(csv, ",1969-12-31T23:59:59.500Z,-500,1.0,1e+01,"));
     assert_non_null(strstr(csv, ",4,r,1970-01-01T00:00:01.500Z,1500,3.0,,1,0,"));
     free(csv);

@@ -80,12 +80,12 @@
   }
   function tipText(s, i) {
     var lines = ["run " + s.run_id[i] + " (#" + s.run[i] + ")",
-                 fmt(s.y[i]) + " " + s.unit + "   " + s.metric + (s.entity ? " " + s.entity : ""),
+                 fmt(s.y[i]) + " " + (s.unit || "") + "   " + s.metric + (s.entity ? " " + s.entity : ""),
                  iso(s.t[i])];
     var c = commitOf(s, i);
     if (c !== null) lines.push("commit " + shortText(c));
     lines = lines.concat(labelText(s, i));
-    lines.push("series " + s.key);
+    lines.push("series " + s.series);
     var v = s.verdict;
     if (v && v.change && v.change.index === i)
       lines.push(v.verdict + " begins here: " + (v.change_pct >= 0 ? "+" : "") + fmt(v.change_pct) +
@@ -134,7 +134,7 @@
       }
       stats.vertices += d.length;
       stats.points += s.y.length;
-      var g = svg("g", { "data-series": s.key });
+      var g = svg("g", { "data-series": s.series });
       g.appendChild(svg("path", { "class": "line", d: d.join(""), stroke: color }));
       if (dots)
         for (var k = 0; k < sx.length; k++) {
@@ -158,7 +158,7 @@
       var sw = el("span", "swatch");
       sw.style.background = color;
       li.appendChild(sw);
-      li.appendChild(document.createTextNode(s.key));
+      li.appendChild(document.createTextNode(s.series));
       if (v) {
         var b = el("span", "badge " + v.verdict, v.verdict.replace("_", " ") +
                    (v.verdict === "regression" || v.verdict === "suspicious"

@@ -224,6 +224,7 @@ void hist_series_fields(hist_sink *k, const etp_history_series *s)
     k->str(k, "entity", s->entity);
     k->str(k, "unit", s->unit);
     k->flag(k, "lower_is_better", s->lower_is_better);
+    k->labels(k, "group", s->group, s->group_count);
 }
 
 /* ---- text ------------------------------------------------------------------ */

@@ -51,7 +51,7 @@ void hist_metric_fields(hist_sink *k, const etp_history_metric *m);
 /* run, run_id, published, published_ms, order, value, samples,
  * sample_count, [label_device .. label_seq], labels. */
 void hist_point_fields(hist_sink *k, const etp_history_point *p, int labels);
-/* series, metric, entity, unit, lower_is_better. */
+/* series, metric, entity, unit, lower_is_better, group. */
 void hist_series_fields(hist_sink *k, const etp_history_series *s);
 
 /* @p s on a terminal line: control bytes (C0, DEL, C1) and bytes that are

@@ -5,7 +5,8 @@
  * script puts every label into the page as text.
  *
  * The data: {"title", "charts": [{metric, entity, unit, series: [indices]}],
- * "series": [{key, metric, entity, unit, lower_is_better, group, time_order,
+ * "series": [{series (its key), metric, entity, unit, lower_is_better,
+ * group, time_order,
  * verdict, run: [], run_id: [], t: [], x: [] (only when the order is not
  * the publication time t), y: [], fixed_labels: {labels every point has
  * with one value}, label_keys: [the others], labels: [[value per point] per
@@ -74,51 +75,45 @@ static int fixed_label(const etp_history_series *s, const char *key)
     return first != NULL;
 }
 
+enum { COL_RUN, COL_RUN_ID, COL_TIME, COL_ORDER, COL_VALUE };
+
+/* One field of every point as an array member @p name. */
+static void point_column(etp_jw *w, const char *name, const etp_history_series *s, int col)
+{
+    etp_jw_key(w, name);
+    etp_jw_arr_begin(w);
+    for (uint32_t p = 0; p < s->point_count; p++) {
+        const etp_history_point *pt = &s->points[p];
+        switch (col) {
+        case COL_RUN: etp_jw_int(w, pt->run); break;
+        case COL_RUN_ID: etp_jw_str(w, pt->run_id ? pt->run_id : ""); break;
+        case COL_TIME: etp_jw_int(w, pt->published_ms); break;
+        case COL_ORDER: etp_jw_double(w, pt->order); break;
+        default: etp_jw_double(w, pt->value); break;
+        }
+    }
+    etp_jw_arr_end(w);
+}
+
 static void series_data(etp_jw *w, const etp_history_series *s, const etp_regression *verdict, int *failed)
 {
     hist_sink k = hist_json_sink(w);
     etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "key", s->key ? s->key : "");
-    k.str(&k, "metric", s->metric);
-    k.str(&k, "entity", s->entity);
-    k.str(&k, "unit", s->unit ? s->unit : "");
-    etp_jw_kbool(w, "lower_is_better", s->lower_is_better);
-    k.labels(&k, "group", s->group, s->group_count);
-    etp_jw_kbool(w, "time_order", time_order(s));
+    hist_series_fields(&k, s);
+    int by_time = time_order(s);
+    etp_jw_kbool(w, "time_order", by_time);
     etp_jw_key(w, "verdict");
     if (verdict)
         hist_verdict_json(w, s, verdict);
     else
         etp_jw_null(w);
     const etp_history_point *pt = s->points;
-    etp_jw_key(w, "run");
-    etp_jw_arr_begin(w);
-    for (uint32_t p = 0; p < s->point_count; p++)
-        etp_jw_int(w, pt[p].run);
-    etp_jw_arr_end(w);
-    etp_jw_key(w, "run_id");
-    etp_jw_arr_begin(w);
-    for (uint32_t p = 0; p < s->point_count; p++)
-        etp_jw_str(w, pt[p].run_id ? pt[p].run_id : "");
-    etp_jw_arr_end(w);
-    etp_jw_key(w, "t");
-    etp_jw_arr_begin(w);
-    for (uint32_t p = 0; p < s->point_count; p++)
-        etp_jw_int(w, pt[p].published_ms);
-    etp_jw_arr_end(w);
-    int by_time = time_order(s);
-    if (!by_time) { /* else the order is t */
-        etp_jw_key(w, "x");
-        etp_jw_arr_begin(w);
-        for (uint32_t p = 0; p < s->point_count; p++)
-            etp_jw_double(w, pt[p].order);
-        etp_jw_arr_end(w);
-    }
-    etp_jw_key(w, "y");
-    etp_jw_arr_begin(w);
-    for (uint32_t p = 0; p < s->point_count; p++)
-        etp_jw_double(w, pt[p].value);
-    etp_jw_arr_end(w);
+    point_column(w, "run", s, COL_RUN);
+    point_column(w, "run_id", s, COL_RUN_ID);
+    point_column(w, "t", s, COL_TIME);
+    if (!by_time) /* else the order is t */
+        point_column(w, "x", s, COL_ORDER);
+    point_column(w, "y", s, COL_VALUE);
     /* Labels every point has with one value (the device, the branch, ...)
      * once; the others one value per point (null where a point lacks it). */
     uint32_t nk;

@@ -100,7 +100,6 @@ char *etp_history_regressions_json(const etp_history_series *s, const etp_regres
     for (uint32_t i = 0; i < n; i++) {
         etp_jw_obj_begin(&w);
         hist_series_fields(&k, &s[i]);
-        k.labels(&k, "group", s[i].group, s[i].group_count);
         k.i64(&k, "points", s[i].point_count);
         etp_jw_key(&w, "regression");
         hist_verdict_json(&w, &s[i], &verdicts[i]);

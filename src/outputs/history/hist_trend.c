@@ -20,7 +20,6 @@ char *etp_history_trend_json(const etp_history_series *s, uint32_t n, const etp_
         etp_jw_break(&w);
         etp_jw_obj_begin(&w);
         hist_series_fields(&k, &s[i]);
-        k.labels(&k, "group", s[i].group, s[i].group_count);
         etp_jw_key(&w, "points");
         etp_jw_arr_begin(&w);
         for (uint32_t p = 0; p < s[i].point_count; p++) {
