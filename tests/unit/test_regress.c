@@ -408,8 +408,49 @@ static void test_minimum_sizes(void **state)
     w[23] = w[24] = 100 * 1.06 + 6.0;
     assert_int_equal(judge_values(w, 25, 1, &o).verdict, ETP_REGRESSION_REGRESSION);
     assert_int_equal(judge_values(w + 15, 10, 1, &o).verdict, ETP_REGRESSION_OK);
-    /* Ties in order (two points published in the same millisecond) do not
-     * matter: the rules take the points in the order given. */
+}
+
+/* Ties: quantised values (a timer with a coarse tick: most values equal)
+ * and points published in the same millisecond. */
+static void test_ties(void **state)
+{
+    (void)state;
+    double v[30];
+    for (int i = 0; i < 30; i++)
+        v[i] = (i % 3 == 0) ? 10.1 : 10.0;
+    etp_regression r = judge_values(v, 30, 1, NULL);
+    assert_int_equal(r.verdict, ETP_REGRESSION_OK);
+    assert_true(r.baseline_value == 10.0 && r.baseline_spread > 0);
+    /* Every window value tied at the baseline's highest value: still ok. */
+    for (int i = 25; i < 30; i++)
+        v[i] = 10.1;
+    assert_int_equal(judge_values(v, 30, 1, NULL).verdict, ETP_REGRESSION_OK);
+    v[28] = v[29] = 10.8;
+    assert_int_equal(judge_values(v, 30, 1, NULL).verdict, ETP_REGRESSION_REGRESSION);
+
+    /* The same points with every order tied: the same verdict, field for
+     * field (the rules take the points in the order given). */
+    gen_series_spec sp = spec(30, 1.0, 5);
+    sp.step_at = 27;
+    sp.step_factor = 1.2;
+    gen_history h;
+    gen_history_init(&h);
+    assert_true(gen_history_add(&h, &sp) == 0);
+    uint32_t n;
+    etp_history_series *s = gen_history_all(&h, &n);
+    etp_regression a, b;
+    etp_error err;
+    assert_int_equal(etp_regression_classify(s, NULL, &a, &err), ETP_OK);
+    for (uint32_t i = 0; i < s->point_count; i++) {
+        s->points[i].order = 1.0;
+        s->points[i].published_ms = 1735689600000;
+    }
+    assert_int_equal(etp_regression_classify(s, NULL, &b, &err), ETP_OK);
+    assert_int_equal(a.verdict, ETP_REGRESSION_REGRESSION);
+    assert_int_equal(b.verdict, a.verdict);
+    assert_true(a.change_index == b.change_index && a.new_value == b.new_value && a.z == b.z &&
+                a.confidence == b.confidence && a.baseline_spread == b.baseline_spread);
+    gen_history_free(&h);
 }
 
 /* Per-execution samples: a step far outside the executions' noise is
@@ -522,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_outliers),
         cmocka_unit_test(test_nan_zero_constant),
         cmocka_unit_test(test_minimum_sizes),
+        cmocka_unit_test(test_ties),
         cmocka_unit_test(test_samples_bootstrap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
