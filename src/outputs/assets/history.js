@@ -37,6 +37,14 @@
     var a = Math.abs(v);
     return a !== 0 && (a < 1e-3 || a >= 1e6) ? v.toExponential(3) : String(+v.toPrecision(6));
   }
+  // Axis labels: short, with k/M/G for large values.
+  function axisLabel(v) {
+    var a = Math.abs(v);
+    if (a >= 1e9) return +(v / 1e9).toPrecision(4) + "G";
+    if (a >= 1e6) return +(v / 1e6).toPrecision(4) + "M";
+    if (a >= 1e4) return +(v / 1e3).toPrecision(4) + "k";
+    return fmt(v);
+  }
   // Round tick steps: 1, 2 or 5 times a power of ten.
   function ticks(lo, hi, n) {
     var span = hi - lo, step = Math.pow(10, Math.floor(Math.log(span / n) / Math.LN10));
@@ -44,6 +52,16 @@
     step *= err >= 7.5 ? 10 : err >= 3.5 ? 5 : err >= 1.5 ? 2 : 1;
     var out = [];
     for (var v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(v);
+    return out;
+  }
+  // Time ticks at round UTC steps (a minute, an hour, six hours, a day, ...).
+  var STEPS = [1e3, 5e3, 15e3, 3e4, 6e4, 3e5, 9e5, 18e5, 36e5, 108e5, 216e5, 432e5, 864e5, 1728e5,
+               6048e5, 2592e6, 31536e6];
+  function timeTicks(lo, hi, n) {
+    var step = STEPS[STEPS.length - 1];
+    for (var i = 0; i < STEPS.length; i++) if ((hi - lo) / STEPS[i] <= n) { step = STEPS[i]; break; }
+    var out = [];
+    for (var v = Math.ceil(lo / step) * step; v <= hi; v += step) out.push(v);
     return out;
   }
   function extent(list, pick) {
@@ -109,10 +127,10 @@
     ticks(yr[0], yr[1], 5).forEach(function (v) {
       grid.appendChild(svg("line", { x1: M.l, x2: W - M.r, y1: Y(v), y2: Y(v) }));
       var t = svg("text", { x: M.l - 6, y: Y(v) + 4, "text-anchor": "end" });
-      t.textContent = fmt(v);
+      t.textContent = axisLabel(v);
       axis.appendChild(t);
     });
-    ticks(xr[0], xr[1], 6).forEach(function (v) {
+    (time ? timeTicks(xr[0], xr[1], 6) : ticks(xr[0], xr[1], 6)).forEach(function (v) {
       var t = svg("text", { x: X(v), y: H - M.b + 16, "text-anchor": "middle" });
       t.textContent = time ? iso(v).slice(0, 16).replace("T", " ") : fmt(v);
       axis.appendChild(t);
