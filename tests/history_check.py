@@ -10,8 +10,8 @@ on histories built in memory by tests/support/history_demo.c.
 
 The demo history: 3 devices x 2 metrics x 40 hourly points; pixel7's method_execute.avg
 steps up 25% four runs before the end, galaxy-s24's memory.planned creeps 1% a run over the
-last 20 runs, rpi5 is flat. The JSON Schemas are schemas/json/history.v1, history_export.v1
-and pytorch_v3 ($ETP_SOURCE_DIR). Screenshots stay in WORKDIR. Standard library plus
+last 20 runs, rpi5 is flat. The JSON Schemas are schemas/json/history_runs.v1, trend.v1,
+regressions.v1, exports/history_export.v1 and exports/pytorch_v3 ($ETP_SOURCE_DIR). Screenshots stay in WORKDIR. Standard library plus
 python3-jsonschema (Debian).
 """
 import codecs
@@ -82,9 +82,9 @@ def csv_rows(b):
 # ---- outputs ----------------------------------------------------------------------------
 
 def outputs(exe, work):
-    v = validator("history.v1.schema.json")
     docs = {}
-    for what in ("runs-json", "trend-json", "regressions-json"):
+    for what, schema in (("runs-json", "history_runs"), ("trend-json", "trend"), ("regressions-json", "regressions")):
+        v = validator(schema + ".v1.schema.json")
         b = demo(exe, what, work, "--executions", "4")
         if b != demo(exe, what, work, "--executions", "4"):
             fail(what + ": two writes of the same history differ")
@@ -149,8 +149,8 @@ def outputs(exe, work):
 # ---- exports ----------------------------------------------------------------------------
 
 def exports(exe, work):
-    row_v, v3 = validator("history_export.v1.schema.json"), validator("pytorch_v3.schema.json")
-    columns = json.load(open(os.path.join(SRC, "schemas", "json", "history_export.v1.schema.json")))["required"]
+    row_v, v3 = validator("exports/history_export.v1.schema.json"), validator("exports/pytorch_v3.schema.json")
+    columns = json.load(open(os.path.join(SRC, "schemas", "json", "exports", "history_export.v1.schema.json")))["required"]
     c = demo(exe, "csv", work, "--executions", "3")
     j = demo(exe, "jsonl", work, "--executions", "3")
     p = demo(exe, "pytorch-v3", work, "--executions", "3")
@@ -247,7 +247,7 @@ def hostile(exe, work):
                 if labels[k] != as_json_text(raw):
                     fail("%s: label %s lost in the labels column" % (what, k))
     # pytorch-v3: the labels map keeps them too; the record still matches the schema.
-    v3 = validator("pytorch_v3.schema.json")
+    v3 = validator("exports/pytorch_v3.schema.json")
     for line in demo(exe, "pytorch-v3", work, "--hostile").decode().splitlines():
         rec = json.loads(line)
         validate(v3, rec, "pytorch-v3 with hostile labels")

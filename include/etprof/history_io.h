@@ -40,7 +40,7 @@ extern "C" {
  *  @return ETP_OK or ETP_E_IO (a failed write). */
 etp_status etp_history_runs_text(const etp_history_run *runs, uint32_t n, FILE *fp, etp_error *err);
 
-/** The runs as JSON: {"schema": "etprof.history_runs", "schema_version": 1,
+/** The runs as JSON: {"schema": "etprof.history-runs", "schema_version": 1,
  *  "runs": [{run columns, "labels": {...}}]} (docs/history.md). */
 char *etp_history_runs_json(const etp_history_run *runs, uint32_t n, size_t *len);
 

@@ -68,7 +68,7 @@ static void test_runs(void **state)
     assert_int_equal(len, strlen(csv));
     free(csv);
     char *json = etp_history_runs_json(&r, 1, &len);
-    assert_non_null(strstr(json, "\"schema\": \"etprof.history_runs\""));
+    assert_non_null(strstr(json, "\"schema\": \"etprof.history-runs\""));
     assert_non_null(strstr(json, "\"published\": \"2025-01-01T00:00:00.123Z\""));
     assert_non_null(strstr(json, "\"device\": \"pixel\\\"7,x\""));
     assert_null(strstr(json, "label_device")); /* the flat columns are CSV's and the exports' */

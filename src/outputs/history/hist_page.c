@@ -218,7 +218,7 @@ char *etp_history_trend_html(const etp_history_series *s, uint32_t n, const etp_
     etp_jw_raw_text(&w, etp_history_css, strlen(etp_history_css));
     etp_jw_raw_text(&w, body, sizeof body - 1);
     etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "schema", "etprof.trend_page");
+    etp_jw_kstr(&w, "schema", "etprof.trend-page");
     etp_jw_kint(&w, "schema_version", 1);
     etp_jw_kstr(&w, "title", title ? title : "etprof trend");
     etp_jw_key(&w, "charts");

@@ -41,7 +41,7 @@ char *etp_history_runs_json(const etp_history_run *runs, uint32_t n, size_t *len
     etp_jw w;
     etp_jw_init_mem(&w, 1);
     etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "schema", "etprof.history_runs");
+    etp_jw_kstr(&w, "schema", "etprof.history-runs");
     etp_jw_kint(&w, "schema_version", 1);
     etp_jw_key(&w, "runs");
     etp_jw_arr_begin(&w);

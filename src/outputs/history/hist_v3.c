@@ -1,6 +1,6 @@
 /* hist_v3.c - one etprof metric as a record of PyTorch's OSS benchmark
  * database (`benchmark.oss_ci_benchmark_v3`, pytorch/test-infra's ClickHouse
- * schema; schemas/json/pytorch_v3.schema.json; the mapping is documented in
+ * schema; schemas/json/exports/pytorch_v3.schema.json; the mapping is documented in
  * docs/history.md, "Exports"). Every extra_info is a map of strings, as the
  * table's Map(String, String) columns need. */
 #include <math.h>
