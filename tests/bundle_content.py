@@ -113,7 +113,8 @@ def load_schemas():
 SCHEMAS = load_schemas()
 EXPECTED_IDS = {"etprof.result-manifest", "etprof.summary", "etprof.operators", "etprof.run-metadata",
                 "etprof.delegates", "etprof.unresolved-handles", "etprof.analysis", "etprof.inspect",
-                "etprof.me-mapping", "etprof.diff", "etprof.memory", "etprof.nx-hierarchy"}
+                "etprof.me-mapping", "etprof.diff", "etprof.memory", "etprof.nx-hierarchy",
+                "etprof.history-runs", "etprof.trend", "etprof.regressions"}
 if set(SCHEMAS) != EXPECTED_IDS:
     fail(f"schema files: have {sorted(SCHEMAS)}, want {sorted(EXPECTED_IDS)}")
 VALIDATORS = {sid: jsonschema.Draft202012Validator(s) for sid, (_, s) in SCHEMAS.items()}

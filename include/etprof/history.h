@@ -14,14 +14,30 @@
  *
  * The rules (etp_regression_classify; docs/history.md states them with
  * examples):
- *  - a baseline window of earlier runs against the newest window;
- *  - a point violates when it is worse than the baseline statistic by more
- *    than the threshold AND outside the noise (the baseline's run-to-run
- *    spread, or, with samples on both sides, a bootstrap interval of the
- *    ratio that excludes 1);
- *  - two or more trailing violations: regression; a run of three or more
- *    violations that does not reach the end: suspicious; fewer points than
- *    baseline + window needs: insufficient data; else ok.
+ *  - the usable points are those with a finite value; the newest `window`
+ *    of them are judged against the up to `baseline` before them;
+ *  - the baseline's level is its median, its noise the run-to-run standard
+ *    deviation estimated from successive differences (von Neumann), which a
+ *    slow drift inside the baseline does not inflate;
+ *  - a point violates when it is worse than the level by more than the
+ *    threshold AND more than a critical number of noise units: the
+ *    z threshold's normal tail read as Student's t (the noise estimate's
+ *    degrees of freedom) and widened for the uncertainty of the median, so
+ *    that a short baseline needs a larger deviation; with no noise at all
+ *    (a constant baseline) the threshold alone decides;
+ *  - two or more trailing violations (with a window of 1: the newest point):
+ *    regression; a run of three or more violations that does not reach the
+ *    end: suspicious; fewer usable points than window + min_baseline, or a
+ *    baseline median that is not positive (a relative change is undefined)
+ *    while the window is not all zero: insufficient data; else ok;
+ *  - where every point of the deciding run and the min_baseline baseline
+ *    points nearest the window carry per-execution samples, the run must
+ *    also pass the diff's bootstrap (etprof/diff.h): the run's pooled
+ *    executions against those of these baseline points, the ratio's
+ *    interval must exclude 1 on the worse side;
+ *    a run that fails it is inside the executions' noise and decides nothing
+ *    (the next candidate run is tried). The bootstrap's statistic is the
+ *    median for a metric named "*.p50", else the mean.
  *
  * Ownership: a series and everything it points to belong to whoever built
  * it (the store's results are freed with etp_history_series_free()). The
@@ -122,18 +138,21 @@ const char *etp_regression_class_name(etp_regression_class c);
 
 /** How series are judged. Initialise with etp_regression_options_init(). */
 typedef struct etp_regression_options {
-    uint32_t window;              /**< newest points judged (default 3) */
+    uint32_t window;              /**< newest points judged (default 5, so that a run of three
+                                       that ended fits; at least 1) */
     uint32_t baseline;            /**< points before the window forming the baseline
-                                       (default 10; fewer available: insufficient data
-                                       below min_baseline) */
-    uint32_t min_baseline;        /**< fewest baseline points accepted (default 3) */
+                                       (default 20; fewer available: used down to
+                                       min_baseline, below it insufficient data) */
+    uint32_t min_baseline;        /**< fewest baseline points accepted (default 5; at least 2) */
     double threshold_pct;         /**< worse than the baseline by more than this many percent
-                                       (default 5) */
-    double z_threshold;           /**< and more than this many baseline standard deviations
-                                       away (default 3; Conbench's lookback z-score) */
+                                       (default 5; >= 0) */
+    double z_threshold;           /**< and beyond this many noise units, as a normal tail read
+                                       under Student's t (default 3; Conbench's lookback
+                                       z-score; 0: the threshold alone) */
     double confidence;            /**< of the bootstrap interval with samples (default 0.95) */
     uint32_t resamples;           /**< bootstrap resamples (default 2000; 0: no bootstrap) */
-    uint64_t seed;                /**< bootstrap seed: the same verdicts on every run */
+    uint64_t seed;                /**< bootstrap seed (XORed with a hash of the series' key and
+                                       metric): the same verdicts on every run */
 } etp_regression_options;
 
 void etp_regression_options_init(etp_regression_options *o);
@@ -142,28 +161,40 @@ void etp_regression_options_init(etp_regression_options *o);
 typedef struct etp_regression {
     etp_regression_class verdict;
     const char *reason;           /**< one line: why this verdict (static text with the
-                                       numbers in the fields below) */
+                                       numbers in the fields below); NULL only on error */
     uint32_t baseline_points;     /**< points the baseline statistic is over */
     double baseline_value;        /**< the baseline's median, series unit */
-    double baseline_spread;       /**< its run-to-run standard deviation */
-    double new_value;             /**< the window's median */
-    double change_pct;            /**< (new_value / baseline_value - 1) * 100 */
+    double baseline_spread;       /**< its run-to-run standard deviation (from successive
+                                       differences), series unit; 0 for a constant baseline */
+    double new_value;             /**< median of the run that decided a regression or
+                                       suspicious verdict, else of the window; series unit */
+    double change_pct;            /**< (new_value / baseline_value - 1) * 100 (negative: smaller;
+                                       worse only where lower_is_better says so) */
     double z;                     /**< (new_value - baseline_value) / baseline_spread;
                                        0 when the spread is 0 */
-    int has_interval;             /**< 1 when per-execution samples gave the interval below */
+    int has_interval;             /**< 1 when per-execution samples gave the interval below
+                                       (for the deciding run, or for the run it rejected) */
     double ratio_lo, ratio_hi;    /**< bootstrap interval of new/baseline at `confidence` */
-    double confidence;            /**< a number in [0, 1]: how sure the verdict is (1 - the
-                                       share of bootstrap ratios on the other side of 1 + threshold;
-                                       from the z-score's normal tail without samples) */
+    double confidence;            /**< a number in [0, 1]: how sure the verdict is. Regression
+                                       or suspicious: the share of bootstrap ratios beyond
+                                       1 + threshold (worse side), or without samples the t
+                                       probability that the run's level lies beyond the
+                                       threshold; ok: one minus that for the window (or for
+                                       the run the bootstrap rejected); insufficient data: 0 */
     int64_t change_index;         /**< index in s->points of the first violating point of the
                                        run that decided the verdict; -1 when none */
-    uint32_t violations;          /**< violating points in that run */
+    uint32_t violations;          /**< violating points in that run (0 for ok) */
 } etp_regression;
 
 /**
  * Judge series @p s under @p o (NULL: defaults). Writes *@p out.
- * @return ETP_OK; ETP_E_USAGE for impossible options (window 0, negative
- *         threshold, confidence outside (0, 1)); ETP_E_NOMEM.
+ * The series is only read; points need not carry samples. Cost: O(point
+ * count) to find the usable points, plus, only for a run that would decide
+ * regression or suspicious and has samples on both sides, one bootstrap of
+ * resamples x (pooled executions) draws.
+ * @return ETP_OK; ETP_E_USAGE for impossible options (window 0, min_baseline
+ *         below 2, baseline below min_baseline, a negative or non-finite
+ *         threshold or z threshold, confidence outside (0, 1)); ETP_E_NOMEM.
  */
 etp_status etp_regression_classify(const etp_history_series *s, const etp_regression_options *o,
                                    etp_regression *out, etp_error *err);

@@ -29,7 +29,7 @@ PUBLIC = {
     "issues.h": "analysis", "source_graph.h": "analysis", "inputs.h": "analysis",
     "columns.h": "analysis", "history.h": "analysis", "diff.h": "analysis", "json.h": "outputs", "dump.h": "outputs", "abi.h": "outputs",
     "bundle.h": "outputs", "bundle_read.h": "formats", "mexplorer.h": "outputs", "me_links.h": "outputs", "report.h": "outputs",
-    "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs",
+    "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs", "history_io.h": "outputs",
     "gen.h": "gen", "store.h": "store",
     "nx_record.h": "formats", "nx_stats.h": "analysis", "gen_nx_stats.h": "gen",
 }

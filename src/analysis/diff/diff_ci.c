@@ -104,6 +104,48 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* The statistic of one resample of @p v (n draws in order). The mean is
+ * summed as it is drawn: the same additions in the same order as
+ * etp_diff_stat_of over the drawn values, without storing them. */
+static double resample_stat(const double *v, uint32_t n, etp_diff_statistic st, uint64_t *state, double *buf)
+{
+    if (st == ETP_DIFF_STAT_AVG) {
+        double s = 0;
+        for (uint32_t i = 0; i < n; i++)
+            s += v[draw_index(state, n)];
+        return s / n;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        buf[i] = v[draw_index(state, n)];
+    return etp_diff_stat_of(buf, n, st);
+}
+
+int etp_diff_bootstrap_ratios(const double *base, uint32_t nb, const double *newv, uint32_t nn,
+                              etp_diff_statistic st, uint32_t resamples, uint64_t seed,
+                              double *ratios)
+{
+    if (nb < 2 || nn < 2 || !resamples)
+        return -1;
+    double *buf = malloc((size_t)(nb > nn ? nb : nn) * sizeof *buf);
+    if (!buf)
+        return -2;
+    uint64_t state = seed;
+    int rc = 0;
+    for (uint32_t r = 0; r < resamples; r++) {
+        double sb = resample_stat(base, nb, st, &state, buf);
+        double sn = resample_stat(newv, nn, st, &state, buf);
+        if (!(sb > 0)) {
+            rc = -1; /* a resample whose base is 0: the ratio does not exist */
+            break;
+        }
+        ratios[r] = sn / sb;
+    }
+    if (!rc)
+        qsort(ratios, resamples, sizeof *ratios, cmp_double);
+    free(buf);
+    return rc;
+}
+
 int etp_diff_bootstrap(const double *base, uint32_t nb, const double *newv, uint32_t nn,
                        etp_diff_statistic st, uint32_t resamples, double confidence,
                        uint64_t seed, double *lo, double *hi)
@@ -111,33 +153,13 @@ int etp_diff_bootstrap(const double *base, uint32_t nb, const double *newv, uint
     if (nb < 2 || nn < 2 || !resamples)
         return -1;
     double *ratios = malloc((size_t)resamples * sizeof *ratios);
-    double *buf = malloc((size_t)(nb > nn ? nb : nn) * sizeof *buf);
-    if (!ratios || !buf) {
-        free(ratios);
-        free(buf);
+    if (!ratios)
         return -2;
-    }
-    uint64_t state = seed;
-    int rc = 0;
-    for (uint32_t r = 0; r < resamples; r++) {
-        for (uint32_t i = 0; i < nb; i++)
-            buf[i] = base[draw_index(&state, nb)];
-        double sb = etp_diff_stat_of(buf, nb, st);
-        for (uint32_t i = 0; i < nn; i++)
-            buf[i] = newv[draw_index(&state, nn)];
-        double sn = etp_diff_stat_of(buf, nn, st);
-        if (!(sb > 0)) {
-            rc = -1; /* a resample whose base is 0: the ratio does not exist */
-            break;
-        }
-        ratios[r] = sn / sb;
-    }
+    int rc = etp_diff_bootstrap_ratios(base, nb, newv, nn, st, resamples, seed, ratios);
     if (!rc) {
-        qsort(ratios, resamples, sizeof *ratios, cmp_double);
         *lo = etp_percentile_linear(ratios, resamples, 50.0 * (1.0 - confidence));
         *hi = etp_percentile_linear(ratios, resamples, 50.0 * (1.0 + confidence));
     }
     free(ratios);
-    free(buf);
     return rc;
 }

@@ -1,11 +1,13 @@
 /* diff_internal.h - what the files of the diff share: the side's storage,
- * the owned-memory list of a diff, and the bootstrap. */
+ * the owned-memory list of a diff, and the bootstrap's seed (the bootstrap
+ * itself: diff_bootstrap.h). */
 #ifndef ETP_DIFF_INTERNAL_H
 #define ETP_DIFF_INTERNAL_H
 
 #include <stddef.h>
 
 #include "etprof/columns.h"
+#include "analysis/diff/diff_bootstrap.h"
 #include "etprof/diff.h"
 #include "util/hashmap.h"
 
@@ -44,16 +46,7 @@ void *etp_diff_own(etp_diff_arena *a, void *p);
 const char *etp_diff_strdup(etp_diff_arena *a, const char *s);
 void etp_diff_arena_free(etp_diff_arena *a);
 
-/* Percentile bootstrap of stat(new) / stat(base) (see etprof/diff.h):
- * 0 and the interval in *lo, *hi; -1 when it cannot be formed (a resample
- * with a zero base statistic makes no ratio: then also -1), -2 on OOM.
- * @p scratch is not needed by callers. */
-int etp_diff_bootstrap(const double *base, uint32_t nb, const double *newv, uint32_t nn,
-                       etp_diff_statistic st, uint32_t resamples, double confidence,
-                       uint64_t seed, double *lo, double *hi);
 /* The bootstrap seed of a row: @p seed XOR FNV-1a-64 of "KIND:KEY". */
 uint64_t etp_diff_row_seed(uint64_t seed, etp_diff_kind kind, const char *key);
-/* The statistic of @p n values (reordered in place for the median). */
-double etp_diff_stat_of(double *v, uint32_t n, etp_diff_statistic st);
 
 #endif
