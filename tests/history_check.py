@@ -14,6 +14,7 @@ last 20 runs, rpi5 is flat. The JSON Schemas are schemas/json/history_runs.v1, t
 regressions.v1, exports/history_export.v1 and exports/pytorch_v3 ($ETP_SOURCE_DIR). Screenshots stay in WORKDIR. Standard library plus
 python3-jsonschema (Debian).
 """
+import base64
 import codecs
 import csv
 import io
@@ -70,7 +71,17 @@ codecs.register_error("etp_stray", stray_bytes)
 
 
 def as_json_text(b):
+    """How the page shows label bytes: stray bytes as the character of the same value."""
     return b.decode("utf-8", "etp_stray")
+
+
+def as_json_value(b):
+    """How JSON documents carry label bytes (as run_metadata.json does): a
+    string when they are UTF-8, else {"base64": ...}, exact either way."""
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"base64": base64.b64encode(b).decode()}
 
 
 def csv_rows(b):
@@ -229,7 +240,7 @@ def hostile(exe, work):
             if isinstance(o, dict):
                 if "labels" in o and isinstance(o["labels"], dict) and "a_big" in o["labels"]:
                     for k, raw in HOSTILE.items():
-                        if o["labels"][k] != as_json_text(raw):
+                        if o["labels"][k] != as_json_value(raw):
                             fail("%s: label %s read back as %r" % (what, k, o["labels"][k][:80]))
                     seen += 1
                 stack.extend(o.values())
@@ -242,9 +253,9 @@ def hostile(exe, work):
         rows = csv_rows(demo(exe, what, work, "--hostile"))
         head = [h.decode() for h in rows[0]]
         for r in rows[1:]:
-            labels = json.loads(as_json_text(r[head.index("labels")]))
+            labels = json.loads(r[head.index("labels")])
             for k, raw in HOSTILE.items():
-                if labels[k] != as_json_text(raw):
+                if labels[k] != as_json_value(raw):
                     fail("%s: label %s lost in the labels column" % (what, k))
     # pytorch-v3: the labels map keeps them too; the record still matches the schema.
     v3 = validator("exports/pytorch_v3.schema.json")
@@ -252,7 +263,7 @@ def hostile(exe, work):
         rec = json.loads(line)
         validate(v3, rec, "pytorch-v3 with hostile labels")
         labels = json.loads(rec["benchmark"]["extra_info"]["labels"])
-        if labels["d_bytes"] != as_json_text(HOSTILE["d_bytes"]) or labels["a_big"] != as_json_text(BIG):
+        if labels["d_bytes"] != as_json_value(HOSTILE["d_bytes"]) or labels["a_big"] != as_json_value(BIG):
             fail("pytorch-v3: hostile labels changed")
     # Text: no control or stray byte reaches the terminal.
     for what in ("runs-text", "regressions-text"):

@@ -8,11 +8,11 @@
  * Inputs are the typed records of etprof/history.h, from the store
  * (etprof/store.h) or built in memory; nothing here reads a database.
  * Every output is a pure function of its input: the same records give the
- * same bytes. Labels are bytes: JSON carries a byte that is not part of
- * well-formed UTF-8 as the character U+0080..U+00FF of the same value
- * (util/jsonw.c's rule), CSV carries the bytes as stored, text listings show
- * control and stray bytes as \xHH, and the page shows labels as text only
- * (never as markup).
+ * same bytes. Labels are bytes: JSON carries a value that is well-formed
+ * UTF-8 as a string and any other as {"base64": "..."} (run_metadata.json's
+ * rule: exact), CSV carries the bytes as stored, text listings show control
+ * and stray bytes as \xHH, and the page shows labels as text only (never as
+ * markup; a stray byte as the character of its value).
  *
  * Ownership: inputs are only read. Functions returning char * return a
  * malloc'd NUL-terminated text the caller frees (NULL when out of memory).

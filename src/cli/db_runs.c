@@ -1,5 +1,6 @@
 /* db_runs.c - `etprof db runs`: the stored runs a filter selects, as a
- * table for people, JSON or CSV (one column per label key). */
+ * table for people, JSON or CSV (written by etprof/history_io.h, whose run
+ * fields the exports share). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,9 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_db.h"
-#include "util/csvw.h"
-#include "util/jsonw_bytes.h"
-#include "util/utc_time.h"
+#include "etprof/history_io.h"
 
 static void help(void)
 {
@@ -20,144 +19,20 @@ static void help(void)
            "tool_version, run_id); every --where must hold. --since keeps runs published\n"
            "at or after T: an RFC 3339 date or time (2026-03-01, 2026-03-01T12:00:00Z) or a\n"
            "duration back from now (90s, 30m, 12h, 7d, 2w).\n\n"
-           "  --json   {\"target\", \"runs\": [...]}: a label value that is not UTF-8 is\n"
-           "           {\"base64\": ...}\n"
-           "  --csv    one row per run, one label.KEY column per label key (exact bytes)\n\n"
+           "  --json   {\"schema\": \"etprof.history-runs\", \"runs\": [...]}: a label value\n"
+           "           that is not UTF-8 is {\"base64\": ...}\n"
+           "  --csv    one row per run: the run's fields, label_device, label_commit,\n"
+           "           label_branch, label_model, label_backend, label_seq (exact bytes),\n"
+           "           and every label as a JSON object in `labels`\n\n"
            "Exit status: 0, 1 a database error, 2 usage.\n");
 }
 
-static void published_text(int64_t ms, char *out, size_t size)
+/* Write @p text (NULL: out of memory) to standard output and free it. */
+static int put_text(char *text, size_t len)
 {
-    if (etp_utc_format_ms(ms, out, size))
-        snprintf(out, size, "%lld", (long long)ms);
-}
-
-static void write_text(const etp_store_runs *r)
-{
-    printf("%-6s %-24s %-8s %-12s %-6s %6s  %-12s  %s\n", "run", "published", "validity", "method",
-           "unit", "execs", "program", "labels");
-    for (uint32_t i = 0; i < r->count; i++) {
-        const etp_history_run *x = &r->runs[i];
-        char when[40];
-        published_text(x->published_ms, when, sizeof when);
-        printf("%-6lld %-24s %-8s %-12s %-6s %6u  %-12.12s ", (long long)x->run, when, x->validity,
-               x->method, x->time_unit, x->executions, *x->program_sha256 ? x->program_sha256 : "-");
-        for (uint32_t k = 0; k < x->label_count; k++) {
-            printf(" %s=", x->labels[k].key);
-            cli_db_print_text(stdout, x->labels[k].value);
-        }
-        putchar('\n');
-    }
-}
-
-static int write_json(const etp_store *s, const etp_store_runs *r)
-{
-    etp_jw w;
-    etp_jw_init_file(&w, stdout, 1);
-    etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "target", etp_store_display(s));
-    etp_jw_key(&w, "runs");
-    etp_jw_arr_begin(&w);
-    for (uint32_t i = 0; i < r->count; i++) {
-        const etp_history_run *x = &r->runs[i];
-        char when[40];
-        published_text(x->published_ms, when, sizeof when);
-        etp_jw_obj_begin(&w);
-        etp_jw_kint(&w, "run", x->run);
-        etp_jw_kstr(&w, "run_id", x->run_id);
-        etp_jw_kstr(&w, "manifest_sha256", x->manifest_sha256);
-        etp_jw_kstr(&w, "published", when);
-        etp_jw_kint(&w, "published_ms", x->published_ms);
-        etp_jw_kstr(&w, "tool_version", x->tool_version);
-        etp_jw_kstr(&w, "validity", x->validity);
-        etp_jw_kstr(&w, "method", x->method);
-        etp_jw_kstr(&w, "program_sha256", x->program_sha256);
-        etp_jw_kstr(&w, "unit", x->time_unit);
-        etp_jw_kuint(&w, "executions", x->executions);
-        etp_jw_kbool(&w, "detailed", x->detailed);
-        etp_jw_key(&w, "bundle");
-        etp_jw_bytes(&w, x->bundle);
-        etp_jw_key(&w, "labels");
-        etp_jw_obj_begin(&w);
-        for (uint32_t k = 0; k < x->label_count; k++) {
-            etp_jw_key(&w, x->labels[k].key);
-            etp_jw_bytes(&w, x->labels[k].value);
-        }
-        etp_jw_obj_end(&w);
-        etp_jw_obj_end(&w);
-    }
-    etp_jw_arr_end(&w);
-    etp_jw_obj_end(&w);
-    etp_jw_raw_text(&w, "\n", 1);
-    return etp_jw_finish(&w);
-}
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static int write_csv(const etp_store_runs *r)
-{
-    /* Every label key of the listing, sorted: one column each. */
-    const char **keys = NULL;
-    size_t n = 0;
-    for (uint32_t i = 0; i < r->count; i++)
-        n += r->runs[i].label_count;
-    keys = malloc((n + 1) * sizeof *keys);
-    if (!keys)
-        return -1;
-    n = 0;
-    for (uint32_t i = 0; i < r->count; i++)
-        for (uint32_t k = 0; k < r->runs[i].label_count; k++)
-            keys[n++] = r->runs[i].labels[k].key;
-    qsort(keys, n, sizeof *keys, cmp_str);
-    size_t distinct = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!distinct || strcmp(keys[distinct - 1], keys[i]))
-            keys[distinct++] = keys[i];
-    etp_csvw w;
-    etp_csvw_init_file(&w, stdout);
-    static const char *const cols[] = {"run",         "run_id",       "published",     "published_ms",
-                                       "validity",    "method",       "unit",          "executions",
-                                       "detailed",    "program_sha256", "tool_version", "manifest_sha256",
-                                       "bundle"};
-    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
-        etp_csvw_str(&w, cols[c]);
-    for (size_t k = 0; k < distinct; k++) {
-        char h[80];
-        snprintf(h, sizeof h, "label.%s", keys[k]);
-        etp_csvw_str(&w, h);
-    }
-    etp_csvw_end_row(&w);
-    for (uint32_t i = 0; i < r->count; i++) {
-        const etp_history_run *x = &r->runs[i];
-        char when[40];
-        published_text(x->published_ms, when, sizeof when);
-        etp_csvw_int(&w, x->run);
-        etp_csvw_str(&w, x->run_id);
-        etp_csvw_str(&w, when);
-        etp_csvw_int(&w, x->published_ms);
-        etp_csvw_str(&w, x->validity);
-        etp_csvw_str(&w, x->method);
-        etp_csvw_str(&w, x->time_unit);
-        etp_csvw_uint(&w, x->executions);
-        etp_csvw_str(&w, x->detailed ? "true" : "false");
-        etp_csvw_str(&w, x->program_sha256);
-        etp_csvw_str(&w, x->tool_version);
-        etp_csvw_str(&w, x->manifest_sha256);
-        etp_csvw_str(&w, x->bundle);
-        /* both lists are sorted by key */
-        uint32_t j = 0;
-        for (size_t k = 0; k < distinct; k++) {
-            while (j < x->label_count && strcmp(x->labels[j].key, keys[k]) < 0)
-                j++;
-            if (j < x->label_count && !strcmp(x->labels[j].key, keys[k]))
-                etp_csvw_str(&w, x->labels[j].value);
-            else
-                etp_csvw_empty(&w);
-        }
-        etp_csvw_end_row(&w);
-    }
-    free(keys);
-    return etp_csvw_finish(&w);
+    int bad = !text || fwrite(text, 1, len, stdout) != len;
+    free(text);
+    return bad;
 }
 
 int cli_db_runs(int argc, char **argv)
@@ -208,12 +83,15 @@ int cli_db_runs(int argc, char **argv)
     }
     if (!rc) {
         int bad = 0;
-        if (json)
-            bad = write_json(s, r);
-        else if (csv)
-            bad = write_csv(r);
-        else
-            write_text(r);
+        size_t len = 0;
+        char *text = NULL;
+        if (json || csv) {
+            text = json ? etp_history_runs_json(r->runs, r->count, &len)
+                        : etp_history_runs_csv(r->runs, r->count, &len);
+            bad = put_text(text, len);
+        } else {
+            bad = etp_history_runs_text(r->runs, r->count, stdout, &err) != ETP_OK;
+        }
         if (bad || fflush(stdout))
             rc = cli_error("write error on standard output");
     }

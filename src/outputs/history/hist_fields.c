@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "outputs/history/hist_fields.h"
+#include "util/jsonw_bytes.h"
 
 /* The labels flattened into columns of their own: the conventional keys
  * `analyze --label` and `--labels-from-ci` record. */
@@ -49,6 +50,14 @@ static void js_str(hist_sink *k, const char *name, const char *v)
     else
         etp_jw_null(k->jw);
 }
+static void js_bytes(hist_sink *k, const char *name, const char *v)
+{
+    etp_jw_key(k->jw, name);
+    if (v)
+        etp_jw_bytes(k->jw, v);
+    else
+        etp_jw_null(k->jw);
+}
 static void js_i64(hist_sink *k, const char *name, int64_t v) { etp_jw_kint(k->jw, name, v); }
 static void js_dbl(hist_sink *k, const char *name, double v) { etp_jw_kdouble(k->jw, name, v); }
 static void js_flag(hist_sink *k, const char *name, int v) { etp_jw_kbool(k->jw, name, v); }
@@ -56,8 +65,10 @@ static void js_flag(hist_sink *k, const char *name, int v) { etp_jw_kbool(k->jw,
 static void labels_object(etp_jw *w, const etp_history_label *l, uint32_t n)
 {
     etp_jw_obj_begin(w);
-    for (uint32_t i = 0; i < n; i++)
-        etp_jw_kstr(w, l[i].key ? l[i].key : "", l[i].value ? l[i].value : "");
+    for (uint32_t i = 0; i < n; i++) {
+        etp_jw_key(w, l[i].key ? l[i].key : "");
+        etp_jw_bytes(w, l[i].value ? l[i].value : "");
+    }
     etp_jw_obj_end(w);
 }
 
@@ -83,7 +94,7 @@ static void js_doubles(hist_sink *k, const char *name, const double *v, uint32_t
 
 hist_sink hist_json_sink(etp_jw *w)
 {
-    return (hist_sink){js_str, js_i64, js_dbl, js_flag, js_labels, js_doubles, w, NULL};
+    return (hist_sink){js_str, js_bytes, js_i64, js_dbl, js_flag, js_labels, js_doubles, w, NULL};
 }
 
 static void cs_str(hist_sink *k, const char *name, const char *v) { etp_csvw_str(k->csv, v); }
@@ -136,7 +147,7 @@ static void cs_doubles(hist_sink *k, const char *name, const double *v, uint32_t
 
 hist_sink hist_csv_sink(etp_csvw *w)
 {
-    return (hist_sink){cs_str, cs_i64, cs_dbl, cs_flag, cs_labels, cs_doubles, NULL, w};
+    return (hist_sink){cs_str, cs_str, cs_i64, cs_dbl, cs_flag, cs_labels, cs_doubles, NULL, w};
 }
 
 static void hd_name(hist_sink *k, const char *name) { etp_csvw_str(k->csv, name); }
@@ -152,7 +163,7 @@ static void hd_doubles(hist_sink *k, const char *name, const double *v, uint32_t
 
 hist_sink hist_header_sink(etp_csvw *w)
 {
-    return (hist_sink){hd_str, hd_i64, hd_dbl, hd_flag, hd_labels, hd_doubles, NULL, w};
+    return (hist_sink){hd_str, hd_str, hd_i64, hd_dbl, hd_flag, hd_labels, hd_doubles, NULL, w};
 }
 
 /* ---- field lists ------------------------------------------------------------ */
@@ -171,7 +182,7 @@ static void label_fields(hist_sink *k, const etp_history_label *l, uint32_t n, i
         for (size_t i = 0; i < sizeof FLAT_LABELS / sizeof FLAT_LABELS[0]; i++) {
             char name[32];
             snprintf(name, sizeof name, "label_%s", FLAT_LABELS[i]);
-            k->str(k, name, hist_label(l, n, FLAT_LABELS[i]));
+            k->bytes(k, name, hist_label(l, n, FLAT_LABELS[i]));
         }
     k->labels(k, "labels", l, n);
 }
@@ -189,7 +200,7 @@ void hist_run_fields(hist_sink *k, const etp_history_run *r, int labels)
     k->str(k, "time_unit", r->time_unit);
     k->i64(k, "executions", r->executions);
     k->flag(k, "detailed", r->detailed);
-    k->str(k, "bundle", r->bundle);
+    k->bytes(k, "bundle", r->bundle); /* a path: any bytes */
     label_fields(k, r->labels, r->label_count, labels);
 }
 

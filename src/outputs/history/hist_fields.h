@@ -18,6 +18,9 @@
 typedef struct hist_sink hist_sink;
 struct hist_sink {
     void (*str)(hist_sink *k, const char *name, const char *v);
+    /* A label value: bytes that may not be UTF-8 (JSON: a string, or
+     * {"base64": ...} as run_metadata.json writes them; CSV: the bytes). */
+    void (*bytes)(hist_sink *k, const char *name, const char *v);
     void (*i64)(hist_sink *k, const char *name, int64_t v);
     void (*dbl)(hist_sink *k, const char *name, double v);
     void (*flag)(hist_sink *k, const char *name, int v);
