@@ -58,6 +58,13 @@ char *etp_history_runs_csv(const etp_history_run *runs, uint32_t n, size_t *len)
 char *etp_history_trend_json(const etp_history_series *s, uint32_t n, const etp_regression *verdicts,
                              size_t *len);
 
+/** Series as a terminal listing: per series a line with its metric, unit,
+ *  key, point count and (with @p verdicts, one per series, or NULL) its
+ *  verdict, then one line per point (run, publication time, value, commit,
+ *  seq); a count at the end. Stray bytes as \xHH. @return ETP_OK or ETP_E_IO. */
+etp_status etp_history_trend_text(const etp_history_series *s, uint32_t n, const etp_regression *verdicts,
+                                  FILE *fp, etp_error *err);
+
 /** Series as CSV: one row per point, the series' identity first. */
 char *etp_history_trend_csv(const etp_history_series *s, uint32_t n, size_t *len);
 

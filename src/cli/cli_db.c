@@ -21,27 +21,6 @@ int cli_db_connect(const char *verb, const char *given, etp_store_mode mode, etp
     return s ? cli_fail_status(s, &err) : ETP_EXIT_OK;
 }
 
-void cli_db_print_text(FILE *fp, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        size_t need = (*p >= 0xf0 && *p <= 0xf4) ? 3 : (*p >= 0xe0 && *p <= 0xef) ? 2
-                      : (*p >= 0xc2 && *p <= 0xdf)  ? 1
-                                                     : 0;
-        int ok = need > 0;
-        for (size_t k = 1; ok && k <= need; k++)
-            ok = (p[k] & 0xc0) == 0x80;
-        if (ok) {
-            fwrite(p, 1, need + 1, fp);
-            p += need + 1;
-        } else if (*p >= 0x20 && *p < 0x7f && *p != '\\') {
-            fputc(*p++, fp);
-        } else {
-            fprintf(fp, "\\x%02x", *p++);
-        }
-    }
-}
-
 void cli_db_filter(const cli_labels *where, etp_history_label *buf, etp_store_filter *f)
 {
     for (uint32_t i = 0; i < where->n; i++)

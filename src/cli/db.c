@@ -15,9 +15,10 @@ static const struct {
     {"runs", cli_db_runs, "list stored runs (--where K=V, --since T; --json, --csv)"},
     {"migrate", cli_db_migrate, "bring the database's schema to this etprof's version"},
     {"gc", cli_db_gc, "remove old runs (--keep-last N per series, --keep-days D)"},
+    {"trend", cli_db_trend, "a metric over time, a series per group (listing, JSON, CSV, page)"},
+    {"regressions", cli_db_regressions, "judge every series: regression, suspicious, ok (--fail-on)"},
+    {"export", cli_db_export, "every run's metrics as CSV, JSON Lines or PyTorch's v3 records"},
     {"info", cli_db_info, "engine, schema version, runs and bytes stored"},
-    /* The history's readers join here: trend (db_trend.c), regressions
-     * (db_regressions.c), export (db_export.c). */
 };
 
 static void usage(FILE *fp)
@@ -29,9 +30,10 @@ static void usage(FILE *fp)
                 "--db, the ETPROF_DB environment variable. A password is never printed.\n\n"
                 "verbs:\n");
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-        fprintf(fp, "  %-8s %s\n", verbs[i].name, verbs[i].summary);
+        fprintf(fp, "  %-12s %s\n", verbs[i].name, verbs[i].summary);
     fprintf(fp, "\n`etprof db VERB --help` describes a verb. docs/history.md: the schema and examples.\n"
-                "Exit status: 0 success, 1 a bundle refused or a database error, 2 usage.\n");
+                "Exit status: 0 success, 1 a bundle refused or a database error, 2 usage,\n"
+                "3 `db regressions --fail-on` found one.\n");
 }
 
 int cmd_db(int argc, char **argv)

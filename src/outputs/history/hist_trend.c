@@ -59,3 +59,49 @@ char *etp_history_trend_csv(const etp_history_series *s, uint32_t n, size_t *len
         }
     return etp_csvw_take(&w, len);
 }
+
+etp_status etp_history_trend_text(const etp_history_series *s, uint32_t n, const etp_regression *verdicts,
+                                  FILE *fp, etp_error *err)
+{
+    uint64_t points = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const etp_history_series *x = &s[i];
+        points += x->point_count;
+        hist_text_put(fp, x->metric);
+        if (x->entity) {
+            fputc(' ', fp);
+            hist_text_put(fp, x->entity);
+        }
+        fputs(" (", fp);
+        hist_text_put(fp, x->unit);
+        fprintf(fp, ", %s is better)  ", x->lower_is_better ? "lower" : "higher");
+        hist_text_put(fp, x->key);
+        fprintf(fp, "  %u point%s", x->point_count, x->point_count == 1 ? "" : "s");
+        if (verdicts) {
+            fputs("  ", fp);
+            hist_text_put(fp, etp_regression_class_name(verdicts[i].verdict));
+            if (verdicts[i].change_index >= 0 && (uint64_t)verdicts[i].change_index < x->point_count)
+                fprintf(fp, " %+.1f%% from run %lld", verdicts[i].change_pct,
+                        (long long)x->points[verdicts[i].change_index].run);
+        }
+        fprintf(fp, "\n  %-8s %-24s %14s  %-12s %s\n", "run", "published", "value", "commit", "seq");
+        for (uint32_t p = 0; p < x->point_count; p++) {
+            const etp_history_point *pt = &x->points[p];
+            char iso[32];
+            hist_iso_time(pt->published_ms, iso);
+            fprintf(fp, "  %-8lld %-24s %14.6g  ", (long long)pt->run, iso, pt->value);
+            const char *commit = hist_label(pt->labels, pt->label_count, "commit");
+            const char *seq = hist_label(pt->labels, pt->label_count, "seq");
+            char shortc[13];
+            snprintf(shortc, sizeof shortc, "%s", commit ? commit : "-");
+            hist_text_cell(fp, shortc, 12);
+            fputc(' ', fp);
+            hist_text_put(fp, seq ? seq : "-");
+            fputc('\n', fp);
+        }
+    }
+    fprintf(fp, "%u series, %llu points\n", n, (unsigned long long)points);
+    if (fflush(fp) || ferror(fp))
+        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "cannot write the trend");
+    return ETP_OK;
+}
