@@ -21,7 +21,7 @@ add_test(NAME store.pg.stop
 set_tests_properties(store.pg.stop PROPERTIES FIXTURES_CLEANUP etp_pg TIMEOUT 120)
 
 set(ETP_STORE_CASES ingest content series export concurrent kill hostile secrets failures
-    migrate gc analyze cli)
+    migrate gc analyze cli verbs)
 foreach(engine sqlite postgresql)
   foreach(case ${ETP_STORE_CASES})
     set(name store.${case}.${engine})

@@ -839,6 +839,96 @@ def case_cli():
     expect(rc == 1 and "refused" in err, "a path that does not exist is refused by name")
 
 
+def fleet(name, *args):
+    """etprof gen fleet -o WORK/NAME ARGS: its directory and fleet.json."""
+    out = os.path.join(WORK, name)
+    rc, _, err = run("gen", "fleet", "-o", out, *args)
+    assert rc == 0, err
+    return out, json.load(open(os.path.join(out, "fleet.json")))
+
+
+def db_json(*args):
+    rc, out, err = run("db", *args)
+    return (json.loads(out) if rc == 0 else None), rc, err
+
+
+def case_verbs():
+    """trend, regressions and export on the command line, over a fleet with one
+    known regression: found where it was injected, nowhere else."""
+    T = new_target("h")
+    F, info = fleet("fleet", "--runs", "16", "--devices", "2", "--models", "1", "--noise", "1",
+                    "--inject", "*/%s@11:1.3" % "DEVICE0")
+    devices = [d["name"] for d in info["devices"]]
+    rc, out, err = ingest(T, F, extra=["--jobs", "2", "--quiet"])
+    expect(rc == 0 and count(T, "runs") == 32, "the fleet stored: 2 devices x 16 runs (%s)" % err.strip())
+    bundles = {r["run_id"]: r["bundle"] for r in runs_json(T)}
+    # trend: every point is its bundle's summary metric, oldest first.
+    tr, rc, err = db_json("trend", "--db", T, "--json")
+    ok = tr is not None and len(tr["series"]) == 2
+    for s in (tr or {}).get("series", []):
+        ok &= s["metric"] == "method_execute.avg" and s["unit"] == "ms" and len(s["points"]) == 16
+        ok &= [p["published_ms"] for p in s["points"]] == sorted(p["published_ms"] for p in s["points"])
+        for p in s["points"]:
+            m = {x["name"]: x for x in summary(bundles[p["run_id"]])["metrics"]}["method_execute.avg"]
+            ok &= p["value"] == m["value"] and p["labels"]["device"] == s["group"]["device"]
+    expect(ok, "db trend --json: a series per device, each point its bundle's method_execute.avg")
+    tr2, rc, err = db_json("trend", "--db", T, "--json", "--group-by", "device", "--order-by", "seq",
+                           "--where", "device=" + devices[1])
+    expect(tr2 is not None and len(tr2["series"]) == 1 and
+           [p["order"] for p in tr2["series"][0]["points"]] == list(range(16)),
+           "--group-by device --order-by seq --where device=...: one series, seq 0..15")
+    rc, out, err = run("db", "trend", "--db", T, "--csv")
+    rows = list(csv.DictReader(io.StringIO(out.decode())))
+    expect(rc == 0 and len(rows) == 32 and {r["label_device"] for r in rows} == set(devices),
+           "db trend --csv: a row per point")
+    # regressions: the injected series, from the injected run, and no other.
+    rg, rc, err = db_json("regressions", "--db", T, "--json")
+    verdicts = {s["group"]["device"]: s["regression"] if "regression" in s else s for s in (rg or {}).get("series", [])}
+    hit = [d for d, v in verdicts.items() if v["verdict"] == "regression"]
+    first = info["injections"][0]
+    ok = rg is not None and hit == [first["device"]]
+    if ok:
+        v = verdicts[first["device"]]
+        ok &= v["change"]["labels"]["seq"] == str(first["first_seq"]) and 25 < v["change_pct"] < 35
+    expect(ok, "db regressions: the injected +30%% on %s from seq %s, nothing else (%s)" %
+           (first["device"], first["first_seq"], {d: v["verdict"] for d, v in verdicts.items()}))
+    rc, out, err = run("db", "regressions", "--db", T, "--fail-on", "regression")
+    expect(rc == 3 and b"regression" in out and "--fail-on" in err, "--fail-on regression: exit 3")
+    other = [d for d in devices if d != first["device"]][0]
+    rc, out, err = run("db", "regressions", "--db", T, "--fail-on", "regression", "--where", "device=" + other)
+    expect(rc == 0, "--fail-on regression on the clean device: exit 0")
+    rc, out, err = run("db", "regressions", "--db", T, "--window", "0")
+    expect(rc == 2 and one_line(err), "an impossible window: usage, one line (%s)" % err.strip())
+    # exports: every run's metrics, as the bundles state them.
+    for fmt in ("csv", "jsonl", "pytorch-v3"):
+        path = os.path.join(WORK, "export." + fmt)
+        rc, out, err = run("db", "export", "--db", T, "--format", fmt, "-o", path)
+        data = open(path, "rb").read() if rc == 0 else b""
+        if fmt == "csv":
+            rows = list(csv.DictReader(io.StringIO(data.decode(), newline="")))
+        else:
+            rows = [json.loads(x) for x in data.decode().splitlines()]
+        n_metrics = sum(1 for m in summary(next(iter(bundles.values())))["metrics"] if m["value"] is not None)
+        expect(rc == 0 and len(rows) == 32 * n_metrics, "db export --format %s: a row per run and metric (%d)" %
+               (fmt, len(rows)))
+    rc, out, err = run("db", "export", "--db", T, "--format", "xml")
+    expect(rc == 2 and one_line(err), "an unknown export format: usage")
+    if ENGINE == "sqlite":
+        import history_check  # the trend page's checks in headless Chromium
+        page = os.path.join(WORK, "trend.html")
+        rc, out, err = run("db", "trend", "--db", T, "--order-by", "seq", "-o", page)
+        expect(rc == 0 and os.path.getsize(page) > 0, "db trend -o: the page")
+        browser = history_check.views_check.chromium_binary()
+        if browser:
+            st, dom = history_check.selftest(browser, "file://" + page, "the store's trend page", WORK)
+            s = st["stats"]
+            expect((s["charts"], s["series"], s["points"], s["marks"]) == (1, 2, 32, 1),
+                   "the page draws 1 chart, 2 series, 32 points, 1 regression mark: %r" % s)
+            history_check.screenshot(browser, "file://" + page, os.path.join(WORK, "trend.png"))
+        else:
+            expect(False, "chromium is installed (the README's setup installs it)")
+
+
 CASES = {n[5:]: f for n, f in list(globals().items()) if n.startswith("case_")}
 if CASE not in CASES or ENGINE not in ("sqlite", "postgresql"):
     print(__doc__)
