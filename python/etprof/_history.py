@@ -61,6 +61,8 @@ class History:
 
         with etprof.History("runs.db") as h:
             df = h.runs(where={"device": "pixel7"}, since="7d")
+            t = h.trend("method_execute.avg", order_by="seq")
+            v = h.regressions(window=3)
 
     One connection: use an object from one thread at a time (the calls
     release the GIL). close() (or the end of a `with`, or collection) closes
@@ -112,18 +114,23 @@ class History:
             f.has_since, f.since_ms = 1, _since_ms(since)
         return f, keep
 
+    def _query(self, fn, what, out):
+        """fn(store, &what, &out, &err), one of the store's queries, on this
+        object's connection (one call at a time)."""
+        err = _errors.new_error()
+        with self._lock:
+            if not self._store:
+                raise _errors.usage("History: closed")
+            _errors.check(fn(self._store, ctypes.byref(what), ctypes.byref(out),
+                             ctypes.byref(err)), err)
+
     def run_records(self, where=None, since=None):
         """The stored runs (where: {label or run field: value}, every one must
         hold; since: see runs()), oldest first, as dicts: the run's fields
         and "labels" {key: value} (text, or bytes where not UTF-8)."""
         f, keep = self._filter(where, since)
         out = ctypes.POINTER(_lib.StoreRuns)()
-        err = _errors.new_error()
-        with self._lock:
-            if not self._store:
-                raise _errors.usage("History: closed")
-            _errors.check(_lib.lib.etp_store_list_runs(self._store, ctypes.byref(f),
-                                                       ctypes.byref(out), ctypes.byref(err)), err)
+        self._query(_lib.lib.etp_store_list_runs, f, out)
         del keep
         try:
             runs = []
@@ -171,12 +178,7 @@ class History:
         q, keep_q = _series.query(metric, entity, stat, order_by, include_invalid, samples, f,
                                   _series.names(group_by, "group_by", allow_empty=True))
         out = ctypes.POINTER(_lib.HistorySeriesSet)()
-        err = _errors.new_error()
-        with self._lock:
-            if not self._store:
-                raise _errors.usage("History: closed")
-            _errors.check(_lib.lib.etp_store_series(self._store, ctypes.byref(q),
-                                                    ctypes.byref(out), ctypes.byref(err)), err)
+        self._query(_lib.lib.etp_store_series, q, out)
         del keep_f, keep_q
         try:
             n = out.contents.count if out else 0
