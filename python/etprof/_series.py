@@ -50,8 +50,9 @@ def arg(v):
 
 
 def names(v, what, allow_empty=False):
-    """One name or a sequence of names as a list (None: empty)."""
-    if v is None:
+    """One name or a sequence of names as a list (None: empty where
+    allow_empty says an empty list means the default)."""
+    if v is None and allow_empty:
         return []
     if isinstance(v, (str, bytes)):
         return [v]

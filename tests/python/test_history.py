@@ -313,7 +313,7 @@ def pd_nat():
                                  dict(baseline=2), dict(min_baseline=1),
                                  dict(threshold=-1), dict(threshold=float("nan")),
                                  dict(z=-3), dict(confidence=1.5), dict(seed=-1),
-                                 dict(metric=[]), dict(stat="p42")])
+                                 dict(metric=[]), dict(metric=None), dict(stat="p42")])
 def test_regression_options_are_checked(tmp_path, bad):
     t = str(tmp_path / "empty.db")
     cli("db", "migrate", "--db", t)
