@@ -20,8 +20,10 @@ if(ETP_SANITIZE)
 endif()
 add_test(NAME python.package
          COMMAND ${PYTHON3} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_SOURCE_DIR}/python)
-# etprof.History reads PostgreSQL too: the store tests' cluster (store.cmake).
-set_tests_properties(python.package PROPERTIES ENVIRONMENT "${ETP_PY_ENV};ETP_PG_DIR=${ETP_PG_DIR}"
+# etprof.History reads PostgreSQL too: the store tests' cluster (store.cmake); its
+# series are compared with the query API's own JSON (store_probe, store.cmake).
+set_tests_properties(python.package PROPERTIES ENVIRONMENT
+                     "${ETP_PY_ENV};ETP_PG_DIR=${ETP_PG_DIR};ETP_STORE_PROBE=$<TARGET_FILE:store_probe>"
                      TIMEOUT 900 SKIP_RETURN_CODE 77 FIXTURES_REQUIRED etp_pg)
 add_test(NAME python.install
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/python_install.sh ${PROJECT_BINARY_DIR}

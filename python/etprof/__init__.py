@@ -9,6 +9,8 @@
         print(d.level, d.row("method_execute")["ratio"], d.gate(5))
     with etprof.History("runs.db") as h:       # the run history `etprof db` keeps
         df = h.runs(where={"device": "pixel7"}, since="7d")
+        t = h.trend("method_execute.avg", order_by="seq")  # a row per point of each series
+        v = h.regressions()                     # a verdict per series (etp_regression_classify)
 
 The library is found from ETPROF_LIBRARY, a build tree this package sits in
 (../build), or an install prefix (`cmake --install build`)."""

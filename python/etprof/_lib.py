@@ -167,6 +167,59 @@ class StoreRuns(ctypes.Structure):
     _fields_ = [("count", ctypes.c_uint32), ("runs", ctypes.POINTER(HistoryRun))]
 
 
+class HistoryPoint(ctypes.Structure):
+    """etp_history_point (etprof/history.h)."""
+    _fields_ = [("run", ctypes.c_int64), ("run_id", ctypes.c_char_p),
+                ("published_ms", ctypes.c_int64), ("order", ctypes.c_double),
+                ("value", ctypes.c_double), ("samples", ctypes.c_uint32),
+                ("label_count", ctypes.c_uint32), ("labels", ctypes.POINTER(Label)),
+                ("sample_count", ctypes.c_uint32),
+                ("execution_values", ctypes.POINTER(ctypes.c_double))]
+
+
+class HistorySeries(ctypes.Structure):
+    """etp_history_series (etprof/history.h)."""
+    _fields_ = [("key", ctypes.c_char_p), ("group_count", ctypes.c_uint32),
+                ("group", ctypes.POINTER(Label)), ("metric", ctypes.c_char_p),
+                ("entity", ctypes.c_char_p), ("unit", ctypes.c_char_p),
+                ("lower_is_better", ctypes.c_int), ("point_count", ctypes.c_uint32),
+                ("points", ctypes.POINTER(HistoryPoint))]
+
+
+class StoreSeriesQuery(ctypes.Structure):
+    """etp_store_series_query (etprof/store.h): ctypes fills it from zero, as
+    the header asks."""
+    _fields_ = [("metric", ctypes.c_char_p), ("stat", ctypes.c_char_p),
+                ("entity", ctypes.c_char_p), ("filter", StoreFilter),
+                ("group_by", ctypes.POINTER(ctypes.c_char_p)), ("group_by_count", ctypes.c_uint32),
+                ("order_by", ctypes.c_char_p), ("include_invalid", ctypes.c_int),
+                ("no_samples", ctypes.c_int)]
+
+
+class HistorySeriesSet(ctypes.Structure):
+    """etp_history_series_set (etprof/store.h)."""
+    _fields_ = [("count", ctypes.c_uint32), ("series", ctypes.POINTER(HistorySeries))]
+
+
+class RegressionOptions(ctypes.Structure):
+    """etp_regression_options (etprof/history.h)."""
+    _fields_ = [("window", ctypes.c_uint32), ("baseline", ctypes.c_uint32),
+                ("min_baseline", ctypes.c_uint32), ("threshold_pct", ctypes.c_double),
+                ("z_threshold", ctypes.c_double), ("confidence", ctypes.c_double),
+                ("resamples", ctypes.c_uint32), ("seed", ctypes.c_uint64)]
+
+
+class Regression(ctypes.Structure):
+    """etp_regression (etprof/history.h); verdict is the etp_regression_class enum."""
+    _fields_ = [("verdict", ctypes.c_int), ("reason", ctypes.c_char_p),
+                ("baseline_points", ctypes.c_uint32), ("baseline_value", ctypes.c_double),
+                ("baseline_spread", ctypes.c_double), ("new_value", ctypes.c_double),
+                ("change_pct", ctypes.c_double), ("z", ctypes.c_double),
+                ("has_interval", ctypes.c_int), ("ratio_lo", ctypes.c_double),
+                ("ratio_hi", ctypes.c_double), ("confidence", ctypes.c_double),
+                ("change_index", ctypes.c_int64), ("violations", ctypes.c_uint32)]
+
+
 # etprof/diff.h and etprof/diff_io.h: two runs compared.
 class DiffIdentity(ctypes.Structure):
     _fields_ = [("label", ctypes.c_char_p), ("origin", ctypes.c_char_p),
@@ -299,6 +352,14 @@ _PROTOTYPES = {
     "etp_store_list_runs": (ctypes.c_int, [P, ctypes.POINTER(StoreFilter),
                                            ctypes.POINTER(ctypes.POINTER(StoreRuns)), ERR]),
     "etp_store_runs_free": (None, [ctypes.POINTER(StoreRuns)]),
+    "etp_store_series": (ctypes.c_int, [P, ctypes.POINTER(StoreSeriesQuery),
+                                        ctypes.POINTER(ctypes.POINTER(HistorySeriesSet)), ERR]),
+    "etp_history_series_free": (None, [ctypes.POINTER(HistorySeriesSet)]),
+    "etp_regression_options_init": (None, [ctypes.POINTER(RegressionOptions)]),
+    "etp_regression_classify": (ctypes.c_int, [ctypes.POINTER(HistorySeries),
+                                               ctypes.POINTER(RegressionOptions),
+                                               ctypes.POINTER(Regression), ERR]),
+    "etp_regression_class_name": (ctypes.c_char_p, [ctypes.c_int]),
     "etp_diff_side_from_bundle": (ctypes.c_int, [ctypes.c_char_p, PP, ERR]),
     "etp_diff_side_from_analysis": (ctypes.c_int, [P, ctypes.c_char_p, ctypes.c_char_p, PP,
                                                    ERR]),
@@ -357,6 +418,9 @@ _MIRRORED = {
     "etp_diff_publish_options": DiffPublishOptions,
     "etp_bundle_label": Label, "etp_history_label": Label, "etp_history_run": HistoryRun,
     "etp_store_filter": StoreFilter, "etp_store_runs": StoreRuns,
+    "etp_history_point": HistoryPoint, "etp_history_series": HistorySeries,
+    "etp_store_series_query": StoreSeriesQuery, "etp_history_series_set": HistorySeriesSet,
+    "etp_regression_options": RegressionOptions, "etp_regression": Regression,
 }
 
 

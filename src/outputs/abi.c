@@ -50,6 +50,12 @@ static const struct {
     ENTRY(etp_history_run),
     ENTRY(etp_store_filter),
     ENTRY(etp_store_runs),
+    ENTRY(etp_history_point),
+    ENTRY(etp_history_series),
+    ENTRY(etp_store_series_query),
+    ENTRY(etp_history_series_set),
+    ENTRY(etp_regression_options),
+    ENTRY(etp_regression),
 };
 
 size_t etp_abi_struct_size(const char *type_name)
