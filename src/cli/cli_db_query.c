@@ -139,14 +139,11 @@ int cli_db_query_option(const char *cmd, cli_db_query *q, int code, const char *
     }
 }
 
-/* The rule refuses impossible options itself: ask it before opening the
- * database, on a series with no points. A baseline shorter than the
- * default minimum lowers that minimum (a user who asks for 3 baseline
- * points means it). */
-static int check_rule(const char *cmd, cli_db_query *q)
+/* The rule refuses impossible options itself (the library's policy, which
+ * Python applies the same way): ask it before opening the database, on a
+ * series with no points. */
+static int check_rule(const char *cmd, const cli_db_query *q)
 {
-    if (q->rule.baseline < q->rule.min_baseline)
-        q->rule.min_baseline = q->rule.baseline < 2 ? 2 : q->rule.baseline;
     etp_history_series none;
     memset(&none, 0, sizeof none);
     etp_regression r;

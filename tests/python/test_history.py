@@ -267,6 +267,13 @@ def test_regressions_find_the_step(tmp_path, step, engine):
                             order_by="seq")
     assert list(df["group.device"]) == ["pixel7", "rpi5"]
     assert list(df["verdict"]) == ["regression", "insufficient_data"]
+    # The command line judges with the same library call: the same verdicts.
+    p = subprocess.run([os.environ.get("ETPROF", "etprof"), "db", "regressions", "--db", target, "--window", "3",
+                        "--baseline", "12", "--order-by", "seq", "--json"], stdout=subprocess.PIPE, check=True)
+    cli = [s["regression"] for s in json.loads(p.stdout)["series"]]
+    assert [c["verdict"] for c in cli] == list(df["verdict"])
+    assert [c["change_pct"] for c in cli] == pytest.approx(list(df["change_pct"]))
+    assert cli[0]["change"]["run_id"] == df.iloc[0]["change_run_id"]
     assert [r["verdict"] for r in recs] == list(df["verdict"])
     r = df.iloc[0]
     assert r["points"] == 15 and r["baseline_points"] == 12 and r["violations"] == 3
