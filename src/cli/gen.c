@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/gen_fleet.h"
 #include "cli/gen_nx_stats.h"
 #include "etprof/gen.h"
 
@@ -18,7 +19,9 @@ static void help(void)
            "                         [--pte FILE] [--etrecord FILE] [--slowdown I:F]\n"
            "                         [--time-scale F] [--timing-seed S]\n"
            "       etprof gen demo -o DIR [--executions R] [--seed S] [--flaws]\n"
-           "       etprof gen vgf-stats --pte PROGRAM -o DIR [--executions R] [--seed S]\n\n"
+           "       etprof gen vgf-stats --pte PROGRAM -o DIR [--executions R] [--seed S]\n"
+           "       etprof gen fleet -o DIR [--runs N] [--devices D] [--models M] [--noise PCT]\n"
+           "                        [--inject SERIES@RUN:FACTOR]... (`etprof gen fleet --help`)\n\n"
            "etdump: an ETDump as ExecuTorch's ETDumpGen writes it for a CNN-like method\n"
            "`forward` of N instructions (every K-th a DelegateCall), run R times; with\n"
            "--pte / --etrecord also the program and ETRecord it belongs to.\n"
@@ -37,7 +40,10 @@ static void help(void)
            "(DIR is created if missing); R defaults to 5, S to 1. Its analysis is VALID;\n"
            "--flaws writes the variant that shows the warnings (a delegate event and a\n"
            "debug handle shared by two operators, a handle no node has, a view with no\n"
-           "instruction).\n");
+           "instruction).\n\n"
+           "fleet: a labelled history of published bundles (models x devices x runs) with\n"
+           "known injected regressions and DIR/fleet.json saying where they are, to feed\n"
+           "`etprof db ingest`; its options: `etprof gen fleet --help`.\n");
 }
 
 static int parse_u32(const char *s, uint32_t *out)
@@ -221,7 +227,7 @@ static int gen_demo(int argc, char **argv)
 int cmd_gen(int argc, char **argv)
 {
     if (argc < 2)
-        return cli_usage("gen", "gen needs a kind: etdump or demo");
+        return cli_usage("gen", "gen needs a kind: etdump, demo, vgf-stats or fleet");
     const char *kind = argv[1];
     if (!strcmp(kind, "-h") || !strcmp(kind, "--help")) {
         help();
@@ -233,5 +239,7 @@ int cmd_gen(int argc, char **argv)
         return gen_demo(argc - 1, argv + 1);
     if (!strcmp(kind, "vgf-stats"))
         return cli_gen_nx_stats(argc - 1, argv + 1);
-    return cli_usage("gen", "unknown kind '%s' (etdump, demo or vgf-stats)", kind);
+    if (!strcmp(kind, "fleet"))
+        return cli_gen_fleet(argc - 1, argv + 1);
+    return cli_usage("gen", "unknown kind '%s' (etdump, demo, vgf-stats or fleet)", kind);
 }
