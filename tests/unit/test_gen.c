@@ -398,6 +398,18 @@ static void gen_etdump_consistent(void **state)
     paths_free(&p);
 }
 
+static void assert_same_file(const char *a, const char *b)
+{
+    size_t la, lb;
+    uint8_t *da = tu_read_file(a, &la), *db = tu_read_file(b, &lb);
+    assert_non_null(da);
+    assert_non_null(db);
+    assert_int_equal(la, lb);
+    assert_memory_equal(da, db, la);
+    free(da);
+    free(db);
+}
+
 static void gen_deterministic(void **state)
 {
     (void)state;
@@ -416,16 +428,8 @@ static void gen_deterministic(void **state)
     o.etdump_path = b.etdp, o.pte_path = b.pte, o.etrecord_path = b.etr;
     assert_int_equal(etp_gen_etdump(&o, NULL, &err), ETP_OK);
     const char *pa[3] = {a.etdp, a.pte, a.etr}, *pb[3] = {b.etdp, b.pte, b.etr};
-    for (int k = 0; k < 3; k++) {
-        size_t la, lb;
-        uint8_t *da = tu_read_file(pa[k], &la), *db = tu_read_file(pb[k], &lb);
-        assert_non_null(da);
-        assert_non_null(db);
-        assert_int_equal(la, lb);
-        assert_memory_equal(da, db, la);
-        free(da);
-        free(db);
-    }
+    for (int k = 0; k < 3; k++)
+        assert_same_file(pa[k], pb[k]);
     /* another seed changes the timings */
     o.seed = 100;
     o.pte_path = o.etrecord_path = NULL;
@@ -487,16 +491,8 @@ static void gen_time_scale(void **state)
     o.timing_seed = 12345;
     assert_int_equal(etp_gen_etdump(&o, NULL, &err), ETP_OK);
     assert_true(execute_total(b.etdp) != base);
-    for (int k = 0; k < 2; k++) {
-        size_t la, lb;
-        uint8_t *da = tu_read_file(pa[k], &la), *db = tu_read_file(pb[k], &lb);
-        assert_non_null(da);
-        assert_non_null(db);
-        assert_int_equal(la, lb);
-        assert_memory_equal(da, db, la);
-        free(da);
-        free(db);
-    }
+    for (int k = 0; k < 2; k++)
+        assert_same_file(pa[k], pb[k]);
     o.time_scale = -1;
     assert_int_equal(etp_gen_etdump(&o, NULL, &err), ETP_E_USAGE);
     paths_free(&a);
