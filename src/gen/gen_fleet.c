@@ -155,7 +155,7 @@ etp_status gen_fleet_add_injection(gen_fleet_plan *p, const char *text, etp_erro
             return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
                                  "--inject '%s': no model '%s' in this fleet (models: %s%s)", text,
                                  model, p->models[0].name, p->model_count > 1 ? ", ..." : "");
-        snprintf(in.model, sizeof in.model, "%s", model);
+        memcpy(in.model, model, strlen(model) + 1); /* length checked above */
     }
     if (strcmp(device, "*")) {
         if (!has_device(p, device))
@@ -163,7 +163,7 @@ etp_status gen_fleet_add_injection(gen_fleet_plan *p, const char *text, etp_erro
                                  "--inject '%s': no device '%s' in this fleet (devices: %s%s)",
                                  text, device, p->devices[0].name,
                                  p->device_count > 1 ? ", ..." : "");
-        snprintf(in.device, sizeof in.device, "%s", device);
+        memcpy(in.device, device, strlen(device) + 1);
     }
     /* RUN:FACTOR */
     char *end;
