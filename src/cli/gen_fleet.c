@@ -584,8 +584,9 @@ int cli_gen_fleet(int argc, char **argv)
         double s = seconds_since(&t0);
         uint64_t n = (uint64_t)runs * devices * models;
         printf("fleet %s: %u models x %u devices x %u runs = %" PRIu64
-               " bundles, %u injections (fleet.json); %.2f s, %.0f bundles/s\n",
-               fo.dir, models, devices, runs, n, p->injection_count, s, s > 0 ? (double)n / s : 0.0);
+               " bundles, %u injection%s (fleet.json); %.2f s, %.0f bundles/s\n",
+               fo.dir, models, devices, runs, n, p->injection_count,
+               p->injection_count == 1 ? "" : "s", s, s > 0 ? (double)n / s : 0.0);
     }
     free(p);
     return rc;
