@@ -47,6 +47,16 @@ typedef struct etp_gen_etdump_opts {
      *  seed differ only there. 0: none. */
     double slow_factor;
     uint32_t slow_instruction;
+    /** Every duration of the ETDump (kernels, delegate events, the gaps
+     *  between events, load) is multiplied by this factor: the same program
+     *  on a slower (> 1) or faster (< 1) device. 1 (the default) or 0: none,
+     *  and the bytes are those of an unscaled ETDump. At most 1e6. */
+    double time_scale;
+    /** Seed of the ETDump's random draws (durations, jitter, spikes) apart
+     *  from the model's: runs of one program with different timing seeds
+     *  share the program and ETRecord but not their timings. 0 (default):
+     *  @p seed drives both. */
+    uint64_t timing_seed;
 } etp_gen_etdump_opts;
 
 /** What was written. Sizes are 0 for files not requested. */
@@ -64,7 +74,7 @@ typedef struct etp_gen_result {
 #define ETP_GEN_MAX_INSTRUCTIONS 1000000u
 
 /** Fill @p o with defaults: 5 executions, 100 instructions, a DelegateCall
- *  every 10th, seed 1, XNNPACK, no paths. */
+ *  every 10th, seed 1, XNNPACK, no paths, time scale 1, no timing seed. */
 void etp_gen_etdump_defaults(etp_gen_etdump_opts *o);
 
 /**

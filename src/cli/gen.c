@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/gen_fleet.h"
 #include "cli/gen_nx_stats.h"
 #include "etprof/gen.h"
 
@@ -16,8 +17,11 @@ static void help(void)
     printf("usage: etprof gen etdump -o FILE [--executions R] [--instructions N]\n"
            "                         [--delegate-every K] [--seed S] [--backend xnnpack|vulkan]\n"
            "                         [--pte FILE] [--etrecord FILE] [--slowdown I:F]\n"
+           "                         [--time-scale F] [--timing-seed S]\n"
            "       etprof gen demo -o DIR [--executions R] [--seed S] [--flaws]\n"
-           "       etprof gen vgf-stats --pte PROGRAM -o DIR [--executions R] [--seed S]\n\n"
+           "       etprof gen vgf-stats --pte PROGRAM -o DIR [--executions R] [--seed S]\n"
+           "       etprof gen fleet -o DIR [--runs N] [--devices D] [--models M] [--noise PCT]\n"
+           "                        [--inject SERIES@RUN:FACTOR]... (`etprof gen fleet --help`)\n\n"
            "etdump: an ETDump as ExecuTorch's ETDumpGen writes it for a CNN-like method\n"
            "`forward` of N instructions (every K-th a DelegateCall), run R times; with\n"
            "--pte / --etrecord also the program and ETRecord it belongs to.\n"
@@ -28,12 +32,18 @@ static void help(void)
            "  --backend B        xnnpack: string delegate ids, us durations (default);\n"
            "                     vulkan: int delegate ids mapped in the ETRecord\n"
            "  --slowdown I:F     instruction I takes F times its usual time (same random\n"
-           "                     draws otherwise: a known regression for `etprof diff`)\n\n"
+           "                     draws otherwise: a known regression for `etprof diff`)\n"
+           "  --time-scale F     every duration times F (a slower or faster device; default 1)\n"
+           "  --timing-seed S    seed of the timings alone: same program and ETRecord,\n"
+           "                     another run of them (default: --seed drives both)\n\n"
            "demo: the small fixed triple DIR/model.pte, DIR/model.etrecord, DIR/run.etdp\n"
            "(DIR is created if missing); R defaults to 5, S to 1. Its analysis is VALID;\n"
            "--flaws writes the variant that shows the warnings (a delegate event and a\n"
            "debug handle shared by two operators, a handle no node has, a view with no\n"
-           "instruction).\n");
+           "instruction).\n\n"
+           "fleet: a labelled history of published bundles (models x devices x runs) with\n"
+           "known injected regressions and DIR/fleet.json saying where they are, to feed\n"
+           "`etprof db ingest`; its options: `etprof gen fleet --help`.\n");
 }
 
 static int parse_u32(const char *s, uint32_t *out)
@@ -75,6 +85,8 @@ static int gen_etdump(int argc, char **argv)
         {"pte", required_argument, NULL, 'p'},
         {"etrecord", required_argument, NULL, 'e'},
         {"slowdown", required_argument, NULL, 'S'},
+        {"time-scale", required_argument, NULL, 'T'},
+        {"timing-seed", required_argument, NULL, 'Z'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -122,6 +134,18 @@ static int gen_etdump(int argc, char **argv)
                 return cli_usage("gen", "--slowdown needs INSTRUCTION:FACTOR, got '%s'", optarg);
             break;
         }
+        case 'T': {
+            char *end;
+            o.time_scale = strtod(optarg, &end);
+            if (end == optarg || *end || !(o.time_scale > 0) || o.time_scale > 1e6)
+                return cli_usage("gen", "--time-scale needs a factor above 0 (at most 1e6), got '%s'",
+                                 optarg);
+            break;
+        }
+        case 'Z':
+            if (parse_u64(optarg, &o.timing_seed))
+                return cli_usage("gen", "--timing-seed needs a non-negative integer, got '%s'", optarg);
+            break;
         case 'h': help(); return ETP_EXIT_OK;
         default: return cli_bad_option("gen", argv);
         }
@@ -203,7 +227,7 @@ static int gen_demo(int argc, char **argv)
 int cmd_gen(int argc, char **argv)
 {
     if (argc < 2)
-        return cli_usage("gen", "gen needs a kind: etdump or demo");
+        return cli_usage("gen", "gen needs a kind: etdump, demo, vgf-stats or fleet");
     const char *kind = argv[1];
     if (!strcmp(kind, "-h") || !strcmp(kind, "--help")) {
         help();
@@ -215,5 +239,7 @@ int cmd_gen(int argc, char **argv)
         return gen_demo(argc - 1, argv + 1);
     if (!strcmp(kind, "vgf-stats"))
         return cli_gen_nx_stats(argc - 1, argv + 1);
-    return cli_usage("gen", "unknown kind '%s' (etdump, demo or vgf-stats)", kind);
+    if (!strcmp(kind, "fleet"))
+        return cli_gen_fleet(argc - 1, argv + 1);
+    return cli_usage("gen", "unknown kind '%s' (etdump, demo, vgf-stats or fleet)", kind);
 }

@@ -13,7 +13,8 @@
  * is how the runtime serializes them. Framework events carry chain -1 and
  * instruction 0, as the runtime writes them. Timestamps are nanoseconds,
  * strictly nested; durations follow each instruction's base time with a
- * slower first run, per-run jitter and rare spikes, all from the seed.
+ * slower first run, per-run jitter and rare spikes, all from the seed,
+ * and all (gaps included) multiplied by the options' scale.
  */
 #include <errno.h>
 #include <string.h>
@@ -27,6 +28,7 @@ typedef struct ed_ctx {
     gen_vec events; /* fbb_ref of each event of the open block */
     gen_vec runs;   /* fbb_ref of each finished block */
     gen_rng rng;
+    double scale; /* every duration times this (gm_etdump_opts.scale) */
     uint64_t nevents;
 } ed_ctx;
 
@@ -67,6 +69,14 @@ static void close_block(ed_ctx *c, const char *name) { gen_close_run(&c->b, &c->
 /* A duration: never negative, rounded to whole ticks. */
 static uint64_t ticks(double ns) { return ns < 0.0 ? 0 : (uint64_t)(ns + 0.5); }
 
+/* A gap between events (dispatch, bookkeeping), in ticks: drawn in
+ * [lo, hi], then scaled like every other duration. With scale 1 the draw
+ * is returned unchanged (an integer below 2^53 survives the double). */
+static uint64_t gap(ed_ctx *c, uint64_t lo, uint64_t hi)
+{
+    return ticks((double)gen_range(&c->rng, lo, hi) * c->scale);
+}
+
 /* Per-event multiplicative noise: about +-4%, and a 0.2% chance of a 2-4x
  * spike (preemption, cache misses), as real traces show. */
 static double jitter(gen_rng *r)
@@ -87,24 +97,24 @@ static uint64_t run_method(ed_ctx *c, const gm_program *p, const gm_method *m, u
     const gm_operator *ops = m->ops.items;
     const gm_dev *devs = m->devs.items;
     uint64_t exec_start = t;
-    t += gen_range(r, 250, 700);
+    t += gap(c, 250, 700);
     for (size_t i = 0; i < m->instrs.len; i++) {
         const gm_instr *in = &ins[i];
         int32_t id = (int32_t)i;
         uint64_t start = t;
         if (in->kind == PTE_I_KERNEL) {
             const gm_operator *op = &ops[in->index];
-            uint64_t ns = start + gen_range(r, 60, 300);
+            uint64_t ns = start + gap(c, 60, 300);
             uint64_t ne = ns + ticks(in->base_ns * speed * jitter(r));
             if (ne == ns)
                 ne++;
-            uint64_t end = ne + gen_range(r, 50, 250);
+            uint64_t end = ne + gap(c, 50, 250);
             profile_event(c, op->native, op->native_len, 0, id, -1, NULL, 0, ns, ne);
             profile_event(c, "OPERATOR_CALL", 13, 0, id, -1, NULL, 0, start, end);
             t = end;
         } else {
             double total = in->base_ns * speed * jitter(r);
-            uint64_t inner = start + gen_range(r, 300, 1500);
+            uint64_t inner = start + gap(c, 300, 1500);
             for (uint32_t k = 0; k < in->dev_count; k++) {
                 const gm_dev *d = &devs[in->dev_start + k];
                 double dur = total * d->share * (1.0 + 0.03 * gen_gauss(r));
@@ -116,13 +126,13 @@ static uint64_t run_method(ed_ctx *c, const gm_program *p, const gm_method *m, u
             }
             if (!in->dev_count)
                 inner += ticks(total);
-            uint64_t end = inner + gen_range(r, 200, 900);
+            uint64_t end = inner + gap(c, 200, 900);
             profile_event(c, "DELEGATE_CALL", 13, 0, id, -1, NULL, 0, start, end);
             t = end;
         }
-        t += gen_range(r, 30, 200);
+        t += gap(c, 30, 200);
     }
-    uint64_t exec_end = t + gen_range(r, 100, 400);
+    uint64_t exec_end = t + gap(c, 100, 400);
     framework_event(c, "Method::execute", exec_start, exec_end);
     return exec_end;
 }
@@ -158,6 +168,7 @@ etp_status gm_write_etdump(const gm_program *p, const gm_etdump_opts *o, const c
     gen_vec_init(&c.events, sizeof(fbb_ref));
     gen_vec_init(&c.runs, sizeof(fbb_ref));
     c.rng = gen_rng_make(o->seed, 0x45544450); /* "ETDP" */
+    c.scale = o->scale > 0 ? o->scale : 1.0;
     etp_status st = ETP_OK;
     uint64_t est = gm_etdump_estimate(m, o->executions);
     if (est > FBB_MAX_SIZE)
@@ -169,21 +180,21 @@ etp_status gm_write_etdump(const gm_program *p, const gm_etdump_opts *o, const c
     gen_rng *r = &c.rng;
 
     /* load_method: the "Default" block, times relative to PAL init. */
-    uint64_t t = gen_range(r, 300000, 500000);
-    uint64_t init_start = t + gen_range(r, 400, 1500);
-    uint64_t init_end = init_start + ticks(p->load_ns * jitter(r));
-    uint64_t load_end = init_end + gen_range(r, 500, 2500);
+    uint64_t t = gap(&c, 300000, 500000);
+    uint64_t init_start = t + gap(&c, 400, 1500);
+    uint64_t init_end = init_start + ticks(p->load_ns * c.scale * jitter(r));
+    uint64_t load_end = init_end + gap(&c, 500, 2500);
     framework_event(&c, "Method::init", init_start, init_end);
     framework_event(&c, "Program::load_method", t, load_end);
     close_block(&c, "Default");
-    t = load_end + gen_range(r, 2000, 15000);
+    t = load_end + gap(&c, 2000, 15000);
 
     for (uint32_t run = 0; run < o->executions && !fbb_error(&c.b); run++) {
         /* The first run pays for cold caches; later ones vary a little. */
         double speed = run == 0 ? 1.15 + 0.1 * gen_unif(r) : 1.0 + 0.02 * gen_gauss(r);
-        t = run_method(&c, p, m, t, speed);
+        t = run_method(&c, p, m, t, speed * c.scale);
         close_block(&c, "Execute");
-        t += gen_range(r, 3000, 40000);
+        t += gap(&c, 3000, 40000);
     }
 
     size_t len;

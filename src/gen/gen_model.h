@@ -230,6 +230,7 @@ typedef struct gm_etdump_opts {
     const gm_method *method;  /* the method executed */
     uint32_t executions;      /* Execute blocks */
     uint64_t seed;
+    double scale;             /* every duration times this (> 0; 1: as drawn) */
 } gm_etdump_opts;
 /* Approximate ETDump size in bytes for @p runs executions of @p m. */
 uint64_t gm_etdump_estimate(const gm_method *m, uint32_t runs);

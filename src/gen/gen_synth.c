@@ -374,6 +374,7 @@ void etp_gen_etdump_defaults(etp_gen_etdump_opts *o)
     o->delegate_every = 10;
     o->seed = 1;
     o->backend = ETP_GEN_XNNPACK;
+    o->time_scale = 1.0;
 }
 
 static etp_status build(gm_program *p, const etp_gen_etdump_opts *o, etp_gen_result *res)
@@ -444,6 +445,11 @@ etp_status etp_gen_etdump(const etp_gen_etdump_opts *o, etp_gen_result *res, etp
     if (o->backend != ETP_GEN_XNNPACK && o->backend != ETP_GEN_VULKAN)
         return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET, "unknown delegate backend");
 
+    double scale = o->time_scale == 0 ? 1.0 : o->time_scale;
+    if (!(scale > 0 && scale <= 1e6)) /* also refuses NaN */
+        return etp_error_set(err, ETP_E_USAGE, NULL, ETP_NO_OFFSET,
+                             "the time scale must be above 0 and at most 1e6");
+
     gm_program p;
     gm_init(&p);
     etp_status st = build(&p, o, res);
@@ -469,7 +475,7 @@ etp_status etp_gen_etdump(const etp_gen_etdump_opts *o, etp_gen_result *res, etp
                              "format's 4 GiB limit",
                              o->executions, o->instructions);
     }
-    gm_etdump_opts eo = {m, o->executions, o->seed};
+    gm_etdump_opts eo = {m, o->executions, o->timing_seed ? o->timing_seed : o->seed, scale};
     st = gm_write_etdump(&p, &eo, o->etdump_path, &res->etdump_bytes, &res->events, err);
     if (!st && o->pte_path)
         st = gm_write_pte(&p, o->pte_path, &res->pte_bytes, err);

@@ -398,6 +398,18 @@ static void gen_etdump_consistent(void **state)
     paths_free(&p);
 }
 
+static void assert_same_file(const char *a, const char *b)
+{
+    size_t la, lb;
+    uint8_t *da = tu_read_file(a, &la), *db = tu_read_file(b, &lb);
+    assert_non_null(da);
+    assert_non_null(db);
+    assert_int_equal(la, lb);
+    assert_memory_equal(da, db, la);
+    free(da);
+    free(db);
+}
+
 static void gen_deterministic(void **state)
 {
     (void)state;
@@ -416,16 +428,8 @@ static void gen_deterministic(void **state)
     o.etdump_path = b.etdp, o.pte_path = b.pte, o.etrecord_path = b.etr;
     assert_int_equal(etp_gen_etdump(&o, NULL, &err), ETP_OK);
     const char *pa[3] = {a.etdp, a.pte, a.etr}, *pb[3] = {b.etdp, b.pte, b.etr};
-    for (int k = 0; k < 3; k++) {
-        size_t la, lb;
-        uint8_t *da = tu_read_file(pa[k], &la), *db = tu_read_file(pb[k], &lb);
-        assert_non_null(da);
-        assert_non_null(db);
-        assert_int_equal(la, lb);
-        assert_memory_equal(da, db, la);
-        free(da);
-        free(db);
-    }
+    for (int k = 0; k < 3; k++)
+        assert_same_file(pa[k], pb[k]);
     /* another seed changes the timings */
     o.seed = 100;
     o.pte_path = o.etrecord_path = NULL;
@@ -435,6 +439,62 @@ static void gen_deterministic(void **state)
     assert_true(la != lb || memcmp(da, db, la) != 0);
     free(da);
     free(db);
+    paths_free(&a);
+    paths_free(&b);
+}
+
+/* Sum of Method::execute durations over the Execute blocks of @p path. */
+static uint64_t execute_total(const char *path)
+{
+    etp_etdump *d;
+    etp_error err;
+    if (etp_etdump_open(path, &d, &err))
+        fail_msg("etdump: %s", err.message);
+    uint64_t total = 0;
+    for (uint32_t k = 1; k < etp_etdump_run_count(d); k++) {
+        etp_run r;
+        etp_event last;
+        etp_etdump_run(d, k, &r);
+        etp_etdump_event(d, &r, r.event_count - 1, &last);
+        assert_string_equal(last.profile.name, "Method::execute");
+        total += last.profile.end_time - last.profile.start_time;
+    }
+    etp_etdump_free(d);
+    return total;
+}
+
+/* time_scale multiplies every duration (the draws stay the same), and a
+ * timing seed changes the timings but not the program or ETRecord. */
+static void gen_time_scale(void **state)
+{
+    (void)state;
+    paths a, b;
+    paths_make(&a, "scale1");
+    paths_make(&b, "scale2");
+    etp_gen_etdump_opts o;
+    etp_gen_etdump_defaults(&o);
+    o.instructions = 30;
+    o.executions = 4;
+    etp_error err;
+    o.etdump_path = a.etdp, o.pte_path = a.pte, o.etrecord_path = a.etr;
+    assert_int_equal(etp_gen_etdump(&o, NULL, &err), ETP_OK);
+    uint64_t base = execute_total(a.etdp);
+    o.time_scale = 1.5;
+    o.etdump_path = b.etdp, o.pte_path = b.pte, o.etrecord_path = b.etr;
+    assert_int_equal(etp_gen_etdump(&o, NULL, &err), ETP_OK);
+    double ratio = (double)execute_total(b.etdp) / (double)base;
+    /* rounding to whole ticks and XNNPACK's whole microseconds only */
+    assert_true(ratio > 1.49 && ratio < 1.51);
+    /* the program and ETRecord do not depend on the timings */
+    const char *pa[2] = {a.pte, a.etr}, *pb[2] = {b.pte, b.etr};
+    o.time_scale = 1.0;
+    o.timing_seed = 12345;
+    assert_int_equal(etp_gen_etdump(&o, NULL, &err), ETP_OK);
+    assert_true(execute_total(b.etdp) != base);
+    for (int k = 0; k < 2; k++)
+        assert_same_file(pa[k], pb[k]);
+    o.time_scale = -1;
+    assert_int_equal(etp_gen_etdump(&o, NULL, &err), ETP_E_USAGE);
     paths_free(&a);
     paths_free(&b);
 }
@@ -535,6 +595,7 @@ int main(void)
         cmocka_unit_test(builder_misuse),
         cmocka_unit_test(gen_etdump_consistent),
         cmocka_unit_test(gen_deterministic),
+        cmocka_unit_test(gen_time_scale),
         cmocka_unit_test(gen_demo_design),
         cmocka_unit_test(gen_errors),
     };
