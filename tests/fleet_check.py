@@ -9,8 +9,8 @@ generations into different directories are byte-identical; fleet.json names
 the programs by digest and each injection's series and first run; the store
 ingests the whole fleet, lists it by label, and its series (the store's own
 grouping) are fleet.json's, with the injected step where fleet.json says and
-nowhere else; usage errors exit 2. When `etprof db regressions` exists, its
-regressions are exactly the injected series.
+nowhere else; usage errors exit 2; `etprof db regressions` finds exactly the
+injected series, each from its first slowed run.
 
 Environment: ETPROF (the binary), ETP_STORE_PROBE (tests/support/store_probe).
 """
@@ -146,26 +146,17 @@ def main():
         want = 1.3 if s["key"] in injected else 1.0
         check(abs(step - want) < 0.06, f"{s['key']}: step {step:.3f}, injected {want}")
 
-    # ---- the regression verb, where it exists ----
-    if subprocess.run([ETPROF, "db", "regressions", "--help"], capture_output=True).returncode == 0:
-        rep = json.loads(run([ETPROF, "db", "regressions", "--db", db, "--metric",
-                              "method_execute.avg", "--json"]).stdout)
-        found = set()
-
-        def walk(x):
-            if isinstance(x, dict):
-                if "regression" in x.values() and isinstance(x.get("key"), str):
-                    found.add(x["key"])
-                for v in x.values():
-                    walk(v)
-            elif isinstance(x, list):
-                for v in x:
-                    walk(v)
-        walk(rep)
-        check(found == set(injected), f"db regressions found {sorted(found)}, "
-                                      f"injected {sorted(injected)}")
-    else:
-        print("db regressions: not available, that check skipped")
+    # ---- the regression verb: the injected series, and no other ----
+    rep = json.loads(run([ETPROF, "db", "regressions", "--db", db, "--metric",
+                          "method_execute.avg", "--json"]).stdout)
+    found = {s["series"] for s in rep["series"] if s["regression"]["verdict"] == "regression"}
+    check(found == set(injected), f"db regressions found {sorted(found)}, injected {sorted(injected)}")
+    for s in rep["series"]:
+        if s["series"] in injected:
+            change = s["regression"]["change"]
+            check(change is not None and change["labels"]["seq"] == str(injected[s["series"]]["seq"]),
+                  f"{s['series']}: the change begins at seq {injected[s['series']]['seq']}, "
+                  f"not {change and change['labels']['seq']}")
 
     # ---- usage ----
     for bad in (["--inject", "pixel7"], ["--inject", "nosuch@1:1.2"], ["--inject", "pixel7@12:1.2"],

@@ -857,7 +857,7 @@ def case_verbs():
     known regression: found where it was injected, nowhere else."""
     T = new_target("h")
     F, info = fleet("fleet", "--runs", "16", "--devices", "2", "--models", "1", "--noise", "1",
-                    "--inject", "*/%s@11:1.3" % "DEVICE0")
+                    "--inject", "pixel7@11:1.3")
     devices = [d["name"] for d in info["devices"]]
     rc, out, err = ingest(T, F, extra=["--jobs", "2", "--quiet"])
     expect(rc == 0 and count(T, "runs") == 32, "the fleet stored: 2 devices x 16 runs (%s)" % err.strip())
@@ -885,13 +885,13 @@ def case_verbs():
     rg, rc, err = db_json("regressions", "--db", T, "--json")
     verdicts = {s["group"]["device"]: s["regression"] if "regression" in s else s for s in (rg or {}).get("series", [])}
     hit = [d for d, v in verdicts.items() if v["verdict"] == "regression"]
-    first = info["injections"][0]
+    first = info["injections"][0]["affected"][0]
     ok = rg is not None and hit == [first["device"]]
     if ok:
         v = verdicts[first["device"]]
-        ok &= v["change"]["labels"]["seq"] == str(first["first_seq"]) and 25 < v["change_pct"] < 35
+        ok &= v["change"]["run_id"] == first["first_run"]["run_id"] and 25 < v["change_pct"] < 35
     expect(ok, "db regressions: the injected +30%% on %s from seq %s, nothing else (%s)" %
-           (first["device"], first["first_seq"], {d: v["verdict"] for d, v in verdicts.items()}))
+           (first["device"], first["first_run"]["seq"], {d: v["verdict"] for d, v in verdicts.items()}))
     rc, out, err = run("db", "regressions", "--db", T, "--fail-on", "regression")
     expect(rc == 3 and b"regression" in out and "--fail-on" in err, "--fail-on regression: exit 3")
     other = [d for d in devices if d != first["device"]][0]
@@ -911,6 +911,12 @@ def case_verbs():
         n_metrics = sum(1 for m in summary(next(iter(bundles.values())))["metrics"] if m["value"] is not None)
         expect(rc == 0 and len(rows) == 32 * n_metrics, "db export --format %s: a row per run and metric (%d)" %
                (fmt, len(rows)))
+        if fmt != "csv":
+            import history_check  # the documented schemas, checked with python3-jsonschema
+            v = history_check.validator("exports/pytorch_v3.schema.json" if fmt == "pytorch-v3"
+                                        else "exports/history_export.v1.schema.json")
+            bad = [e.message for r in rows for e in v.iter_errors(r)]
+            expect(not bad, "db export --format %s: every record valid against its schema %s" % (fmt, bad[:1]))
     rc, out, err = run("db", "export", "--db", T, "--format", "xml")
     expect(rc == 2 and one_line(err), "an unknown export format: usage")
     if ENGINE == "sqlite":

@@ -258,7 +258,7 @@
     data.series.forEach(function (s) { if (s.verdict) counts[s.verdict.verdict] = (counts[s.verdict.verdict] || 0) + 1; });
     var host = document.getElementById("charts");
     data.charts.forEach(function (c) { drawChart(data, c, host); });
-    var parts = [stats.series + " series", stats.points + " points", stats.charts + " charts"];
+    var parts = [stats.series + " series", stats.points + " points", stats.charts + (stats.charts === 1 ? " chart" : " charts")];
     for (var k in counts) parts.push(counts[k] + " " + k.replace("_", " "));
     document.getElementById("summary").textContent = parts.join(" \u00b7 ");
     if (location.hash === "#exercise") result.exercised = exercise();
