@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
@@ -31,7 +32,8 @@ static void help(void)
            "                  default $ETPROF_DB. An older schema is migrated first\n"
            "  --label K=V     add or override a label for this ingest only (the bundles\n"
            "                  are not changed); repeatable\n"
-           "  --jobs N        verify and read N bundles at once (default 1)\n"
+           "  --jobs N        verify and read N bundles at once (default: the CPUs\n"
+           "                  online, at most 8); they are stored in the order found\n"
            "  --json          one JSON document: each bundle's status, run and digest\n"
            "  --quiet         print nothing but errors\n\n"
            "Exit status: 0 every bundle stored (or already there), 1 a bundle refused or\n"
@@ -254,7 +256,7 @@ int cli_db_ingest(int argc, char **argv)
     };
     const char *db = NULL;
     int json = 0, quiet = 0, c;
-    long long jobs = 1;
+    long long jobs = 0; /* 0: one per CPU online (verifying and reading is most of the work) */
     cli_labels labels;
     memset(&labels, 0, sizeof labels);
     optind = 1;
@@ -277,6 +279,10 @@ int cli_db_ingest(int argc, char **argv)
     if (!rc && optind >= argc)
         rc = cli_usage("db ingest", "give at least one BUNDLE or DIR");
     etp_store *s = NULL;
+    if (!jobs) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = cpus < 1 ? 1 : cpus > 8 ? 8 : cpus;
+    }
     if (!rc)
         rc = cli_db_connect("ingest", db, ETP_STORE_WRITE, &s);
     found_list fl = {0};
