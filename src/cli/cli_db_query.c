@@ -26,6 +26,9 @@ const struct option cli_db_query_options[] = {
     {"z", required_argument, NULL, CLI_DBQ_Z},
     {"confidence", required_argument, NULL, CLI_DBQ_CONFIDENCE},
 };
+/* The verbs copy exactly this many entries into their own tables. */
+_Static_assert(sizeof cli_db_query_options / sizeof cli_db_query_options[0] == CLI_DB_QUERY_OPTION_COUNT,
+               "CLI_DB_QUERY_OPTION_COUNT must count cli_db_query_options");
 
 void cli_db_query_init(cli_db_query *q)
 {
