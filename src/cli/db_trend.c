@@ -103,9 +103,9 @@ int cli_db_trend(int argc, char **argv)
         return cli_usage("db trend", "unexpected argument '%.80s'", argv[optind]);
     if (t.json && t.csv)
         return cli_usage("db trend", "--json and --csv exclude each other");
-    if (t.title && (t.json || t.csv || !out))
-        return cli_usage("db trend", "--title names the page: give -o FILE without --json or --csv");
     t.page = out && !t.json && !t.csv && strcmp(out, "-");
+    if (t.title && !t.page)
+        return cli_usage("db trend", "--title names the page: give -o FILE (not -) without --json or --csv");
     cli_db_series d;
     rc = cli_db_series_load("db trend", &q, DEFAULT_METRIC, &d);
     if (rc)
