@@ -38,6 +38,10 @@ typedef etp_status (*cli_fill_fn)(FILE *fp, void *ctx, etp_error *err);
  * standard output. Returns ETP_EXIT_OK, or the exit status after printing why
  * ("PATH: write error" for ETP_E_IO, else as cli_fail_status). */
 int cli_write_atomic(const char *path, cli_fill_fn fill, void *ctx);
+/* For a cli_fill_fn: write @p text (@p len bytes, malloc'd by a writer that
+ * returns NULL when out of memory) to @p fp and free it. ETP_OK, ETP_E_NOMEM
+ * or ETP_E_IO with @p err set. */
+etp_status cli_put_text(FILE *fp, char *text, size_t len, etp_error *err);
 /* Print "etprof: <message>" and a hint to stderr; return ETP_EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

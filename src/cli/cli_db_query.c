@@ -38,6 +38,8 @@ void cli_db_query_init(cli_db_query *q)
 
 void cli_db_query_help(FILE *fp)
 {
+    etp_regression_options d; /* the defaults are the library's */
+    etp_regression_options_init(&d);
     fprintf(fp,
             "Which series (one per group of runs; points in publication order):\n"
             "  --db TARGET        SQLite file or postgresql:// URL (default: $ETPROF_DB)\n"
@@ -63,7 +65,7 @@ void cli_db_query_help(FILE *fp)
             "  --threshold PCT    worse than the baseline by more than PCT %% (default %g)\n"
             "  --z Z              and beyond Z noise units (default %g; 0: threshold alone)\n"
             "  --confidence C     of the bootstrap interval with samples (default %g)\n",
-            5u, 20u, 5u, 5.0, 3.0, 0.95);
+            d.window, d.baseline, d.min_baseline, d.threshold_pct, d.z_threshold, d.confidence);
 }
 
 static int parse_number(const char *cmd, const char *opt, const char *arg, double *out)
@@ -167,14 +169,14 @@ void cli_db_series_free(cli_db_series *d)
     memset(d, 0, sizeof *d);
 }
 
-int cli_db_series_load(const char *cmd, cli_db_query *q, const char *default_metric, cli_db_series *out)
+int cli_db_series_load(const char *cmd, cli_db_query *q, int judge, cli_db_series *out)
 {
     memset(out, 0, sizeof *out);
     int rc = check_rule(cmd, q);
     if (rc)
         return rc;
     if (!q->metric_count && !q->entity)
-        q->metrics[q->metric_count++] = default_metric;
+        q->metrics[q->metric_count++] = CLI_DB_DEFAULT_METRIC;
     etp_store *s = NULL;
     rc = cli_db_connect(cmd + 3 /* the verb after "db " */, q->db, ETP_STORE_READ, &s);
     if (rc)
@@ -209,14 +211,15 @@ int cli_db_series_load(const char *cmd, cli_db_query *q, const char *default_met
     etp_store_close(s);
     if (!rc && out->count) {
         out->series = malloc(out->count * sizeof *out->series);
-        out->verdicts = calloc(out->count, sizeof *out->verdicts);
-        if (!out->series || !out->verdicts)
+        out->verdicts = judge ? calloc(out->count, sizeof *out->verdicts) : NULL;
+        if (!out->series || (judge && !out->verdicts))
             rc = cli_error("out of memory for %u series", out->count);
     }
     for (uint32_t i = 0, k = 0; !rc && i < out->set_count; i++)
         for (uint32_t j = 0; j < out->sets[i]->count && !rc; j++, k++) {
             out->series[k] = out->sets[i]->series[j];
-            etp_status st = etp_regression_classify(&out->series[k], &q->rule, &out->verdicts[k], &err);
+            etp_status st = judge ? etp_regression_classify(&out->series[k], &q->rule, &out->verdicts[k], &err)
+                                  : ETP_OK;
             if (st)
                 rc = cli_fail_status(st, &err);
         }

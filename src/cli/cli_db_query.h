@@ -12,6 +12,9 @@
 #include "etprof/history.h"
 #include "etprof/store.h"
 
+/* What trend and regressions follow without --metric. */
+#define CLI_DB_DEFAULT_METRIC "method_execute.avg"
+
 /* Most --metric and --group-by options one command takes. */
 #define CLI_DB_MAX_METRICS 32
 #define CLI_DB_MAX_GROUP_BY 16
@@ -59,19 +62,20 @@ int cli_db_query_option(const char *cmd, cli_db_query *q, int code, const char *
 void cli_db_query_help(FILE *fp);
 
 /* The series selected: for each metric in turn, its series (sorted by key),
- * and one verdict each. */
+ * and (when judged) one verdict each. */
 typedef struct cli_db_series {
     etp_history_series *series;                  /* views into sets[] (not owned) */
-    etp_regression *verdicts;
+    etp_regression *verdicts;                    /* NULL when not judged */
     uint32_t count;
     etp_history_series_set *sets[CLI_DB_MAX_METRICS];
     uint32_t set_count;
 } cli_db_series;
 
-/* Open the store, read the series of @p q (its metrics; none: @p
- * default_metric) and judge each. ETP_EXIT_OK, or the exit status after one
- * line (the target redacted). Free with cli_db_series_free(). */
-int cli_db_series_load(const char *cmd, cli_db_query *q, const char *default_metric, cli_db_series *out);
+/* Open the store, read the series of @p q (its metrics; none:
+ * CLI_DB_DEFAULT_METRIC) and, with @p judge, judge each. ETP_EXIT_OK, or the
+ * exit status after one line (the target redacted). Free with
+ * cli_db_series_free(). */
+int cli_db_series_load(const char *cmd, cli_db_query *q, int judge, cli_db_series *out);
 void cli_db_series_free(cli_db_series *d);
 
 #endif

@@ -22,6 +22,15 @@ static int fill_failed(const char *path, etp_status s, const etp_error *err)
     return cli_fail_status(s, err);
 }
 
+etp_status cli_put_text(FILE *fp, char *text, size_t len, etp_error *err)
+{
+    if (!text)
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory writing the output");
+    size_t put = fwrite(text, 1, len, fp);
+    free(text);
+    return put == len ? ETP_OK : etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "write error");
+}
+
 static int write_stdout(cli_fill_fn fill, void *ctx)
 {
     etp_error err;

@@ -10,8 +10,6 @@
 #include "cli/cli_db_query.h"
 #include "etprof/history_io.h"
 
-#define DEFAULT_METRIC "method_execute.avg"
-
 static void help(void)
 {
     printf("usage: etprof db regressions [--db TARGET] [--metric NAME]... [--window M]\n"
@@ -28,7 +26,7 @@ static void help(void)
            "with the run where the change began (run id, commit), its size, and how sure\n"
            "the rule is; where the runs were published --detailed, their per-execution\n"
            "samples must also differ (diff's bootstrap), so noise never decides.\n"
-           "docs/history.md states the rule. Without --metric: " DEFAULT_METRIC ".\n\n");
+           "docs/history.md states the rule. Without --metric: " CLI_DB_DEFAULT_METRIC ".\n\n");
     cli_db_query_help(stdout);
     printf("Output:\n"
            "  --json             schema etprof.regressions (schemas/json/regressions.v1)\n"
@@ -51,11 +49,7 @@ static etp_status fill(FILE *fp, void *ctx, etp_error *err)
         return etp_history_regressions_text(r->d->series, r->d->verdicts, r->d->count, fp, err);
     size_t len = 0;
     char *text = etp_history_regressions_json(r->d->series, r->d->verdicts, r->d->count, r->rule, &len);
-    if (!text)
-        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory writing the verdicts");
-    size_t put = fwrite(text, 1, len, fp);
-    free(text);
-    return put == len ? ETP_OK : etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "write error");
+    return cli_put_text(fp, text, len, err);
 }
 
 int cli_db_regressions(int argc, char **argv)
@@ -98,7 +92,7 @@ int cli_db_regressions(int argc, char **argv)
     if (optind < argc)
         return cli_usage("db regressions", "unexpected argument '%.80s'", argv[optind]);
     cli_db_series d;
-    rc = cli_db_series_load("db regressions", &q, DEFAULT_METRIC, &d);
+    rc = cli_db_series_load("db regressions", &q, 1, &d);
     if (rc)
         return rc;
     r.d = &d;

@@ -27,12 +27,20 @@ static void help(void)
            "Exit status: 0, 1 a database error, 2 usage.\n");
 }
 
-/* Write @p text (NULL: out of memory) to standard output and free it. */
-static int put_text(char *text, size_t len)
+typedef struct runs_out {
+    const etp_store_runs *r;
+    int json, csv;
+} runs_out;
+
+static etp_status fill(FILE *fp, void *ctx, etp_error *err)
 {
-    int bad = !text || fwrite(text, 1, len, stdout) != len;
-    free(text);
-    return bad;
+    const runs_out *o = ctx;
+    if (!o->json && !o->csv)
+        return etp_history_runs_text(o->r->runs, o->r->count, fp, err);
+    size_t len = 0;
+    char *text = o->json ? etp_history_runs_json(o->r->runs, o->r->count, &len)
+                         : etp_history_runs_csv(o->r->runs, o->r->count, &len);
+    return cli_put_text(fp, text, len, err);
 }
 
 int cli_db_runs(int argc, char **argv)
@@ -82,18 +90,8 @@ int cli_db_runs(int argc, char **argv)
             rc = cli_fail_status(st, &err);
     }
     if (!rc) {
-        int bad = 0;
-        size_t len = 0;
-        char *text = NULL;
-        if (json || csv) {
-            text = json ? etp_history_runs_json(r->runs, r->count, &len)
-                        : etp_history_runs_csv(r->runs, r->count, &len);
-            bad = put_text(text, len);
-        } else {
-            bad = etp_history_runs_text(r->runs, r->count, stdout, &err) != ETP_OK;
-        }
-        if (bad || fflush(stdout))
-            rc = cli_error("write error on standard output");
+        runs_out o = {r, json, csv};
+        rc = cli_write_atomic("-", fill, &o);
     }
     etp_store_runs_free(r);
     etp_store_close(s);

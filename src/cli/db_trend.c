@@ -10,8 +10,6 @@
 #include "cli/cli_db_query.h"
 #include "etprof/history_io.h"
 
-#define DEFAULT_METRIC "method_execute.avg"
-
 static void help(void)
 {
     printf("usage: etprof db trend [--db TARGET] [--metric NAME]... [--entity KEY] [--stat S]\n"
@@ -20,7 +18,7 @@ static void help(void)
            "A quantity of the stored runs over time: one series per group of runs (by\n"
            "default: program digest x method x `device` label), its points oldest first,\n"
            "each with its run, labels and value; each series also carries the regression\n"
-           "rule's verdict (`etprof db regressions`). Without --metric: " DEFAULT_METRIC ".\n\n");
+           "rule's verdict (`etprof db regressions`). Without --metric: " CLI_DB_DEFAULT_METRIC ".\n\n");
     cli_db_query_help(stdout);
     printf("Output (default: a listing on standard output):\n"
            "  --json             schema etprof.trend (schemas/json/trend.v1.schema.json)\n"
@@ -48,13 +46,7 @@ static etp_status fill(FILE *fp, void *ctx, etp_error *err)
     char *text = t->json ? etp_history_trend_json(d->series, d->count, d->verdicts, &len)
                  : t->csv ? etp_history_trend_csv(d->series, d->count, &len)
                           : etp_history_trend_html(d->series, d->count, d->verdicts, t->title, &len);
-    if (!text)
-        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory writing the trend");
-    size_t put = fwrite(text, 1, len, fp);
-    free(text);
-    if (put != len)
-        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "write error");
-    return ETP_OK;
+    return cli_put_text(fp, text, len, err);
 }
 
 /* "etprof trend: m1, m2" (or the entity): the page's default title. */
@@ -107,7 +99,8 @@ int cli_db_trend(int argc, char **argv)
     if (t.title && !t.page)
         return cli_usage("db trend", "--title names the page: give -o FILE (not -) without --json or --csv");
     cli_db_series d;
-    rc = cli_db_series_load("db trend", &q, DEFAULT_METRIC, &d);
+    /* CSV has no verdicts: the series are not judged for it. */
+    rc = cli_db_series_load("db trend", &q, !t.csv, &d);
     if (rc)
         return rc;
     char title[512];
