@@ -47,6 +47,7 @@
 
 #include "etprof/error.h"
 #include "etprof/etdump.h"
+#include "etprof/findings.h"
 #include "etprof/inspect.h"
 #include "etprof/issues.h"
 #include "etprof/program.h"
@@ -113,6 +114,8 @@ typedef struct etp_analysis_options {
     int has_debug_buffer;
     uint64_t debug_buffer_size;
     const char *debug_buffer_name; /**< how errors and outputs name it (copied) */
+    /** the findings' thresholds the user changed (--finding); all zero: defaults */
+    etp_finding_settings findings;
 } etp_analysis_options;
 
 void etp_analysis_options_init(etp_analysis_options *o);
@@ -396,6 +399,9 @@ typedef struct etp_analysis {
     uint32_t backend_total_count;
     etp_backend_total *backend_totals;
     etp_backend_total native_total;
+    /** The findings read from the results above (etprof/findings.h), with the
+     *  thresholds of etp_analysis_options.findings. Owned. */
+    etp_finding_list findings;
 } etp_analysis;
 
 /**

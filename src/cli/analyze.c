@@ -27,7 +27,7 @@ static void help(void)
     printf("usage: etprof analyze [RUN.etdp] [PROGRAM] [ETRECORD] [LOG] [--method NAME]\n"
            "                      [--source-unit ns|us|ms|s|cycles] [--unit ms|us|ns|s|cycles]\n"
            "                      [--cpu-hz HZ] [--log FILE|-] [--debug-buffer FILE]\n"
-           "                      [--skip-executions N]\n"
+           "                      [--skip-executions N] [--finding CODE.KEY=VALUE]...\n"
            "                      [--rank-by avg|p50|max] [--fail-on warning|error]\n"
            "                      [--json] [--top N] [--quiet]\n"
            "                      [-o DIR [--format csv|json] [--detailed]\n"
@@ -35,7 +35,7 @@ static void help(void)
            "                              [--force] [--parents]\n"
            "                              [--label KEY=VALUE]... [--labels-from-ci]\n"
            "                              [--db TARGET]]\n"
-           "       etprof analyze --list-issue-codes\n\n"
+           "       etprof analyze --list-issue-codes | --list-finding-codes\n\n"
            "Join what ran (ETDump) with what was deployed (.pte) and what was exported\n"
            "(ETRecord): time per instruction, per delegate event and per source operator,\n"
            "summed per execution first, then summarised across executions. Shared timings\n"
@@ -96,6 +96,10 @@ static void help(void)
            "  --top N            operators in the terminal summary (default 10)\n"
            "  --quiet            print nothing but errors\n"
            "  --list-issue-codes print the issue code registry (Markdown) and exit\n"
+           "  --finding CODE.KEY=VALUE\n"
+           "                     change a finding's threshold (repeatable), e.g.\n"
+           "                     hotspot.op_type.min_share_pct=40\n"
+           "  --list-finding-codes print the findings' codes and thresholds (Markdown)\n"
            "  --nx-statistics-mode 0|1, --nx-profiling-device Mali-G1|Mali-G2\n"
            "                     VGF statistics settings for records that do not state them\n"
            "                     (schema v1): default mode 1 on Mali-G2, recorded as assumed\n"
@@ -313,7 +317,8 @@ int cmd_analyze(int argc, char **argv)
         {"nx-leading-blocks", required_argument, NULL, 1003},  {"nx-core-key", required_argument, NULL, 1004},
         {"force", no_argument, NULL, 'F'},             {"parents", no_argument, NULL, 'P'},
         {"label", required_argument, NULL, 1101},     {"labels-from-ci", no_argument, NULL, 1102},
-        {"db", required_argument, NULL, 1103},
+        {"db", required_argument, NULL, 1103},        {"finding", required_argument, NULL, 1104},
+        {"list-finding-codes", no_argument, NULL, 1105},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     etp_analysis_options opt;
@@ -341,6 +346,13 @@ int cmd_analyze(int argc, char **argv)
             break;
         case 1102: labels.from_ci = 1; break;
         case 1103: db = optarg; break;
+        case 1104: {
+            etp_error ferr;
+            if (etp_finding_settings_parse(&opt.findings, optarg, &ferr))
+                return cli_usage("analyze", "%s", ferr.message);
+            break;
+        }
+        case 1105: cli_list_finding_codes(); return ETP_EXIT_OK;
         case 'e': etdump = optarg; break;
         case 'p':
             if (pte && strcmp(pte, optarg))

@@ -102,6 +102,8 @@ int cli_input_not_executorch(const char *path, const char *what_it_is, const cha
 /* Print the issue code registry as Markdown (issue_codes.c): the analysis's
  * codes, then the diff's; docs/issue-codes.md is this output. */
 void cli_list_issue_codes(void);
+/* `analyze --list-finding-codes`: the finding registry as Markdown. */
+void cli_list_finding_codes(void);
 /* Back the heap with huge pages, sized from the input files among @p argv
  * (NULL-terminated), and make malloc reuse freed memory rather than ask the
  * kernel for more (see malloc_tuning.c). Call before any thread starts. */

@@ -297,7 +297,8 @@ static int takes_value(const char *a)
 {
     static const char *const with[] = {"--pte", "--companion-model", "--method", "--source-unit", "--unit", "--cpu-hz",
                                        "--top", "-o", "--output", "--format", "--model-explorer",
-                                       "--log", "--etdump", "--debug-buffer", "--label", "--db", NULL};
+                                       "--log", "--etdump", "--debug-buffer", "--label", "--db", "--finding", "--skip-executions",
+                                       "--rank-by", "--fail-on", "--etrecord", NULL};
     for (int i = 0; with[i]; i++)
         if (!strcmp(a, with[i]))
             return 1;

@@ -26,7 +26,7 @@ PUBLIC = {
     "etdump.h": "formats", "program.h": "formats", "etrecord.h": "formats",
     "detect.h": "formats", "runner_log.h": "formats", "device_log.h": "formats", "device_report.h": "analysis", "vgf.h": "formats", "units.h": "util",
     "inspect.h": "analysis", "analysis.h": "analysis", "stats.h": "analysis",
-    "issues.h": "analysis", "source_graph.h": "analysis", "inputs.h": "analysis",
+    "issues.h": "analysis", "findings.h": "analysis", "source_graph.h": "analysis", "inputs.h": "analysis",
     "columns.h": "analysis", "history.h": "analysis", "diff.h": "analysis", "json.h": "outputs", "dump.h": "outputs", "abi.h": "outputs",
     "bundle.h": "outputs", "bundle_read.h": "formats", "mexplorer.h": "outputs", "me_links.h": "outputs", "report.h": "outputs",
     "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs", "history_io.h": "outputs",

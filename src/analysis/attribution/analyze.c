@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/findings/findings_internal.h"
 #include "analysis/nx/nx_attach.h"
 #include "analysis/nx/nx_rows.h"
 #include "analysis/attribution/analysis_internal.h"
@@ -215,6 +216,8 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
     b.ents.v = NULL;
     if (!s)
         s = etp_nx_rows_build(a, err);
+    if (!s) /* last: the findings read every result above */
+        s = finding_rules_run(a, &opt->findings, &a->findings, err);
     etp_hm_free(&b.instr_map);
     etp_hm_free(&b.deleg_map);
     free(b.exec_of_run);
@@ -253,6 +256,7 @@ void etp_analysis_free(etp_analysis *a)
     free(a->executions);
     free(a->unresolved_handles);
     etp_issue_list_free(&a->issues);
+    etp_finding_list_free(&a->findings);
     etp_inspect_free(a->inspect);
     etp_device_report_free(a->device);
     etp_nx_rows_free(a); /* they point into a->nx */

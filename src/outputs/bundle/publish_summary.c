@@ -208,6 +208,8 @@ char *etp_summary_json(const etp_analysis *a)
     }
     etp_jw_key(&w, "issues");
     etp_json_issues(&w, &a->issues);
+    etp_jw_key(&w, "findings");
+    etp_json_findings(&w, &a->findings);
     etp_jw_key(&w, "notes");
     etp_jw_arr_begin(&w);
     etp_jw_str(&w, "Every figure is a per-execution total summarised across executions "

@@ -307,6 +307,8 @@ void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, int entities)
     etp_json_debug_buffer(w, a);
     etp_jw_key(w, "issues");
     etp_json_issues(w, &a->issues);
+    etp_jw_key(w, "findings");
+    etp_json_findings(w, &a->findings);
     etp_jw_obj_end(w);
 }
 
@@ -401,6 +403,7 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
     if (a->skipped_executions)
         fprintf(fp, "  the first %u of %u executions skipped (--skip-executions)\n",
                 a->skipped_executions, a->method_executions);
+    etp_findings_write_text(&a->findings, st, fp);
 
     /* Per execution: Method::execute and what it is made of. */
     text_row rows[64];

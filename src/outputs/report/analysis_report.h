@@ -17,6 +17,9 @@ typedef struct etp_text_style {
  * their share of execute time, issues with guidance. */
 void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FILE *fp);
 
+/* The "Findings" block of the terminal summary (nothing without findings). */
+void etp_findings_write_text(const etp_finding_list *l, const etp_text_style *st, FILE *fp);
+
 /* The whole analysis as one JSON document (schema etprof.analysis v1). */
 int etp_analysis_write_json(const etp_analysis *a, FILE *fp);
 /* The same document into @p w; @p entities 0 leaves the "entities" array
@@ -39,6 +42,13 @@ void etp_json_tick_unit(etp_jw *w, const etp_analysis *a);
  * skipped ones, and the first execution against the rest (cold start). */
 void etp_json_warmup(etp_jw *w, const etp_analysis *a);
 void etp_json_issues(etp_jw *w, const etp_issue_list *l);
+/* The findings (etprof/findings.h) as a JSON array value: each {code,
+ * category, severity, status, message, affected_entities [{id, kind, name,
+ * role?, value?, share_pct?}], details {title, next_step, evidence
+ * [{name, value, unit, additive, source}], thresholds [{key, value, default,
+ * unit, given, why}], specific?}}; one finding alone with etp_json_finding. */
+void etp_json_findings(etp_jw *w, const etp_finding_list *l);
+void etp_json_finding(etp_jw *w, const etp_finding *f);
 void etp_json_inputs(etp_jw *w, const etp_analysis *a);
 
 #endif
