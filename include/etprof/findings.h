@@ -155,6 +155,10 @@ typedef struct etp_finding_entity {
     double share_pct;             /**< its average as a share of Method::execute (when has_share) */
 } etp_finding_entity;
 
+/** Most affected entities one finding lists; the rest are counted
+ *  (etp_finding.entities_omitted). */
+#define ETP_FINDING_MAX_LISTED 64
+
 /** One finding. */
 typedef struct etp_finding {
     const etp_finding_rule *rule;
@@ -166,6 +170,8 @@ typedef struct etp_finding {
     uint32_t threshold_count;
     etp_finding_entity *entities; /**< affected, most important first (owned) */
     uint32_t entity_count;
+    uint32_t entities_omitted;    /**< affected entities left out of the list (at most
+                                       ETP_FINDING_MAX_LISTED are listed) */
     char *details_json;           /**< rule-specific JSON object text (e.g. the islands of
                                        delegation.fragmented), or NULL (owned) */
 } etp_finding;

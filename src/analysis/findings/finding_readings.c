@@ -70,48 +70,61 @@ static int by_chain_order(const void *x, const void *y)
     return (a->instruction > b->instruction) - (a->instruction < b->instruction);
 }
 
-static int by_avg_desc(const void *x, const void *y)
+/* @p a ranks before @p b: larger average, then smaller id. */
+static int ranks_before(const etp_entity *a, const etp_entity *b)
 {
-    const etp_entity *a = *(const etp_entity *const *)x, *b = *(const etp_entity *const *)y;
     if (a->time.stats.avg != b->time.stats.avg)
-        return a->time.stats.avg > b->time.stats.avg ? -1 : 1;
-    return strcmp(a->id, b->id);
+        return a->time.stats.avg > b->time.stats.avg;
+    return strcmp(a->id, b->id) < 0;
 }
 
-const etp_entity **finding_instructions(const finding_ctx *c, uint32_t *n)
+/* Keep @p e among the largest kernels (a short list kept in order: the
+ * rules name only the first few, so no full sort). */
+static void offer_top(finding_ctx *c, const etp_entity *e)
+{
+    uint32_t n = c->top_count;
+    if (n == FINDING_MAX_ENTITIES && !ranks_before(e, c->top_kernels[n - 1]))
+        return;
+    uint32_t i = n < FINDING_MAX_ENTITIES ? n : n - 1;
+    for (; i > 0 && ranks_before(e, c->top_kernels[i - 1]); i--)
+        c->top_kernels[i] = c->top_kernels[i - 1];
+    c->top_kernels[i] = e;
+    if (n < FINDING_MAX_ENTITIES)
+        c->top_count++;
+}
+
+etp_status finding_ctx_read(finding_ctx *c)
 {
     const etp_analysis *a = c->a;
-    *n = 0;
-    const etp_entity **v = malloc(((size_t)a->entity_count + 1) * sizeof *v);
-    if (!v)
-        return NULL;
-    for (uint32_t i = 0; i < a->entity_count; i++)
-        if (a->entities[i].kind == ETP_ENTITY_INSTRUCTION)
-            v[(*n)++] = &a->entities[i];
-    qsort(v, *n, sizeof *v, by_chain_order);
-    return v;
+    c->ins = malloc(((size_t)a->entity_count + 1) * sizeof *c->ins);
+    if (!c->ins)
+        return ETP_E_NOMEM;
+    int ordered = 1;
+    for (uint32_t i = 0; i < a->entity_count; i++) {
+        const etp_entity *e = &a->entities[i];
+        if (e->kind != ETP_ENTITY_INSTRUCTION)
+            continue;
+        if (c->ins_count && by_chain_order(&c->ins[c->ins_count - 1], &e) > 0)
+            ordered = 0;
+        c->ins[c->ins_count++] = e;
+        if (!e->time.stats.n)
+            continue;
+        if (finding_is_kernel_call(e)) {
+            c->kernels++;
+            offer_top(c, e);
+        } else if (finding_is_delegate_call(e)) {
+            c->delegate_calls++;
+        }
+    }
+    if (!ordered) /* the analysis lists them in chain order; sort only if not */
+        qsort(c->ins, c->ins_count, sizeof *c->ins, by_chain_order);
+    return ETP_OK;
 }
 
-const etp_entity **finding_timed_kernels(const finding_ctx *c, uint32_t *n)
+void finding_ctx_release(finding_ctx *c)
 {
-    const etp_analysis *a = c->a;
-    *n = 0;
-    const etp_entity **v = malloc(((size_t)a->entity_count + 1) * sizeof *v);
-    if (!v)
-        return NULL;
-    for (uint32_t i = 0; i < a->entity_count; i++)
-        if (finding_is_kernel_call(&a->entities[i]) && a->entities[i].time.stats.n)
-            v[(*n)++] = &a->entities[i];
-    qsort(v, *n, sizeof *v, by_avg_desc);
-    return v;
-}
-
-uint32_t finding_delegate_calls_ran(const finding_ctx *c)
-{
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < c->a->entity_count; i++)
-        n += finding_is_delegate_call(&c->a->entities[i]) && c->a->entities[i].time.stats.n;
-    return n;
+    free(c->ins);
+    c->ins = NULL;
 }
 
 const char *finding_fmt(char *buf, size_t n, double v, const char *unit)
@@ -120,11 +133,11 @@ const char *finding_fmt(char *buf, size_t n, double v, const char *unit)
      * the time unit that puts them between 1 and 1000 (the evidence keeps
      * the analysis' unit). */
     etp_unit u;
-    if (!etp_unit_parse(unit, &u) && etp_unit_dim(u) == ETP_DIM_TIME) {
+    if (v != 0 && !etp_unit_parse(unit, &u) && etp_unit_dim(u) == ETP_DIM_TIME) {
         static const etp_unit ladder[] = {ETP_UNIT_S, ETP_UNIT_MS, ETP_UNIT_US, ETP_UNIT_NS};
         for (size_t i = 0; i < sizeof ladder / sizeof ladder[0]; i++) {
             double x = v * etp_unit_factor(u, ladder[i]);
-            if (fabs(x) >= 1 || ladder[i] == ETP_UNIT_NS || v == 0) {
+            if (fabs(x) >= 1 || ladder[i] == ETP_UNIT_NS) {
                 snprintf(buf, n, "%.4g %s", x, etp_unit_name(ladder[i]));
                 return buf;
             }

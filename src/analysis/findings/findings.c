@@ -117,12 +117,15 @@ void finding_entity_values(finding_builder *b, etp_finding_entity_kind kind, con
     if (b->status)
         return;
     etp_finding *f = b->f;
-    etp_finding_entity *e = realloc(f->entities, (size_t)(f->entity_count + 1) * sizeof *e);
-    if (!e) {
+    if (f->entity_count >= ETP_FINDING_MAX_LISTED) {
+        f->entities_omitted++;
+        return;
+    }
+    if (!f->entity_count && !(f->entities = malloc(ETP_FINDING_MAX_LISTED * sizeof *f->entities))) {
         b->status = ETP_E_NOMEM;
         return;
     }
-    f->entities = e;
+    etp_finding_entity *e = f->entities;
     etp_finding_entity *n = &e[f->entity_count];
     memset(n, 0, sizeof *n);
     n->kind = kind;
@@ -178,7 +181,12 @@ etp_status finding_end(finding_builder *b)
 etp_status finding_rules_run(const etp_analysis *a, const etp_finding_settings *s, etp_finding_list *out,
                             etp_error *err)
 {
-    finding_ctx c = {a, s, out, NULL, 0, etp_unit_name(a->target_unit)};
+    finding_ctx c;
+    memset(&c, 0, sizeof c);
+    c.a = a;
+    c.settings = s;
+    c.out = out;
+    c.unit = etp_unit_name(a->target_unit);
     const etp_figure *ex = etp_analysis_figure_by_id(a, ETP_FIG_METHOD_EXECUTE);
     if (ex && ex->available && ex->stats.n && ex->stats.avg > 0) {
         c.execute = ex;
@@ -186,13 +194,14 @@ etp_status finding_rules_run(const etp_analysis *a, const etp_finding_settings *
     }
     etp_status (*const rules[])(finding_ctx *) = {findings_delegation, findings_boundary, findings_compute,
                                                   findings_overhead,   findings_stability, findings_accelerator};
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
-        etp_status st = rules[i](&c);
-        if (st)
-            return etp_error_set(err, st, NULL, ETP_NO_OFFSET,
-                                 st == ETP_E_NOMEM ? "out of memory forming the findings"
-                                                   : "a finding rule recorded an unknown code");
-    }
+    etp_status st = finding_ctx_read(&c);
+    for (size_t i = 0; !st && i < sizeof rules / sizeof rules[0]; i++)
+        st = rules[i](&c);
+    finding_ctx_release(&c);
+    if (st)
+        return etp_error_set(err, st, NULL, ETP_NO_OFFSET,
+                             st == ETP_E_NOMEM ? "out of memory forming the findings"
+                                               : "a finding rule recorded an unknown code");
     /* Registry order, the rules' own order within one code (a stable
      * insertion sort: a few dozen findings at most). */
     for (uint32_t i = 1; i < out->count; i++) {

@@ -41,7 +41,20 @@ typedef struct finding_ctx {
     const etp_figure *execute;    /* Method::execute, NULL when unavailable */
     double execute_avg;           /* its average (target unit; 0 when unavailable) */
     const char *unit;             /* the target unit's name */
+    /* Read once for every rule (finding_ctx_read()): */
+    const etp_entity **ins;       /* the instruction entities in chain order (chain, index) */
+    uint32_t ins_count;
+    uint32_t kernels;             /* timed KernelCall instructions */
+    uint32_t delegate_calls;      /* timed DelegateCall instructions */
+    const etp_entity *top_kernels[FINDING_MAX_ENTITIES]; /* the largest timed kernels, largest
+                                                            first (ties by id) */
+    uint32_t top_count;
 } finding_ctx;
+
+/* Fill the shared readings of @p c (c->a set); ETP_E_NOMEM. Release with
+ * finding_ctx_release(). */
+etp_status finding_ctx_read(finding_ctx *c);
+void finding_ctx_release(finding_ctx *c);
 
 /* The value in force for slot @p slot. */
 double finding_threshold(const finding_ctx *c, int slot);
@@ -89,14 +102,6 @@ double finding_share(const finding_ctx *c, double avg);
 int finding_is_conversion(const char *op_type);
 /* The entity kind a finding writes for an analysis entity. */
 etp_finding_entity_kind finding_kind_of(const etp_entity *e);
-/* The instruction entities in chain order (chain, index); malloc'd array
- * of *n pointers (the caller frees it), NULL when out of memory. */
-const etp_entity **finding_instructions(const finding_ctx *c, uint32_t *n);
-/* The timed KernelCall instructions, largest average first (ties by id);
- * malloc'd like finding_instructions(). */
-const etp_entity **finding_timed_kernels(const finding_ctx *c, uint32_t *n);
-/* How many DelegateCall instructions have a timing. */
-uint32_t finding_delegate_calls_ran(const finding_ctx *c);
 /* @p v in @p unit as a message prints it ("6.47 Mcycles", "116.7 ms"). */
 const char *finding_fmt(char *buf, size_t n, double v, const char *unit);
 

@@ -34,13 +34,11 @@ static void mark_side(const etp_entity *const *ins, uint32_t n, uint32_t at, int
 
 etp_status findings_boundary(finding_ctx *c)
 {
-    uint32_t n;
-    const etp_entity **ins = finding_instructions(c, &n);
-    uint8_t *mark = ins ? calloc(n + 1, 1) : NULL;
-    if (!mark) {
-        free(ins);
+    uint32_t n = c->ins_count;
+    const etp_entity *const *ins = c->ins;
+    uint8_t *mark = calloc(n + 1, 1);
+    if (!mark)
         return ETP_E_NOMEM;
-    }
     for (uint32_t i = 0; i < n; i++)
         if (finding_is_delegate_call(ins[i]) && ins[i]->time.stats.n) {
             mark_side(ins, n, i, -1, mark);
@@ -92,6 +90,5 @@ etp_status findings_boundary(finding_ctx *c)
     }
 done:
     free(mark);
-    free(ins);
     return st;
 }

@@ -36,29 +36,59 @@ static etp_status name_members(finding_builder *b, const finding_ctx *c, const e
     return ETP_OK;
 }
 
-/* The type is a delegate's (instructions typed by their delegate id): the
- * delegation findings speak of those. */
-static int delegate_type(const etp_analysis *a, const char *type)
+/* The types of the delegate calls (instructions typed by their delegate
+ * id): the delegation findings speak of those. Few: collected once. */
+typedef struct delegate_types {
+    const char **v;
+    uint32_t n;
+} delegate_types;
+
+static int delegate_type(const delegate_types *d, const char *type)
 {
-    for (uint32_t i = 0; i < a->entity_count; i++)
-        if (finding_is_delegate_call(&a->entities[i]) && a->entities[i].op_type &&
-            !strcmp(a->entities[i].op_type, type))
+    for (uint32_t i = 0; i < d->n; i++)
+        if (!strcmp(d->v[i], type))
             return 1;
     return 0;
+}
+
+static etp_status delegate_types_of(const etp_analysis *a, delegate_types *d)
+{
+    d->n = 0;
+    d->v = NULL;
+    uint32_t cap = 0;
+    for (uint32_t i = 0; i < a->entity_count; i++) {
+        const etp_entity *e = &a->entities[i];
+        if (!finding_is_delegate_call(e) || !e->op_type || delegate_type(d, e->op_type))
+            continue;
+        if (d->n == cap) {
+            cap = cap ? cap * 2 : 8;
+            const char **nv = realloc(d->v, cap * sizeof *nv);
+            if (!nv)
+                return ETP_E_NOMEM;
+            d->v = nv;
+        }
+        d->v[d->n++] = e->op_type;
+    }
+    return ETP_OK;
 }
 
 etp_status findings_compute(finding_ctx *c)
 {
     const etp_analysis *a = c->a;
     double min = finding_threshold(c, P_HOTSPOT_MIN_SHARE_PCT);
+    delegate_types dt;
+    if (delegate_types_of(a, &dt)) {
+        free(dt.v);
+        return ETP_E_NOMEM;
+    }
     /* With one operator type there is nothing to single out. */
     uint32_t types = 0;
     for (uint32_t i = 0; i < a->op_type_total_count; i++)
         types += a->op_type_totals[i].op_type && a->op_type_totals[i].timed &&
-                 !delegate_type(a, a->op_type_totals[i].op_type);
+                 !delegate_type(&dt, a->op_type_totals[i].op_type);
     for (uint32_t i = 0; i < a->op_type_total_count && types >= 2; i++) {
         const etp_op_type_total *t = &a->op_type_totals[i];
-        if (!t->op_type || !t->timed || !t->has_share || !c->execute || delegate_type(a, t->op_type))
+        if (!t->op_type || !t->timed || !t->has_share || !c->execute || delegate_type(&dt, t->op_type))
             continue;
         finding_builder b;
         char v[48], e[48];
@@ -98,8 +128,11 @@ etp_status findings_compute(finding_ctx *c)
             b.status = st;
         }
         st = finding_end(&b);
-        if (st)
+        if (st) {
+            free(dt.v);
             return st;
+        }
     }
+    free(dt.v);
     return ETP_OK;
 }

@@ -10,9 +10,10 @@
 #include "util/jsonw.h"
 
 /* The largest native instructions, as affected entities with role "native". */
-static void name_kernels(finding_builder *b, const etp_entity *const *k, uint32_t nk, uint32_t most)
+static void name_kernels(finding_builder *b, const finding_ctx *c, uint32_t most)
 {
-    for (uint32_t i = 0; i < nk && i < most; i++)
+    const etp_entity *const *k = c->top_kernels;
+    for (uint32_t i = 0; i < c->top_count && i < most; i++)
         finding_entity(b, ETP_FE_INSTRUCTION, k[i]->id, k[i]->op_type ? k[i]->op_type : k[i]->name, "native",
                        k[i]);
 }
@@ -30,15 +31,16 @@ static void describe_largest(const finding_ctx *c, const etp_entity *e, char *bu
                  finding_fmt(v, sizeof v, e->time.stats.avg, c->unit), share);
 }
 
-static etp_status rule_none(finding_ctx *c, const etp_entity *const *k, uint32_t nk)
+static etp_status rule_none(finding_ctx *c)
 {
-    if (finding_delegate_calls_ran(c) || !nk)
+    uint32_t nk = c->kernels;
+    if (c->delegate_calls || !nk)
         return ETP_OK;
     finding_builder b;
     finding_begin(&b, c, "delegation.none", ETP_FINDING_FIRED);
     const etp_figure *nf = etp_analysis_figure_by_id(c->a, ETP_FIG_OPERATOR_CALLS_TOTAL);
     char largest[256];
-    describe_largest(c, k[0], largest, sizeof largest);
+    describe_largest(c, c->top_kernels[0], largest, sizeof largest);
     if (nf && nf->available && c->execute) {
         char v[48], e[48];
         double share = finding_share(c, nf->stats.avg);
@@ -54,13 +56,13 @@ static etp_status rule_none(finding_ctx *c, const etp_entity *const *k, uint32_t
                         nk, largest);
     }
     finding_value(&b, "kernel_instructions", nk, "count", 0, "instructions with OPERATOR_CALL events");
-    name_kernels(&b, k, nk, 3);
+    name_kernels(&b, c, 3);
     return finding_end(&b);
 }
 
-static etp_status rule_native_dominates(finding_ctx *c, const etp_entity *const *k, uint32_t nk)
+static etp_status rule_native_dominates(finding_ctx *c)
 {
-    if (!finding_delegate_calls_ran(c) || !nk || !c->execute)
+    if (!c->delegate_calls || !c->kernels || !c->execute)
         return ETP_OK;
     const etp_figure *nf = etp_analysis_figure_by_id(c->a, ETP_FIG_OPERATOR_CALLS_TOTAL);
     finding_builder b;
@@ -76,7 +78,7 @@ static etp_status rule_native_dominates(finding_ctx *c, const etp_entity *const 
     if (!(share >= min))
         return ETP_OK;
     char v[48], e[48], largest[256];
-    describe_largest(c, k[0], largest, sizeof largest);
+    describe_largest(c, c->top_kernels[0], largest, sizeof largest);
     finding_begin(&b, c, "delegation.native_dominates", ETP_FINDING_FIRED);
     finding_message(&b, "native kernels take %.1f%% of Method::execute (%s of %s) although the program delegates; "
                         "the largest is %s",
@@ -85,13 +87,13 @@ static etp_status rule_native_dominates(finding_ctx *c, const etp_entity *const 
     finding_value(&b, "native_kernels_avg", nf->stats.avg, c->unit, nf->additive, "operator_calls_total");
     finding_value(&b, "method_execute_avg", c->execute_avg, c->unit, c->execute->additive, "method_execute");
     finding_value(&b, "native_share", share, "%", 0, "operator_calls_total / method_execute");
-    name_kernels(&b, k, nk, FINDING_MAX_ENTITIES);
+    name_kernels(&b, c, FINDING_MAX_ENTITIES);
     return finding_end(&b);
 }
 
-static etp_status rule_cpu_side(finding_ctx *c, const etp_entity *const *k, uint32_t nk)
+static etp_status rule_cpu_side(finding_ctx *c)
 {
-    if (!finding_delegate_calls_ran(c) || !nk)
+    if (!c->delegate_calls || !c->kernels)
         return ETP_OK;
     const etp_figure *nf = etp_analysis_figure_by_id(c->a, ETP_FIG_OPERATOR_CALLS_TOTAL);
     const etp_figure *df = etp_analysis_figure_by_id(c->a, ETP_FIG_DELEGATE_CALLS_TOTAL);
@@ -111,7 +113,7 @@ static etp_status rule_cpu_side(finding_ctx *c, const etp_entity *const *k, uint
     if (!(pct <= finding_threshold(c, P_CPU_SIDE_MAX_DELEGATE_PCT)))
         return ETP_OK;
     char d[48], n[48], largest[256];
-    describe_largest(c, k[0], largest, sizeof largest);
+    describe_largest(c, c->top_kernels[0], largest, sizeof largest);
     finding_begin(&b, c, "delegation.cpu_side_dominates", ETP_FINDING_FIRED);
     finding_message(&b, "the delegate calls take %s, %.2f%% of the %s the native kernels take; the largest native "
                         "cost is %s",
@@ -125,24 +127,24 @@ static etp_status rule_cpu_side(finding_ctx *c, const etp_entity *const *k, uint
         if (finding_is_delegate_call(e) && e->time.stats.n)
             finding_entity(&b, ETP_FE_DELEGATE_CALL, e->id, e->backend ? e->backend : e->name, "delegate call", e);
     }
-    name_kernels(&b, k, nk, FINDING_MAX_ENTITIES);
+    name_kernels(&b, c, FINDING_MAX_ENTITIES);
     return finding_end(&b);
 }
 
 /* One native island: the KernelCall instructions between two delegate calls
  * of one backend. Its share is formed only when every member may be added. */
 typedef struct island {
+    uint32_t index;               /* 1-based, in chain order */
     const etp_entity *after, *before;
     uint32_t first, count;        /* members: ins[first .. first+count) that are kernels */
     double avg;
     int summable;
 } island;
 
-static void island_json(const finding_ctx *c, etp_jw *w, const island *is, uint32_t index,
-                        const etp_entity *const *ins)
+static void island_json(const finding_ctx *c, etp_jw *w, const island *is, const etp_entity *const *ins)
 {
     etp_jw_obj_begin(w);
-    etp_jw_kuint(w, "index", index);
+    etp_jw_kuint(w, "index", is->index);
     etp_jw_kstr(w, "after", is->after->id);
     etp_jw_kstr(w, "before", is->before->id);
     etp_jw_key(w, "instructions");
@@ -166,6 +168,29 @@ static void island_json(const finding_ctx *c, etp_jw *w, const island *is, uint3
     etp_jw_obj_end(w);
 }
 
+/* A delegate call bordering an island, named once. */
+static void partition(finding_builder *b, const etp_entity *call, const char *backend)
+{
+    const etp_finding *f = b->f;
+    for (uint32_t i = 0; f && i < f->entity_count; i++)
+        if (!strcmp(f->entities[i].id, call->id))
+            return;
+    finding_entity(b, ETP_FE_DELEGATE_CALL, call->id, backend, "partition", call);
+}
+
+/* Islands the details list (the largest); the finding counts them all. */
+#define ISLANDS_LISTED 20
+
+static int by_island_size(const void *x, const void *y)
+{
+    const island *a = x, *b = y;
+    if (a->summable != b->summable)
+        return a->summable ? -1 : 1;
+    if (a->summable && a->avg != b->avg)
+        return a->avg > b->avg ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
 /* The fragmentation of one backend's calls in one chain: ins[0..n) is the
  * chain's instructions in order. */
 static etp_status fragmented_backend(finding_ctx *c, const etp_entity *const *ins, uint32_t n, const char *backend)
@@ -184,7 +209,7 @@ static etp_status fragmented_backend(finding_ctx *c, const etp_entity *const *in
         if (!(finding_is_delegate_call(ins[i]) && ins[i]->backend && !strcmp(ins[i]->backend, backend)))
             continue;
         if (prev >= 0) {
-            island is = {ins[prev], ins[i], (uint32_t)prev + 1, i - (uint32_t)prev - 1, 0, 1};
+            island is = {0, ins[prev], ins[i], (uint32_t)prev + 1, i - (uint32_t)prev - 1, 0, 1};
             uint32_t kernels = 0;
             for (uint32_t k = is.first; k < is.first + is.count; k++) {
                 if (!finding_is_kernel_call(ins[k]))
@@ -195,60 +220,72 @@ static etp_status fragmented_backend(finding_ctx *c, const etp_entity *const *in
                 else
                     is.summable = 0;
             }
-            if (kernels)
+            if (kernels) {
+                is.index = ni + 1;
                 isl[ni++] = is;
+            }
         }
         prev = i;
     }
     etp_status st = ETP_OK;
     if (ni) {
+        /* The largest islands first (those without a share after them, in
+         * chain order); the details list the first ISLANDS_LISTED. */
+        qsort(isl, ni, sizeof *isl, by_island_size);
+        const island *big = isl[0].summable ? &isl[0] : NULL;
         finding_builder b;
         finding_begin(&b, c, "delegation.fragmented", ETP_FINDING_FIRED);
-        /* The message names the largest island with a share. */
-        int big = -1;
-        for (uint32_t i = 0; i < ni; i++)
-            if (isl[i].summable && (big < 0 || isl[i].avg > isl[big].avg))
-                big = (int)i;
         char v[48];
-        if (big >= 0 && c->execute)
-            finding_message(&b, "%u %s delegate calls with %u native island%s between them; the largest, island %d "
+        if (big && c->execute)
+            finding_message(&b, "%u %s delegate calls with %u native island%s between them; the largest, island %u "
                                 "(after %s), takes %s, %.1f%% of Method::execute",
-                            calls, backend, ni, ni == 1 ? "" : "s", big + 1, isl[big].after->id,
-                            finding_fmt(v, sizeof v, isl[big].avg, c->unit), finding_share(c, isl[big].avg));
+                            calls, backend, ni, ni == 1 ? "" : "s", big->index, big->after->id,
+                            finding_fmt(v, sizeof v, big->avg, c->unit), finding_share(c, big->avg));
         else
             finding_message(&b, "%u %s delegate calls with %u native island%s between them (their shares of "
                                 "Method::execute are not formed: see details)",
                             calls, backend, ni, ni == 1 ? "" : "s");
         finding_value(&b, "delegate_calls", calls, "count", 0, "DelegateCall instructions of the backend");
         finding_value(&b, "islands", ni, "count", 0, "native runs between them");
-        if (big >= 0) {
-            finding_value(&b, "largest_island_avg", isl[big].avg, c->unit, 1, "sum of the island's instructions");
+        if (big) {
+            finding_value(&b, "largest_island_avg", big->avg, c->unit, 1, "sum of the island's instructions");
             if (c->execute)
-                finding_value(&b, "largest_island_share", finding_share(c, isl[big].avg), "%", 0,
+                finding_value(&b, "largest_island_share", finding_share(c, big->avg), "%", 0,
                               "island / method_execute");
         }
+        uint32_t listed = ni < ISLANDS_LISTED ? ni : ISLANDS_LISTED;
         etp_jw w;
         etp_jw_init_mem(&w, 0);
         etp_jw_obj_begin(&w);
         etp_jw_kstr(&w, "backend", backend);
+        etp_jw_kuint(&w, "islands_total", ni);
         etp_jw_key(&w, "islands");
         etp_jw_arr_begin(&w);
-        for (uint32_t i = 0; i < ni; i++)
-            island_json(c, &w, &isl[i], i + 1, ins);
+        for (uint32_t i = 0; i < listed; i++)
+            island_json(c, &w, &isl[i], ins);
         etp_jw_arr_end(&w);
         etp_jw_obj_end(&w);
         finding_details(&b, etp_jw_take(&w, NULL));
-        for (uint32_t i = 0; i < n; i++)
-            if (finding_is_delegate_call(ins[i]) && ins[i]->backend && !strcmp(ins[i]->backend, backend))
-                finding_entity(&b, ETP_FE_DELEGATE_CALL, ins[i]->id, backend, "partition", ins[i]);
-        for (uint32_t i = 0; i < ni; i++)
+        /* Each listed island: the call before it, its members, the call
+         * after it (a call between two listed islands is named once). */
+        for (uint32_t i = 0; i < listed; i++) {
+            char role[32];
+            snprintf(role, sizeof role, "island %u", isl[i].index);
+            partition(&b, isl[i].after, backend);
             for (uint32_t k = isl[i].first; k < isl[i].first + isl[i].count; k++)
-                if (finding_is_kernel_call(ins[k])) {
-                    char role[32];
-                    snprintf(role, sizeof role, "island %u", i + 1);
+                if (finding_is_kernel_call(ins[k]))
                     finding_entity(&b, ETP_FE_INSTRUCTION, ins[k]->id,
                                    ins[k]->op_type ? ins[k]->op_type : ins[k]->name, role, ins[k]);
-                }
+            partition(&b, isl[i].before, backend);
+        }
+        /* Left out: every call and island member not listed (a call may
+         * border two islands, so count them, not the omissions above). */
+        uint32_t affected = calls;
+        for (uint32_t i = 0; i < ni; i++)
+            for (uint32_t k = isl[i].first; k < isl[i].first + isl[i].count; k++)
+                affected += finding_is_kernel_call(ins[k]);
+        if (b.f && !b.status)
+            b.f->entities_omitted = affected - b.f->entity_count;
         st = finding_end(&b);
     }
     free(isl);
@@ -257,42 +294,40 @@ static etp_status fragmented_backend(finding_ctx *c, const etp_entity *const *in
 
 static etp_status rule_fragmented(finding_ctx *c)
 {
-    uint32_t n;
-    const etp_entity **ins = finding_instructions(c, &n);
-    if (!ins)
-        return ETP_E_NOMEM;
+    uint32_t n = c->ins_count;
+    const etp_entity *const *ins = c->ins;
     etp_status st = ETP_OK;
     /* Per chain, per backend (each backend once, in order of first call). */
     for (uint32_t s = 0; s < n && !st;) {
         uint32_t e = s;
         while (e < n && ins[e]->chain == ins[s]->chain)
             e++;
+        /* Its backends, each once in order of first call (a short list). */
+        const char *seen[16];
+        uint32_t nseen = 0;
         for (uint32_t i = s; i < e && !st; i++) {
             if (!finding_is_delegate_call(ins[i]) || !ins[i]->backend)
                 continue;
-            int seen = 0;
-            for (uint32_t j = s; j < i && !seen; j++)
-                seen = finding_is_delegate_call(ins[j]) && ins[j]->backend && !strcmp(ins[j]->backend, ins[i]->backend);
-            if (!seen)
-                st = fragmented_backend(c, ins + s, e - s, ins[i]->backend);
+            uint32_t k = 0;
+            while (k < nseen && strcmp(seen[k], ins[i]->backend))
+                k++;
+            if (k < nseen)
+                continue;
+            if (nseen < sizeof seen / sizeof seen[0])
+                seen[nseen++] = ins[i]->backend;
+            st = fragmented_backend(c, ins + s, e - s, ins[i]->backend);
         }
         s = e;
     }
-    free(ins);
     return st;
 }
 
 etp_status findings_delegation(finding_ctx *c)
 {
-    uint32_t nk;
-    const etp_entity **k = finding_timed_kernels(c, &nk);
-    if (!k)
-        return ETP_E_NOMEM;
-    etp_status st = rule_none(c, k, nk);
+    etp_status st = rule_none(c);
     if (!st)
-        st = rule_native_dominates(c, k, nk);
+        st = rule_native_dominates(c);
     if (!st)
-        st = rule_cpu_side(c, k, nk);
-    free(k);
+        st = rule_cpu_side(c);
     return st ? st : rule_fragmented(c);
 }

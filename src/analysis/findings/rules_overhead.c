@@ -19,14 +19,11 @@ static etp_status rule_dispatch(finding_ctx *c)
     const etp_figure *df = etp_analysis_figure_by_id(c->a, ETP_FIG_DISPATCH_OVERHEAD_TOTAL);
     const etp_figure *ff = etp_analysis_figure_by_id(c->a, ETP_FIG_FRAMEWORK_OVERHEAD);
     /* Tiny instructions: kernels whose own time is a sliver of execute. */
-    uint32_t nk, tiny = 0;
-    const etp_entity **k = finding_timed_kernels(c, &nk);
-    if (!k)
-        return ETP_E_NOMEM;
+    uint32_t nk = c->kernels, tiny = 0;
     double tiny_pct = finding_threshold(c, P_DISPATCH_TINY_SHARE_PCT);
-    for (uint32_t i = 0; i < nk; i++)
-        tiny += finding_share(c, k[i]->time.stats.avg) < tiny_pct;
-    free(k);
+    for (uint32_t i = 0; i < c->ins_count; i++)
+        tiny += finding_is_kernel_call(c->ins[i]) && c->ins[i]->time.stats.n &&
+                finding_share(c, c->ins[i]->time.stats.avg) < tiny_pct;
     finding_builder b;
     if (!usable(ff)) {
         /* With Method::execute and timed kernels present, only differing

@@ -44,7 +44,7 @@ void etp_json_warmup(etp_jw *w, const etp_analysis *a);
 void etp_json_issues(etp_jw *w, const etp_issue_list *l);
 /* The findings (etprof/findings.h) as a JSON array value: each {code,
  * category, severity, status, message, affected_entities [{id, kind, name,
- * role?, value?, share_pct?}], details {title, next_step, evidence
+ * role?, value?, share_pct?}], affected_entities_omitted, details {title, next_step, evidence
  * [{name, value, unit, additive, source}], thresholds [{key, value, default,
  * unit, given, why}], specific?}}; one finding alone with etp_json_finding. */
 void etp_json_findings(etp_jw *w, const etp_finding_list *l);

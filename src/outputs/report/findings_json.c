@@ -61,6 +61,7 @@ static void write_entities(etp_jw *w, const etp_finding *f)
         etp_jw_obj_end(w);
     }
     etp_jw_arr_end(w);
+    etp_jw_kuint(w, "affected_entities_omitted", f->entities_omitted);
 }
 
 void etp_json_finding(etp_jw *w, const etp_finding *f)

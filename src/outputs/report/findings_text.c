@@ -24,8 +24,8 @@ void etp_findings_write_text(const etp_finding_list *l, const etp_text_style *st
             uint32_t shown = f->entity_count < 4 ? f->entity_count : 4;
             for (uint32_t k = 0; k < shown; k++)
                 fprintf(fp, "%s %s", k ? "," : "", f->entities[k].id);
-            if (shown < f->entity_count)
-                fprintf(fp, " and %u more", f->entity_count - shown);
+            if (shown < f->entity_count + f->entities_omitted)
+                fprintf(fp, " and %u more", f->entity_count + f->entities_omitted - shown);
             fputc('\n', fp);
         }
         if (f->status == ETP_FINDING_FIRED)
