@@ -287,7 +287,8 @@ typedef struct etp_op_type_total {
     const char *op_type;          /**< the type (points into the entities); NULL: none known */
     uint32_t members;             /**< entities of the type */
     uint32_t timed;               /**< of them, those with a timing */
-    uint32_t not_summed;          /**< timed, but shared or non-additive: never added */
+    uint32_t not_summed;          /**< timed, but shared, non-additive or measured in fewer
+                                       executions than the analysis: never added */
     double sum_avg;               /**< sum of the other timed members' averages (target unit),
                                        added in the order of their ids; meaningful when
                                        timed > not_summed */

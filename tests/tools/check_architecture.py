@@ -37,7 +37,7 @@ PUBLIC = {
 FOLDERS = {
     "util": [],
     "formats": ["flatbuffers", "etdump", "program", "etrecord", "vgf", "nx", "logs", "bundle"],
-    "analysis": ["inspect", "attribution", "nx", "diff", "history"],
+    "analysis": ["inspect", "attribution", "nx", "diff", "history", "findings"],
     "store": [],
     "outputs": ["bundle", "report", "mexplorer", "diff", "dump", "trace", "history", "assets"],
     "gen": [],

@@ -1,8 +1,10 @@
 /* op_type_totals.c - totals per operator type (a->op_type_totals): over the
  * source operators when any of them is timed, else over the instructions.
- * Only additive averages are added, in the order of the entities' ids so
- * that every reader gets the same last digit; shared and non-additive
- * timings are counted, and the largest of them kept, never added. */
+ * Only additive averages measured in every execution are added, in the
+ * order of the entities' ids so that every reader gets the same last digit;
+ * shared and non-additive timings, and those of fewer executions (a sum
+ * over different coverage is no total), are counted, and the largest of
+ * them kept, never added. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +16,12 @@ static const char *type_of(const etp_entity *e) { return e->op_type ? e->op_type
 static int by_type(const void *x, const void *y)
 {
     return strcmp(type_of(*(const etp_entity *const *)x), type_of(*(const etp_entity *const *)y));
+}
+
+/* Its average may be added to the type's total. */
+static int summable(const etp_analysis *a, const etp_entity *e)
+{
+    return e->additive && e->time.executions == a->execution_count;
 }
 
 static int by_id(const void *x, const void *y)
@@ -120,7 +128,7 @@ etp_status etp_compute_op_type_totals(etp_abuild *b)
         if (!e->time.executions)
             continue;
         t->timed++;
-        if (e->additive) {
+        if (summable(a, e)) {
             start[group[i] + 1]++;
         } else {
             t->not_summed++;
@@ -131,7 +139,7 @@ etp_status etp_compute_op_type_totals(etp_abuild *b)
     for (uint32_t g = 0; g < (uint32_t)ng; g++)
         start[g + 1] += start[g];
     for (uint32_t i = 0; i < n; i++)
-        if (group[i] != UINT32_MAX && b->ents.v[i].time.executions && b->ents.v[i].additive)
+        if (group[i] != UINT32_MAX && b->ents.v[i].time.executions && summable(a, &b->ents.v[i]))
             added[start[group[i]]++] = &b->ents.v[i];
     /* start[g] is now the end of group g's bucket (and the start of g + 1's). */
     for (uint32_t g = 0, from = 0; g < (uint32_t)ng; from = start[g++]) {

@@ -79,6 +79,10 @@ static const etp_finding_param p_cold[] = {
     {"min_ratio", 1.5, "ratio",
      "first execution over the average of the rest; half as slow again is beyond the noise of warm runs",
      P_COLD_MIN_RATIO},
+    {"min_warmup_inflation_pct", 2, "%",
+     "slow outliers at the start (warm-up) that raise the average of every statistic by this much are "
+     "worth leaving out, even when the first run alone is not half as slow again",
+     P_COLD_MIN_INFLATION_PCT},
 };
 static const etp_finding_param p_unstable[] = {
     {"max_cv_pct", 5, "%",
@@ -147,8 +151,9 @@ static const etp_finding_rule registry[] = {
      "compare with a run without event tracing (the runner's wall time), or profile at method level",
      PARAMS(p_tracing)},
     {"stability.cold_start", ETP_FINDING_STABILITY, ETP_SEV_INFO,
-     "the first execution is much slower than the rest",
-     "leave it out of the statistics with --skip-executions 1 (or warm up before tracing)",
+     "the first execution, or a warm-up at the start, is much slower than the rest",
+     "leave it out of the statistics with the --skip-executions the finding suggests (or warm up before "
+     "tracing)",
      PARAMS(p_cold)},
     {"stability.unstable", ETP_FINDING_STABILITY, ETP_SEV_WARNING,
      "Method::execute varies much across executions",

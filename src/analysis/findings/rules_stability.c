@@ -9,33 +9,6 @@
 #include "analysis/findings/findings_internal.h"
 #include "util/jsonw.h"
 
-typedef struct spread spread;
-static etp_status rule_cold_start(finding_ctx *c, const spread *s);
-
-static etp_status rule_cold_start_of(finding_ctx *c, uint32_t warmup)
-{
-    const etp_cold_start *cs = &c->a->cold_start;
-    /* Already left out with --skip-executions: nothing left to advise. */
-    if (!cs->available || c->a->skipped_executions || !(cs->rest_avg > 0))
-        return ETP_OK;
-    if (!(cs->ratio >= finding_threshold(c, P_COLD_MIN_RATIO)))
-        return ETP_OK;
-    char f[48], r[48];
-    finding_builder b;
-    finding_begin(&b, c, "stability.cold_start", ETP_FINDING_FIRED);
-    uint32_t skip = warmup > 1 ? warmup : 1;
-    finding_message(&b, "the first execution took %s, %.2fx the average of the other %u (%s); it is in every "
-                        "statistic unless left out with --skip-executions %u%s",
-                    finding_fmt(f, sizeof f, cs->first, c->unit), cs->ratio, cs->rest_count,
-                    finding_fmt(r, sizeof r, cs->rest_avg, c->unit), skip,
-                    warmup > 1 ? " (the executions after it are slow outliers too)" : "");
-    finding_value(&b, "first_execution", cs->first, c->unit, 0, "Method::execute of the first execution");
-    finding_value(&b, "rest_avg", cs->rest_avg, c->unit, 0, "Method::execute of the others, average");
-    finding_value(&b, "ratio", cs->ratio, "ratio", 0, "first / rest_avg");
-    finding_value(&b, "suggested_skip_executions", skip, "executions", 0, "leading slow outliers (at least 1)");
-    return finding_end(&b);
-}
-
 static int cmp_double(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
@@ -53,7 +26,8 @@ static double median_sorted(const double *v, uint32_t n)
 typedef struct spread {
     uint32_t all;                        /* executions with Method::execute */
     uint32_t n;                          /* of them, after the warm-up */
-    double mean, sd, cv_pct, median, mad;
+    double mean_all;                     /* mean over all of them */
+    double mean, sd, cv_pct, median, mad; /* mean, sd, cv: after the warm-up */
     uint32_t outliers, warmup;           /* warm-up: leading slow outliers, in a row */
     int bimodal;
     double gap_low, gap_high;            /* the values either side of the split */
@@ -102,6 +76,10 @@ static int measure(const finding_ctx *c, const etp_figure *ex, spread *s)
             v[m++] = (double)ex->series.ticks[x] / a->divisor;
         }
     s->all = m;
+    double total = 0;
+    for (uint32_t i = 0; i < m; i++)
+        total += v[i];
+    s->mean_all = m ? total / m : 0;
     memcpy(work, v, (size_t)m * sizeof *v);
     qsort(work, m, sizeof *work, cmp_double);
     s->median = m ? median_sorted(work, m) : 0;
@@ -200,9 +178,51 @@ static etp_status rule_unstable(finding_ctx *c, const spread *sp)
     return finding_end(&b);
 }
 
+/* A cold start: the first execution against the rest (over every execution
+ * of the method), or slow warm-up executions at the start of the analysed
+ * ones that raise every statistic's average. */
 static etp_status rule_cold_start(finding_ctx *c, const spread *s)
 {
-    return rule_cold_start_of(c, s->warmup);
+    const etp_cold_start *cs = &c->a->cold_start;
+    uint32_t skipped = c->a->skipped_executions;
+    /* The ratio speaks of the very first execution: once skipped, only the
+     * analysed executions' own warm-up is left to advise on. */
+    int by_ratio = !skipped && cs->available && cs->rest_avg > 0 &&
+                   cs->ratio >= finding_threshold(c, P_COLD_MIN_RATIO);
+    double inflation = s->warmup && s->mean > 0 ? 100.0 * (s->mean_all - s->mean) / s->mean : 0;
+    int by_warmup = s->warmup && inflation >= finding_threshold(c, P_COLD_MIN_INFLATION_PCT);
+    if (!by_ratio && !by_warmup)
+        return ETP_OK;
+    uint32_t skip = skipped + (s->warmup ? s->warmup : 1);
+    char f[48], r[48], tail[160] = "";
+    if (s->warmup)
+        snprintf(tail, sizeof tail, "; %s raise%s the average of every statistic by %.1f%%", s->warmup == 1 ? "it" : "they",
+                 s->warmup == 1 ? "s" : "", inflation);
+    finding_builder b;
+    finding_begin(&b, c, "stability.cold_start", ETP_FINDING_FIRED);
+    if (by_ratio)
+        finding_message(&b, "the first execution took %s, %.2fx the average of the other %u (%s)%s%s: "
+                            "--skip-executions %u",
+                        finding_fmt(f, sizeof f, cs->first, c->unit), cs->ratio, cs->rest_count,
+                        finding_fmt(r, sizeof r, cs->rest_avg, c->unit),
+                        s->warmup > 1 ? "; the executions after it are slow outliers too" : "", tail, skip);
+    else
+        finding_message(&b, "the first %u analysed execution%s %s slow outlier%s (warm-up)%s: --skip-executions %u",
+                        s->warmup, s->warmup == 1 ? "" : "s", s->warmup == 1 ? "is a" : "are",
+                        s->warmup == 1 ? "" : "s", tail, skip);
+    if (cs->available && !skipped) {
+        finding_value(&b, "first_execution", cs->first, c->unit, 0, "Method::execute of the first execution");
+        finding_value(&b, "rest_avg", cs->rest_avg, c->unit, 0, "Method::execute of the others, average");
+        finding_value(&b, "ratio", cs->ratio, "ratio", 0, "first / rest_avg");
+    }
+    if (s->warmup) {
+        finding_value(&b, "warmup_executions", s->warmup, "executions", 0, "leading slow outliers");
+        finding_value(&b, "mean_all", s->mean_all, c->unit, 0, "method_execute over the analysed executions");
+        finding_value(&b, "mean_warm", s->mean, c->unit, 0, "method_execute after the warm-up");
+        finding_value(&b, "average_inflation_pct", inflation, "%", 0, "(mean_all - mean_warm) / mean_warm");
+    }
+    finding_value(&b, "suggested_skip_executions", skip, "executions", 0, "what --skip-executions would take");
+    return finding_end(&b);
 }
 
 etp_status findings_stability(finding_ctx *c)
