@@ -28,7 +28,10 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCHEMA = os.path.join(HERE, "..", "..", "schemas", "flatbuffers")
+sys.path.insert(0, os.path.dirname(HERE))
+import etdump_build  # noqa: E402  (one profile event as the schema writes it)
+
+SCHEMA = etdump_build.SCHEMA
 
 
 def flatc_encode(work, stem, doc, schema, size_prefixed=False, ext=".bin"):
@@ -89,8 +92,7 @@ def instructions(etprof, program, method=None):
 
 
 def _pe(name, chain, instr, start, end):
-    return {"profile_event": {"name": name, "chain_index": chain, "instruction_id": instr,
-                              "start_time": start, "end_time": end}}
+    return etdump_build.pe(name, instr, start, end, chain)
 
 
 def kernel_short_name(name):

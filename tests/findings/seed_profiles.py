@@ -68,6 +68,19 @@ def profile(etprof, work, stem, program, times, execute, units, ethosu=None, ski
         runs[skip[0]]["skip"] = {skip[1]}
     dump = pm.write_etdump(work, stem, instrs, runs, ethosu)
     doc = fc.analyze_ok(etprof, ["--etdump", dump, "--pte", program] + units, stem)
+    # The dump says what was written: executions, Method::execute, every instruction timed.
+    ex = next(f for f in doc["figures"] if f["name"] == "method_execute")
+    if ex["samples"] != N or abs(ex["avg"] * scale(doc) - avg_execute(runs)) > 1e-9 * avg_execute(runs):
+        fail("%s: Method::execute %r over %r executions; %r ticks over %d were written" %
+             (stem, ex["avg"], ex["samples"], avg_execute(runs), N))
+    for e in doc["entities"]:
+        if e["kind"] == "instruction" and e["instruction"] in times:
+            ran = [r["times"][e["instruction"]] for r in runs if e["instruction"] not in r.get("skip", ())]
+            t = e.get("timing") or {}
+            want = sum(ran) / len(ran)
+            if t.get("executions") != len(ran) or abs(t["avg"] * scale(doc) - want) > 1e-6 * want:
+                fail("%s: %s timed %r; %d executions averaging %r ticks were written" %
+                     (stem, e["id"], t, len(ran), want))
     return doc, instrs, runs, dump
 
 
