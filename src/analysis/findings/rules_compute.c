@@ -109,8 +109,8 @@ etp_status findings_compute(finding_ctx *c)
                 continue;
             finding_begin(&b, c, "hotspot.op_type", ETP_FINDING_FIRED);
             if (t->not_summed)
-                finding_message(&b, "%s: %u %ss take at least %s, %.1f%% of Method::execute's %s (%u more share "
-                                    "timings and are not added)",
+                finding_message(&b, "%s: %u %ss take at least %s, %.1f%% of Method::execute's %s (%u more are "
+                                    "shared, not additive or measured in fewer executions: not added)",
                                 t->op_type, t->timed - t->not_summed, kind, finding_fmt(v, sizeof v, t->sum_avg, c->unit),
                                 t->share_pct, finding_fmt(e, sizeof e, c->execute_avg, c->unit), t->not_summed);
             else

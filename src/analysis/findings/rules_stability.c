@@ -206,10 +206,12 @@ static etp_status rule_cold_start(finding_ctx *c, const spread *s)
                         finding_fmt(f, sizeof f, cs->first, c->unit), cs->ratio, cs->rest_count,
                         finding_fmt(r, sizeof r, cs->rest_avg, c->unit),
                         s->warmup > 1 ? "; the executions after it are slow outliers too" : "", tail, skip);
+    else if (s->warmup == 1)
+        finding_message(&b, "the first analysed execution is a slow outlier (warm-up)%s: --skip-executions %u", tail,
+                        skip);
     else
-        finding_message(&b, "the first %u analysed execution%s %s slow outlier%s (warm-up)%s: --skip-executions %u",
-                        s->warmup, s->warmup == 1 ? "" : "s", s->warmup == 1 ? "is a" : "are",
-                        s->warmup == 1 ? "" : "s", tail, skip);
+        finding_message(&b, "the first %u analysed executions are slow outliers (warm-up)%s: --skip-executions %u",
+                        s->warmup, tail, skip);
     if (cs->available && !skipped) {
         finding_value(&b, "first_execution", cs->first, c->unit, 0, "Method::execute of the first execution");
         finding_value(&b, "rest_avg", cs->rest_avg, c->unit, 0, "Method::execute of the others, average");
