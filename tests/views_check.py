@@ -257,9 +257,10 @@ def bundle(kind, work):
 
 # ---- headless Chromium -------------------------------------------------------------------
 
-def png_info(path, *areas):
+def png_info(path, *areas, counts=None):
     """Per area (x, y, w, h), or None for the whole image: (width, height, distinct colours,
-    share of pixels unlike the commonest one) on a sample grid of an 8-bit RGB/RGBA PNG."""
+    share of pixels unlike the commonest one) on a sample grid of an 8-bit RGB/RGBA PNG.
+    COUNTS, a list when given, receives per area {rgb bytes: samples}."""
     with open(path, "rb") as f:
         b = f.read()
     if b[:8] != b"\x89PNG\r\n\x1a\n":
@@ -312,6 +313,8 @@ def png_info(path, *areas):
                     c = bytes(line[x:x + 3])
                     count[c] = count.get(c, 0) + 1
         prev = line
+    if counts is not None:
+        counts.extend(box[4] for box in boxes)
     out = []
     for _, _, _, _, count in boxes:
         total = sum(count.values())

@@ -535,7 +535,7 @@
     var ol = document.getElementById('findings-list');
     if (!ol) return;
     FND.forEach(function (f, k) {
-      var d = f.details || {}, li = el('li', 'fnd-' + f.severity + ' fnd-' + f.status);
+      var d = f.details || {}, li = el('li', 'fsev-' + f.severity + ' fst-' + f.status);
       li.tabIndex = 0;
       li.setAttribute('data-k', k);
       var head = el('div', 'fnd-head');
@@ -585,14 +585,22 @@
       var id = r.getAttribute('data-id');
       if (ids.has(id)) { r.classList.add('fnd'); rows.push(id); found.add(id); }
     });
-    views.forEach(function (o) {
+    var inView = [];
+    views.forEach(function (o, v) {
+      inView[v] = 0;
       o.V.nodes.forEach(function (n, i) {
         var e = ent(n), hit = ids.has(n.id) || (e && ids.has(e.id));
         if (e && ids.has(e.id)) found.add(e.id);
         if (n.dev) n.dev.forEach(function (q) { if (ids.has(ents()[q].id)) { hit = true; found.add(ents()[q].id); } });
-        if (hit) { mark(o, i, 'fnd'); nodes++; }
+        if (hit) { mark(o, i, 'fnd'); nodes++; inView[v]++; }
       });
     });
+    /* Nothing to see in the view shown: show the one that has it. */
+    if (views.length && !inView[cur]) {
+      var other = inView.findIndex(function (c) { return c > 0; });
+      if (other >= 0) setView(other);
+    }
+    if (views.length && inView[cur]) center(views[cur], views[cur].mk.fnd.values().next().value);
     var li = fndItems[k];
     li.classList.add('on');
     if (ids.size) {
