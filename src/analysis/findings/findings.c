@@ -175,60 +175,6 @@ etp_status finding_end(finding_builder *b)
     return b->status;
 }
 
-int finding_is_delegate_call(const etp_entity *e)
-{
-    if (e->kind != ETP_ENTITY_INSTRUCTION)
-        return 0;
-    return e->instr_kind == ETP_INSTR_DELEGATE ||
-           (e->instr_kind == ETP_INSTR_NONE && e->source == ETP_SRC_DELEGATE_CALL);
-}
-
-int finding_is_kernel_call(const etp_entity *e)
-{
-    if (e->kind != ETP_ENTITY_INSTRUCTION)
-        return 0;
-    return e->instr_kind == ETP_INSTR_KERNEL ||
-           (e->instr_kind == ETP_INSTR_NONE && e->source == ETP_SRC_OPERATOR_CALL);
-}
-
-int finding_summable(const finding_ctx *c, const etp_entity *e)
-{
-    return e->additive && !e->shared && e->time.stats.n && e->time.executions == c->a->execution_count;
-}
-
-double finding_share(const finding_ctx *c, double avg)
-{
-    return c->execute_avg > 0 ? 100.0 * avg / c->execute_avg : NAN;
-}
-
-int finding_is_conversion(const char *op_type)
-{
-    if (!op_type)
-        return 0;
-    /* quantized_decomposed::quantize_per_tensor.out, dequantize_per_channel,
-     * aten::_to_copy.out, dim_order_ops::_to_dim_order_copy.out,
-     * _clone_dim_order, permute_copy: all of them convert or move a tensor
-     * without computing on it. */
-    static const char *const parts[] = {"quantize", "_to_copy", "_to_dim_order_copy", "_clone_dim_order",
-                                        "permute_copy", "transpose_copy"};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-        if (strstr(op_type, parts[i]))
-            return 1;
-    return 0;
-}
-
-etp_finding_entity_kind finding_kind_of(const etp_entity *e)
-{
-    switch (e->kind) {
-    case ETP_ENTITY_OPERATOR:
-        return ETP_FE_OPERATOR;
-    case ETP_ENTITY_DELEGATE_EVENT:
-        return ETP_FE_DELEGATE_EVENT;
-    default:
-        return finding_is_delegate_call(e) ? ETP_FE_DELEGATE_CALL : ETP_FE_INSTRUCTION;
-    }
-}
-
 etp_status finding_rules_run(const etp_analysis *a, const etp_finding_settings *s, etp_finding_list *out,
                             etp_error *err)
 {

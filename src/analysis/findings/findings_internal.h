@@ -89,6 +89,16 @@ double finding_share(const finding_ctx *c, double avg);
 int finding_is_conversion(const char *op_type);
 /* The entity kind a finding writes for an analysis entity. */
 etp_finding_entity_kind finding_kind_of(const etp_entity *e);
+/* The instruction entities in chain order (chain, index); malloc'd array
+ * of *n pointers (the caller frees it), NULL when out of memory. */
+const etp_entity **finding_instructions(const finding_ctx *c, uint32_t *n);
+/* The timed KernelCall instructions, largest average first (ties by id);
+ * malloc'd like finding_instructions(). */
+const etp_entity **finding_timed_kernels(const finding_ctx *c, uint32_t *n);
+/* How many DelegateCall instructions have a timing. */
+uint32_t finding_delegate_calls_ran(const finding_ctx *c);
+/* @p v in @p unit as a message prints it ("6.47 Mcycles", "116.7 ms"). */
+const char *finding_fmt(char *buf, size_t n, double v, const char *unit);
 
 /* The rules, by file. Each adds its findings to c->out; a failure is
  * ETP_E_NOMEM only. */

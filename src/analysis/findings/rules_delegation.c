@@ -1,0 +1,298 @@
+/* rules_delegation.c - what ran inside delegates and what did not:
+ * delegation.none, delegation.native_dominates, delegation.cpu_side_dominates
+ * and delegation.fragmented. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/findings/findings_internal.h"
+#include "util/jsonw.h"
+
+/* The largest native instructions, as affected entities with role "native". */
+static void name_kernels(finding_builder *b, const etp_entity *const *k, uint32_t nk, uint32_t most)
+{
+    for (uint32_t i = 0; i < nk && i < most; i++)
+        finding_entity(b, ETP_FE_INSTRUCTION, k[i]->id, k[i]->op_type ? k[i]->op_type : k[i]->name, "native",
+                       k[i]);
+}
+
+/* "NAME (value, share% of Method::execute)" of the largest kernel. */
+static void describe_largest(const finding_ctx *c, const etp_entity *e, char *buf, size_t n)
+{
+    char v[48];
+    double share = finding_summable(c, e) ? finding_share(c, e->time.stats.avg) : NAN;
+    if (isnan(share))
+        snprintf(buf, n, "%s %s (%s)", e->id, e->op_type ? e->op_type : e->name,
+                 finding_fmt(v, sizeof v, e->time.stats.avg, c->unit));
+    else
+        snprintf(buf, n, "%s %s (%s, %.1f%% of Method::execute)", e->id, e->op_type ? e->op_type : e->name,
+                 finding_fmt(v, sizeof v, e->time.stats.avg, c->unit), share);
+}
+
+static etp_status rule_none(finding_ctx *c, const etp_entity *const *k, uint32_t nk)
+{
+    if (finding_delegate_calls_ran(c) || !nk)
+        return ETP_OK;
+    finding_builder b;
+    finding_begin(&b, c, "delegation.none", ETP_FINDING_FIRED);
+    const etp_figure *nf = etp_analysis_figure_by_id(c->a, ETP_FIG_OPERATOR_CALLS_TOTAL);
+    char largest[256];
+    describe_largest(c, k[0], largest, sizeof largest);
+    if (nf && nf->available && c->execute) {
+        char v[48], e[48];
+        double share = finding_share(c, nf->stats.avg);
+        finding_message(&b, "no delegate call ran: %u timed CPU kernel%s take%s %s of Method::execute's %s "
+                            "(%.1f%%); the largest is %s",
+                        nk, nk == 1 ? "" : "s", nk == 1 ? "s" : "", finding_fmt(v, sizeof v, nf->stats.avg, c->unit),
+                        finding_fmt(e, sizeof e, c->execute_avg, c->unit), share, largest);
+        finding_value(&b, "native_kernels_avg", nf->stats.avg, c->unit, nf->additive, "operator_calls_total");
+        finding_value(&b, "native_share", share, "%", 0, "operator_calls_total / method_execute");
+    } else {
+        finding_message(&b, "no delegate call ran: every one of the %u timed instructions is a CPU kernel; the "
+                            "largest is %s",
+                        nk, largest);
+    }
+    finding_value(&b, "kernel_instructions", nk, "count", 0, "instructions with OPERATOR_CALL events");
+    name_kernels(&b, k, nk, 3);
+    return finding_end(&b);
+}
+
+static etp_status rule_native_dominates(finding_ctx *c, const etp_entity *const *k, uint32_t nk)
+{
+    if (!finding_delegate_calls_ran(c) || !nk || !c->execute)
+        return ETP_OK;
+    const etp_figure *nf = etp_analysis_figure_by_id(c->a, ETP_FIG_OPERATOR_CALLS_TOTAL);
+    finding_builder b;
+    if (!nf || !nf->available) {
+        finding_begin(&b, c, "delegation.native_dominates", ETP_FINDING_WITHHELD);
+        finding_message(&b, "the native kernels' total is not formed (%s), so their share of Method::execute "
+                            "is not known",
+                        nf && nf->reason ? nf->reason : "not computed");
+        return finding_end(&b);
+    }
+    double share = finding_share(c, nf->stats.avg);
+    double min = finding_threshold(c, P_NATIVE_MIN_SHARE_PCT);
+    if (!(share >= min))
+        return ETP_OK;
+    char v[48], e[48], largest[256];
+    describe_largest(c, k[0], largest, sizeof largest);
+    finding_begin(&b, c, "delegation.native_dominates", ETP_FINDING_FIRED);
+    finding_message(&b, "native kernels take %.1f%% of Method::execute (%s of %s) although the program delegates; "
+                        "the largest is %s",
+                    share, finding_fmt(v, sizeof v, nf->stats.avg, c->unit),
+                    finding_fmt(e, sizeof e, c->execute_avg, c->unit), largest);
+    finding_value(&b, "native_kernels_avg", nf->stats.avg, c->unit, nf->additive, "operator_calls_total");
+    finding_value(&b, "method_execute_avg", c->execute_avg, c->unit, c->execute->additive, "method_execute");
+    finding_value(&b, "native_share", share, "%", 0, "operator_calls_total / method_execute");
+    name_kernels(&b, k, nk, FINDING_MAX_ENTITIES);
+    return finding_end(&b);
+}
+
+static etp_status rule_cpu_side(finding_ctx *c, const etp_entity *const *k, uint32_t nk)
+{
+    if (!finding_delegate_calls_ran(c) || !nk)
+        return ETP_OK;
+    const etp_figure *nf = etp_analysis_figure_by_id(c->a, ETP_FIG_OPERATOR_CALLS_TOTAL);
+    const etp_figure *df = etp_analysis_figure_by_id(c->a, ETP_FIG_DELEGATE_CALLS_TOTAL);
+    finding_builder b;
+    if (!nf || !df || !nf->available || !df->available) {
+        const etp_figure *bad = !nf || !nf->available ? nf : df;
+        finding_begin(&b, c, "delegation.cpu_side_dominates", ETP_FINDING_WITHHELD);
+        finding_message(&b, "the %s total is not formed (%s), so the delegate calls cannot be set against the "
+                            "native work",
+                        bad == nf ? "native kernels'" : "delegate calls'",
+                        bad && bad->reason ? bad->reason : "not computed");
+        return finding_end(&b);
+    }
+    if (!(nf->stats.avg > 0))
+        return ETP_OK;
+    double pct = 100.0 * df->stats.avg / nf->stats.avg;
+    if (!(pct <= finding_threshold(c, P_CPU_SIDE_MAX_DELEGATE_PCT)))
+        return ETP_OK;
+    char d[48], n[48], largest[256];
+    describe_largest(c, k[0], largest, sizeof largest);
+    finding_begin(&b, c, "delegation.cpu_side_dominates", ETP_FINDING_FIRED);
+    finding_message(&b, "the delegate calls take %s, %.2f%% of the %s the native kernels take; the largest native "
+                        "cost is %s",
+                    finding_fmt(d, sizeof d, df->stats.avg, c->unit), pct,
+                    finding_fmt(n, sizeof n, nf->stats.avg, c->unit), largest);
+    finding_value(&b, "delegate_calls_avg", df->stats.avg, c->unit, df->additive, "delegate_calls_total");
+    finding_value(&b, "native_kernels_avg", nf->stats.avg, c->unit, nf->additive, "operator_calls_total");
+    finding_value(&b, "delegate_share_of_native", pct, "%", 0, "delegate_calls_total / operator_calls_total");
+    for (uint32_t i = 0; i < c->a->entity_count; i++) {
+        const etp_entity *e = &c->a->entities[i];
+        if (finding_is_delegate_call(e) && e->time.stats.n)
+            finding_entity(&b, ETP_FE_DELEGATE_CALL, e->id, e->backend ? e->backend : e->name, "delegate call", e);
+    }
+    name_kernels(&b, k, nk, FINDING_MAX_ENTITIES);
+    return finding_end(&b);
+}
+
+/* One native island: the KernelCall instructions between two delegate calls
+ * of one backend. Its share is formed only when every member may be added. */
+typedef struct island {
+    const etp_entity *after, *before;
+    uint32_t first, count;        /* members: ins[first .. first+count) that are kernels */
+    double avg;
+    int summable;
+} island;
+
+static void island_json(const finding_ctx *c, etp_jw *w, const island *is, uint32_t index,
+                        const etp_entity *const *ins)
+{
+    etp_jw_obj_begin(w);
+    etp_jw_kuint(w, "index", index);
+    etp_jw_kstr(w, "after", is->after->id);
+    etp_jw_kstr(w, "before", is->before->id);
+    etp_jw_key(w, "instructions");
+    etp_jw_arr_begin(w);
+    for (uint32_t i = is->first; i < is->first + is->count; i++)
+        if (finding_is_kernel_call(ins[i]))
+            etp_jw_str(w, ins[i]->id);
+    etp_jw_arr_end(w);
+    etp_jw_kstr(w, "unit", c->unit);
+    if (is->summable) {
+        etp_jw_kdouble(w, "avg", is->avg);
+        double share = finding_share(c, is->avg);
+        if (isnan(share))
+            etp_jw_kstr(w, "share_not_formed", "Method::execute has no average");
+        else
+            etp_jw_kdouble(w, "share_pct", share);
+    } else {
+        etp_jw_kstr(w, "share_not_formed",
+                    "a member's timing is shared, not additive or not measured in every execution");
+    }
+    etp_jw_obj_end(w);
+}
+
+/* The fragmentation of one backend's calls in one chain: ins[0..n) is the
+ * chain's instructions in order. */
+static etp_status fragmented_backend(finding_ctx *c, const etp_entity *const *ins, uint32_t n, const char *backend)
+{
+    uint32_t calls = 0;
+    for (uint32_t i = 0; i < n; i++)
+        calls += finding_is_delegate_call(ins[i]) && ins[i]->backend && !strcmp(ins[i]->backend, backend);
+    if (calls < finding_threshold(c, P_FRAGMENTED_MIN_CALLS) || calls < 2)
+        return ETP_OK;
+    island *isl = calloc(calls, sizeof *isl);
+    if (!isl)
+        return ETP_E_NOMEM;
+    uint32_t ni = 0;
+    int64_t prev = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(finding_is_delegate_call(ins[i]) && ins[i]->backend && !strcmp(ins[i]->backend, backend)))
+            continue;
+        if (prev >= 0) {
+            island is = {ins[prev], ins[i], (uint32_t)prev + 1, i - (uint32_t)prev - 1, 0, 1};
+            uint32_t kernels = 0;
+            for (uint32_t k = is.first; k < is.first + is.count; k++) {
+                if (!finding_is_kernel_call(ins[k]))
+                    continue;
+                kernels++;
+                if (finding_summable(c, ins[k]))
+                    is.avg += ins[k]->time.stats.avg;
+                else
+                    is.summable = 0;
+            }
+            if (kernels)
+                isl[ni++] = is;
+        }
+        prev = i;
+    }
+    etp_status st = ETP_OK;
+    if (ni) {
+        finding_builder b;
+        finding_begin(&b, c, "delegation.fragmented", ETP_FINDING_FIRED);
+        /* The message names the largest island with a share. */
+        int big = -1;
+        for (uint32_t i = 0; i < ni; i++)
+            if (isl[i].summable && (big < 0 || isl[i].avg > isl[big].avg))
+                big = (int)i;
+        char v[48];
+        if (big >= 0 && c->execute)
+            finding_message(&b, "%u %s delegate calls with %u native island%s between them; the largest, island %d "
+                                "(after %s), takes %s, %.1f%% of Method::execute",
+                            calls, backend, ni, ni == 1 ? "" : "s", big + 1, isl[big].after->id,
+                            finding_fmt(v, sizeof v, isl[big].avg, c->unit), finding_share(c, isl[big].avg));
+        else
+            finding_message(&b, "%u %s delegate calls with %u native island%s between them (their shares of "
+                                "Method::execute are not formed: see details)",
+                            calls, backend, ni, ni == 1 ? "" : "s");
+        finding_value(&b, "delegate_calls", calls, "count", 0, "DelegateCall instructions of the backend");
+        finding_value(&b, "islands", ni, "count", 0, "native runs between them");
+        if (big >= 0) {
+            finding_value(&b, "largest_island_avg", isl[big].avg, c->unit, 1, "sum of the island's instructions");
+            if (c->execute)
+                finding_value(&b, "largest_island_share", finding_share(c, isl[big].avg), "%", 0,
+                              "island / method_execute");
+        }
+        etp_jw w;
+        etp_jw_init_mem(&w, 0);
+        etp_jw_obj_begin(&w);
+        etp_jw_kstr(&w, "backend", backend);
+        etp_jw_key(&w, "islands");
+        etp_jw_arr_begin(&w);
+        for (uint32_t i = 0; i < ni; i++)
+            island_json(c, &w, &isl[i], i + 1, ins);
+        etp_jw_arr_end(&w);
+        etp_jw_obj_end(&w);
+        finding_details(&b, etp_jw_take(&w, NULL));
+        for (uint32_t i = 0; i < n; i++)
+            if (finding_is_delegate_call(ins[i]) && ins[i]->backend && !strcmp(ins[i]->backend, backend))
+                finding_entity(&b, ETP_FE_DELEGATE_CALL, ins[i]->id, backend, "partition", ins[i]);
+        for (uint32_t i = 0; i < ni; i++)
+            for (uint32_t k = isl[i].first; k < isl[i].first + isl[i].count; k++)
+                if (finding_is_kernel_call(ins[k])) {
+                    char role[32];
+                    snprintf(role, sizeof role, "island %u", i + 1);
+                    finding_entity(&b, ETP_FE_INSTRUCTION, ins[k]->id,
+                                   ins[k]->op_type ? ins[k]->op_type : ins[k]->name, role, ins[k]);
+                }
+        st = finding_end(&b);
+    }
+    free(isl);
+    return st;
+}
+
+static etp_status rule_fragmented(finding_ctx *c)
+{
+    uint32_t n;
+    const etp_entity **ins = finding_instructions(c, &n);
+    if (!ins)
+        return ETP_E_NOMEM;
+    etp_status st = ETP_OK;
+    /* Per chain, per backend (each backend once, in order of first call). */
+    for (uint32_t s = 0; s < n && !st;) {
+        uint32_t e = s;
+        while (e < n && ins[e]->chain == ins[s]->chain)
+            e++;
+        for (uint32_t i = s; i < e && !st; i++) {
+            if (!finding_is_delegate_call(ins[i]) || !ins[i]->backend)
+                continue;
+            int seen = 0;
+            for (uint32_t j = s; j < i && !seen; j++)
+                seen = finding_is_delegate_call(ins[j]) && ins[j]->backend && !strcmp(ins[j]->backend, ins[i]->backend);
+            if (!seen)
+                st = fragmented_backend(c, ins + s, e - s, ins[i]->backend);
+        }
+        s = e;
+    }
+    free(ins);
+    return st;
+}
+
+etp_status findings_delegation(finding_ctx *c)
+{
+    uint32_t nk;
+    const etp_entity **k = finding_timed_kernels(c, &nk);
+    if (!k)
+        return ETP_E_NOMEM;
+    etp_status st = rule_none(c, k, nk);
+    if (!st)
+        st = rule_native_dominates(c, k, nk);
+    if (!st)
+        st = rule_cpu_side(c, k, nk);
+    free(k);
+    return st ? st : rule_fragmented(c);
+}
