@@ -527,7 +527,7 @@
    * table rows with that entity id (data-id) and the drawn nodes of those
    * entities (a delegate call also for its delegate events). A second
    * click, or another finding, clears or moves the highlight. */
-  var FND = take('etp-findings') || [], fndOn = -1, fndItems = [], fndLast = null;
+  var FND = take('etp-findings') || [], fndOn = -1, fndItems = [], fndLast = null, FND_NAMED = 6;
   function num(v, unit) {
     return fmt(v) + (unit === '%' ? ' %' : unit ? ' ' + unit : '');
   }
@@ -559,11 +559,11 @@
           return t.key + ' = ' + num(t.value, t.unit) + (t.given ? ' (set)' : '');
         }).join(', ')));
       var ae = f.affected_entities || [];
-      if (ae.length)
-        li.appendChild(el('div', 'fnd-ents', ae.length + ' affected: ' + ae.map(function (e) {
+      if (ae.length) /* the first few by name: a click shows them all */
+        li.appendChild(el('div', 'fnd-ents', ae.length + ' affected: ' + ae.slice(0, FND_NAMED).map(function (e) {
           return (e.name || e.id) + (e.role ? ' (' + e.role + ')' : '') +
                  (e.share_pct !== undefined ? ' ' + fmt(e.share_pct) + ' %' : '');
-        }).join(', ')));
+        }).join(', ') + (ae.length > FND_NAMED ? ', \u2026 and ' + (ae.length - FND_NAMED) + ' more' : '')));
       if (d.next_step) li.appendChild(el('div', 'fnd-next', '\u2192 ' + d.next_step));
       li.addEventListener('click', function () { showFinding(k); });
       li.addEventListener('keydown', function (ev) { if (ev.key === 'Enter') showFinding(k); });
@@ -603,6 +603,10 @@
     if (views.length && inView[cur]) center(views[cur], views[cur].mk.fnd.values().next().value);
     var li = fndItems[k];
     li.classList.add('on');
+    var box = li.parentNode; /* the list scrolls: the selected finding in sight */
+    var top = li.offsetTop - box.offsetTop, bottom = top + li.offsetHeight;
+    if (top < box.scrollTop) box.scrollTop = top;
+    else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = Math.max(0, bottom - box.clientHeight);
     if (ids.size) {
       var p = el('div', 'fnd-info', found.size + ' of ' + ids.size + ' affected entities highlighted (' + nodes +
                  ' node' + (nodes === 1 ? '' : 's') + ', ' + rows.length + ' table row' + (rows.length === 1 ? '' : 's') +
