@@ -178,6 +178,10 @@ static void status_cell(FILE *fp, uint32_t count, const char *status)
     fputs("</td>", fp);
 }
 
+/* Entities of a finding the page names (a fragmented program's finding may
+ * name hundreds). */
+#define PAGE_FINDING_ENTITIES 24
+
 /* The findings that appeared, disappeared or were kept (etp_diff.findings). */
 static void findings_section(FILE *fp, const etp_diff *d)
 {
@@ -209,7 +213,7 @@ static void findings_section(FILE *fp, const etp_diff *d)
         status_cell(fp, f->base_count, f->base_status);
         status_cell(fp, f->new_count, f->new_status);
         fputs("<td class=\"ents\">", fp);
-        for (uint32_t k = 0; k < f->entity_count; k++) {
+        for (uint32_t k = 0; k < f->entity_count && k < PAGE_FINDING_ENTITIES; k++) {
             uint8_t in = f->entity_in[k];
             fprintf(fp, "%s<code class=\"%s\">%s", k ? " " : "",
                     in == ETP_DIFF_IN_NEW ? "e-new" : in == ETP_DIFF_IN_BASE ? "e-base" : "e-both",
@@ -217,6 +221,9 @@ static void findings_section(FILE *fp, const etp_diff *d)
             etp_html_escape(fp, f->entity_ids[k]);
             fputs("</code>", fp);
         }
+        if (f->entity_count > PAGE_FINDING_ENTITIES)
+            fprintf(fp, " &hellip; and %u more (diff_summary.json lists them)",
+                    f->entity_count - PAGE_FINDING_ENTITIES);
         fputs("</td><td>", fp);
         const char *msg = f->new_message ? f->new_message : f->base_message;
         etp_html_escape(fp, msg ? msg : "");

@@ -81,6 +81,10 @@ static void row_line(FILE *fp, const etp_diff_row *r, int color, int with_kind)
     fputc('\n', fp);
 }
 
+/* Entities of a finding the terminal names (a fragmented program's finding
+ * may name hundreds). */
+#define TEXT_FINDING_ENTITIES 8
+
 /* The findings that appeared, disappeared or were kept, with the entities
  * either side names (+ only the new run's, - only the base run's). */
 static void findings(FILE *fp, const etp_diff *d)
@@ -108,10 +112,12 @@ static void findings(FILE *fp, const etp_diff *d)
         if (!f->entity_count)
             continue;
         fputs("              entities:", fp);
-        for (uint32_t k = 0; k < f->entity_count; k++) {
+        for (uint32_t k = 0; k < f->entity_count && k < TEXT_FINDING_ENTITIES; k++) {
             uint8_t in = f->entity_in[k];
             fprintf(fp, " %s%s", in == ETP_DIFF_IN_NEW ? "+" : in == ETP_DIFF_IN_BASE ? "-" : "", f->entity_ids[k]);
         }
+        if (f->entity_count > TEXT_FINDING_ENTITIES)
+            fprintf(fp, " ... and %u more (--json lists them)", f->entity_count - TEXT_FINDING_ENTITIES);
         fputc('\n', fp);
     }
     if (d->finding_count)
