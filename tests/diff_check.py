@@ -15,6 +15,8 @@ CASE:
   bundle    -o DIR: manifest written last and verified, schemas, determinism, CSV = JSON
   chromium  diff.html in headless Chromium: bars drawn to scale, a screenshot with ink (exit 77
             without chromium)
+  findings  findings that appeared, disappeared and were kept (fragmented delegation against none):
+            bundle and ETDump sides, a run against itself, terminal, --json, diff_summary.json, diff.html
 
 Expected values are computed here from the inputs (summary.json, operators.csv,
 detailed/executions.csv, flatc's decode of the ETDumps) with numpy, never copied from the output.
@@ -677,8 +679,103 @@ def case_chromium(work):
     del kws
 
 
+def expected_findings(base, new):
+    """What `etprof diff` must say about two runs' findings (each side's
+    summary.json "findings"), worked out here: per code, appeared (new only),
+    disappeared (base only) or kept; per side the count, "fired" when one
+    fired, the first message; the entities either side names, in the base
+    side's order then the new side's others, with the sides naming them."""
+    codes = []
+    for side in (base, new):
+        for f in side:
+            if f["code"] not in codes:
+                codes.append(f["code"])
+    out = []
+    for code in codes:
+        sides = [[f for f in s if f["code"] == code] for s in (base, new)]
+        flags, order = {}, []
+        for k, fs in enumerate(sides):
+            for f in fs:
+                for e in f["affected_entities"]:
+                    if e["id"] not in flags:
+                        flags[e["id"]] = [False, False]
+                        order.append(e["id"])
+                    flags[e["id"]][k] = True
+        out.append({
+            "change": "appeared" if not sides[0] else "disappeared" if not sides[1] else "kept",
+            "code": code, "severity": (sides[1] or sides[0])[0]["severity"],
+            "base": None if not sides[0] else {
+                "count": len(sides[0]), "message": sides[0][0]["message"],
+                "status": "fired" if any(f["status"] == "fired" for f in sides[0]) else "withheld"},
+            "new": None if not sides[1] else {
+                "count": len(sides[1]), "message": sides[1][0]["message"],
+                "status": "fired" if any(f["status"] == "fired" for f in sides[1]) else "withheld"},
+            "entities": [{"id": i, "base": flags[i][0], "new": flags[i][1]} for i in order]})
+    rank = {"appeared": 0, "disappeared": 1, "kept": 2}
+    return sorted(out, key=lambda r: (rank[r["change"]], r["code"]))
+
+
+def case_findings(work):
+    """Findings that appear, disappear and are kept between a run whose
+    delegation is fragmented and a run of the same model with no delegate."""
+    os.makedirs(work, exist_ok=True)
+    sides = {}
+    for name, every in (("base", "10"), ("new", "0")):
+        d = os.path.join(work, name)
+        os.makedirs(d, exist_ok=True)
+        pte, etr, etd = (os.path.join(d, n) for n in ("model.pte", "model.etrecord", "run.etdp"))
+        run(["gen", "etdump", "--instructions", "300", "--delegate-every", every, "--backend", "vulkan",
+             "--pte", pte, "--etrecord", etr, "-o", etd])
+        out = os.path.join(d, "bundle")
+        run(["analyze", etr, "--etdump", etd, "--pte", pte, "-o", out, "--force", "--quiet"])
+        with open(os.path.join(out, "summary.json")) as f:
+            found = json.load(f)["findings"]
+        sides[name] = (out, etd, pte, etr, found)
+    b, n = sides["base"], sides["new"]
+    want = expected_findings(b[4], n[4])
+    changes = {c: sum(r["change"] == c for r in want) for c in ("appeared", "disappeared", "kept")}
+    if not changes["appeared"] or not changes["disappeared"] or not changes["kept"]:
+        fail("the pair does not show every change: %r" % [(r["change"], r["code"]) for r in want])
+    doc = diff_json([b[0], n[0]])
+    check_schema(doc)
+    if doc["findings"] != want:
+        fail("bundle sides: findings %r, expected %r" % (doc["findings"], want))
+    # ETDumps analysed in memory, with the same inputs: the same findings.
+    mem = diff_json([b[1], n[1], "--base-pte", b[2], "--new-pte", n[2], "--base-etrecord", b[3],
+                     "--new-etrecord", n[3]])
+    if mem["findings"] != want:
+        fail("ETDump sides: findings %r, expected %r" % (mem["findings"], want))
+    same = diff_json([b[0], b[0]])["findings"]
+    if same != expected_findings(b[4], b[4]) or any(r["change"] != "kept" for r in same):
+        fail("a run against itself: %r" % same)
+    text = run(["diff", b[0], n[0]])[1]
+    head = "Findings: %d appeared, %d disappeared, %d kept" % (
+        changes["appeared"], changes["disappeared"], changes["kept"])
+    if head not in text:
+        fail("the terminal lacks %r" % head)
+    for r in want:
+        if not any(line.split()[:2] == [r["change"], r["code"]] for line in text.splitlines()):
+            fail("the terminal lacks the %s line of %s" % (r["change"], r["code"]))
+    o = os.path.join(work, "diff")
+    if os.path.exists(o):
+        shutil.rmtree(o)
+    run(["diff", b[0], n[0], "-o", o, "--quiet"])
+    run(["verify", "--strict", o])
+    with open(os.path.join(o, "diff_summary.json")) as f:
+        if json.load(f)["findings"] != want:
+            fail("diff_summary.json's findings differ from --json's")
+    with open(os.path.join(o, "diff.html")) as f:
+        page = f.read()
+    for r in want:
+        if '<tr class="f-%s" data-code="%s">' % (r["change"], r["code"]) not in page:
+            fail("diff.html lacks the %s row of %s" % (r["change"], r["code"]))
+    print("ok: findings %s between bundles, ETDumps, on the terminal, in diff_summary.json and diff.html"
+          % ", ".join("%d %s" % (v, k) for k, v in changes.items()))
+
+
 CASES = {"real": case_real, "same": case_same, "tamper": case_tamper, "slowdown": case_slowdown,
-         "mismatch": case_mismatch, "bundle": case_bundle, "chromium": case_chromium}
+         "mismatch": case_mismatch, "bundle": case_bundle, "chromium": case_chromium,
+         "findings": case_findings}
 
 
 def main():

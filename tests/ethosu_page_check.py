@@ -72,7 +72,7 @@ def npu_row(html):
     if at < 0:
         return None
     sec = html[at:html.index("</section>", at)]
-    for tr in re.findall(r"<tr>(.*?)</tr>", sec):
+    for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", sec):
         cells = re.findall(r'<td(?: data-v="([^"]*)")?[^>]*>(.*?)</td>', tr)
         if any("forward_0_1" in t for _, t in cells):
             return [v if v else re.sub("<[^>]+>", "", t) for v, t in cells]

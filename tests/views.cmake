@@ -21,3 +21,10 @@ foreach(kind demo real big huge)
                          ENVIRONMENT "${ETP_TEST_ENV}")
   endforeach()
 endforeach()
+# The Findings panel of the page in headless Chromium: the panel lists the
+# analysis' findings (the data block is summary.json's), a click highlights
+# exactly the affected table rows and drawn nodes, a second click clears it.
+add_test(NAME views.findings.chromium
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/findings_page_check.py
+                 ${CMAKE_CURRENT_BINARY_DIR}/views/findings)
+set_tests_properties(views.findings.chromium PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")

@@ -129,7 +129,7 @@ def check_overlays(me, graphs):
             if missing:
                 fail("%s: node ids not in graph %s: %s" % (name, gid, sorted(missing)[:5]))
             for k, r in gd["results"].items():
-                if name == "link-status.json":
+                if name in ("link-status.json", "findings.json"):
                     ok = isinstance(r["value"], str)
                 else:
                     ok = isinstance(r["value"], (int, float)) and not isinstance(r["value"], bool)
@@ -137,6 +137,50 @@ def check_overlays(me, graphs):
                     fail("%s: %s/%s has value %r" % (name, gid, k, r["value"]))
             n += 1
     return n
+
+
+def check_findings_overlay(bundle_dir, graphs):
+    """findings.json against summary.json's findings, mapped here: an
+    instruction or delegate call on the program graph's node of its id, a
+    delegate event on its call's node (its id up to "/delegate/"), an
+    operator on the source graph's node of its name; each node's value the
+    codes naming it, in the findings' order, each once, a withheld one marked.
+    Returns how many nodes carry findings."""
+    findings = load(os.path.join(bundle_dir, "summary.json"))["findings"]
+    path = os.path.join(bundle_dir, "model_explorer", "findings.json")
+    src = next(g for g in graphs if g.endswith(".source"))
+    prog = src[:-len(".source")]
+    want = {}
+    for f in findings:
+        code = f["code"] + (" (withheld)" if f["status"] == "withheld" else "")
+        for e in f["affected_entities"]:
+            if e["kind"] in ("instruction", "delegate_call"):
+                gid, node = prog, e["id"]
+            elif e["kind"] == "delegate_event":
+                gid, node = prog, e["id"].split("/delegate/")[0]
+            elif e["kind"] == "operator":
+                gid, node = src, e["id"]
+            else:
+                continue
+            if node not in graphs[gid]:
+                continue
+            codes = want.setdefault(gid, {}).setdefault(node, [])
+            if code not in codes:
+                codes.append(code)
+    if not want:
+        if os.path.exists(path):
+            fail("findings.json written though no finding names a node")
+        return 0
+    got = load(path)
+    have = {g: {n: r["value"] for n, r in d["results"].items()} for g, d in got.items()}
+    if have != {g: {n: "; ".join(c) for n, c in d.items()} for g, d in want.items()}:
+        fail("findings.json %r, expected %r" % (have, want))
+    order = {g["id"]: [n["id"] for n in g["nodes"]] for g in load(os.path.join(bundle_dir, "model_explorer",
+                                                                            "graph.json"))["graphs"]}
+    for g, d in got.items():
+        if d["name"] != "Findings" or list(d["results"]) != [n for n in order[g] if n in d["results"]]:
+            fail("findings.json: %s is not named Findings or its nodes are not in graph order" % g)
+    return sum(len(d) for d in want.values())
 
 
 def check_mapping(me, graphs):
@@ -218,6 +262,7 @@ def bundle(kind, work):
     runs = check_overlays(me, graphs)
     m = check_mapping(me, graphs)
     page = check_page(me)
+    fnodes = check_findings_overlay(a, graphs)
     # Deterministic: same inputs, same bytes (run ids and times live in
     # run_metadata.json and the manifest only).
     for root, _, files in os.walk(a):
@@ -251,15 +296,16 @@ def bundle(kind, work):
             fail("%s: not every instruction is drawn" % kind)
         if page.count('class="n ') or page.count("<path") > 2 * sum(len(v.get("groups", [])) for v in data["views"]) + 100:
             fail("%s: nodes or edges are inlined as SVG instead of drawn from the data" % kind)
-    print("ok: %s: %d graphs, %d overlay runs, %d links, page %d bytes" %
-          (kind, len(graphs), runs, len(m["links"]), len(page.encode())))
+    print("ok: %s: %d graphs, %d overlay runs, %d links, %d nodes named by findings, page %d bytes" %
+          (kind, len(graphs), runs, len(m["links"]), fnodes, len(page.encode())))
 
 
 # ---- headless Chromium -------------------------------------------------------------------
 
-def png_info(path, *areas):
+def png_info(path, *areas, counts=None):
     """Per area (x, y, w, h), or None for the whole image: (width, height, distinct colours,
-    share of pixels unlike the commonest one) on a sample grid of an 8-bit RGB/RGBA PNG."""
+    share of pixels unlike the commonest one) on a sample grid of an 8-bit RGB/RGBA PNG.
+    COUNTS, a list when given, receives per area {rgb bytes: samples}."""
     with open(path, "rb") as f:
         b = f.read()
     if b[:8] != b"\x89PNG\r\n\x1a\n":
@@ -312,6 +358,8 @@ def png_info(path, *areas):
                     c = bytes(line[x:x + 3])
                     count[c] = count.get(c, 0) + 1
         prev = line
+    if counts is not None:
+        counts.extend(box[4] for box in boxes)
     out = []
     for _, _, _, _, count in boxes:
         total = sum(count.values())

@@ -256,12 +256,26 @@ typedef struct etp_bundle_device_figure {
     double total, avg, p50, min, max;
 } etp_bundle_device_figure;
 
+/** One finding of summary.json's "findings" (etprof/findings.h), as far as
+ *  a comparison of runs needs it. */
+typedef struct etp_bundle_finding {
+    const char *code;        /**< e.g. "delegation.fragmented" */
+    const char *severity;    /**< "info" or "warning" (NULL when absent) */
+    const char *status;      /**< "fired" or "withheld" */
+    const char *message;     /**< NULL when absent */
+    uint32_t entity_count;
+    const char *const *entity_ids; /**< affected_entities[].id, in file order */
+} etp_bundle_finding;
+
 /** What summary.json says about the run besides its metrics. */
 typedef struct etp_bundle_summary_info {
     const char *method;      /**< method.name, or NULL */
     const char *time_unit;   /**< units.time: the unit of its times ("ms", "cycles", ...), or NULL */
     uint32_t device_figure_count;
     const etp_bundle_device_figure *device_figures;
+    int has_findings;        /**< 0: the summary has no "findings" (written before etprof had them) */
+    uint32_t finding_count;
+    const etp_bundle_finding *findings; /**< in file order */
 } etp_bundle_summary_info;
 
 /** The bundle directory as given. */
@@ -282,8 +296,8 @@ int etp_bundle_table_column(const etp_bundle_table *t, const char *name);
 const etp_bundle_cell *etp_bundle_table_cell(const etp_bundle_table *t, uint32_t row, uint32_t col);
 /** run_metadata.json (never NULL; all empty without one). */
 const etp_bundle_run_metadata *etp_bundle_doc_run_metadata(const etp_bundle_doc *b);
-/** summary.json's method, time unit and device figures (never NULL; all empty
- *  without a summary). */
+/** summary.json's method, time unit, device figures and findings (never
+ *  NULL; all empty without a summary). */
 const etp_bundle_summary_info *etp_bundle_doc_summary(const etp_bundle_doc *b);
 /**
  * detailed/figures.csv of a --detailed bundle: the per-execution values of

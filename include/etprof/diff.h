@@ -101,6 +101,9 @@ typedef struct etp_diff_identity {
     const char *status;          /**< bundle status ("complete", ...) */
     const char *validity;        /**< "valid", "degraded" or "invalid" */
     uint32_t executions;         /**< executions of the method */
+    int has_findings;            /**< 1: the side's findings are known (those added with
+                                      etp_diff_side_add_finding(), maybe none); 0: not recorded
+                                      (a bundle written before etprof had findings) */
 } etp_diff_identity;
 
 /** One measured quantity of a side: a figure or an entity. */
@@ -134,6 +137,24 @@ etp_status etp_diff_side_new(const etp_diff_identity *id, etp_diff_side **out, e
  * twice for one kind; ETP_E_NOMEM.
  */
 etp_status etp_diff_side_add(etp_diff_side *s, const etp_diff_entry *e, etp_error *err);
+
+/** A finding of a side (etprof/findings.h; in a bundle, summary.json's
+ *  "findings"): what the comparison of findings reads. */
+typedef struct etp_diff_side_finding {
+    const char *code;            /**< registry code (required) */
+    const char *severity;        /**< "info" / "warning", or NULL */
+    const char *status;          /**< "fired" or "withheld" (required) */
+    const char *message;         /**< or NULL */
+    uint32_t entity_count;
+    const char *const *entity_ids; /**< the affected entities' ids */
+} etp_diff_side_finding;
+
+/**
+ * Add finding @p f to @p s (copied). A side records its findings in the
+ * order given. @return ETP_OK; ETP_E_USAGE without a code or with a status
+ * other than "fired" / "withheld"; ETP_E_NOMEM.
+ */
+etp_status etp_diff_side_add_finding(etp_diff_side *s, const etp_diff_side_finding *f, etp_error *err);
 
 /** Release a side. Safe on NULL. */
 void etp_diff_side_free(etp_diff_side *s);
@@ -241,6 +262,37 @@ typedef struct etp_diff_warning {
     const etp_issue_code *issue; /**< its registry entry (severity, meaning, guidance) */
 } etp_diff_warning;
 
+/** How a finding's code moved between the sides. */
+typedef enum etp_diff_finding_change {
+    ETP_DIFF_FINDING_APPEARED = 0, /**< only the new side has the code */
+    ETP_DIFF_FINDING_DISAPPEARED,  /**< only the base side has it */
+    ETP_DIFF_FINDING_KEPT          /**< both sides have it */
+} etp_diff_finding_change;
+
+/** "appeared", "disappeared", "kept". */
+const char *etp_diff_finding_change_name(etp_diff_finding_change c);
+
+/** Bits of etp_diff_finding.entity_in: which sides name an entity. */
+#define ETP_DIFF_IN_BASE 1u
+#define ETP_DIFF_IN_NEW 2u
+
+/** One finding code compared: the findings with that code on each side
+ *  (one code may occur several times on a side, e.g. one hotspot per
+ *  operator type) and the entities they name. */
+typedef struct etp_diff_finding {
+    etp_diff_finding_change change;
+    const char *code;
+    const char *severity;        /**< as a side gives it (the new side's when both), or NULL */
+    uint32_t base_count, new_count; /**< findings with the code on each side */
+    const char *base_status, *new_status; /**< "fired" when one of the side's fired, else
+                                               "withheld"; NULL when the side has none */
+    const char *base_message, *new_message; /**< the side's first such finding's, or NULL */
+    uint32_t entity_count;
+    const char *const *entity_ids; /**< every entity either side names: the base side's
+                                        in their order, then the new side's others */
+    const uint8_t *entity_in;    /**< per entity: ETP_DIFF_IN_BASE | ETP_DIFF_IN_NEW */
+} etp_diff_finding;
+
 /** The comparison. Immutable once computed; release with etp_diff_free(). */
 typedef struct etp_diff {
     etp_diff_level level;
@@ -259,6 +311,9 @@ typedef struct etp_diff {
     uint32_t warning_count;
     etp_diff_warning *warnings;
     void *arena_;                /**< private */
+    int findings_compared;       /**< 1: both sides' findings are known (has_findings) */
+    uint32_t finding_count;
+    etp_diff_finding *findings;  /**< appeared, then disappeared, then kept; by code within each */
 } etp_diff;
 
 /**

@@ -159,6 +159,15 @@ class Analysis:
         return self._doc["issues"]
 
     @property
+    def findings(self):
+        """Answers read from the result (etprof/findings.h): dicts exactly as
+        `etprof analyze --json` and summary.json write them, each with code,
+        category, severity, status ("fired" or "withheld"), message,
+        affected_entities [{id, kind, name, role?, value?, share_pct?}] and
+        details {title, next_step, evidence, thresholds, specific?}."""
+        return self._doc["findings"]
+
+    @property
     def method(self):
         return self._doc["method"]["name"]
 

@@ -183,7 +183,7 @@ def _flat(row):
 
 class Diff:
     """Two runs compared: .level and .level_reason (how rows were matched),
-    .unit, .statistic, .base and .new (who each side is), .warnings, .rows
+    .unit, .statistic, .base and .new (who each side is), .warnings, .findings, .rows
     (every row as a dict shaped like a row of `etprof diff --json`), .row(key),
     .to_dict(), .to_json(), .to_csv(), .to_dataframe(), .gate(pct),
     .publish(dir). The values are copied out of the C result when computed;
@@ -324,6 +324,16 @@ class Diff:
         with self._lock:
             return _lib.text(_lib.lib.etp_diff_json(self._handle(),
                                                     gate.encode() if gate else None, None))
+
+    @property
+    def findings(self):
+        """The findings that appeared, disappeared or were kept, as `etprof
+        diff --json` lists them ({change, code, severity, base, new, entities
+        [{id, base, new}]}); None when a side's findings are unknown (a bundle
+        written before etprof had them). Read once, on first use."""
+        if not hasattr(self, "_findings"):
+            self._findings = self.to_dict()["findings"]
+        return self._findings
 
     def to_dict(self, fail_if_slower=None, metric="method_execute", no_significance=False):
         """`etprof diff --json` as a dict (schema etprof.diff v1)."""

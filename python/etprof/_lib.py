@@ -15,6 +15,11 @@ class Error_(ctypes.Structure):
                 ("file", ctypes.c_char * 512), ("message", ctypes.c_char * 512)]
 
 
+class FindingSettings(ctypes.Structure):
+    """etp_finding_settings (etprof/findings.h): all zero, every default."""
+    _fields_ = [("value", ctypes.c_double * 64), ("given", ctypes.c_uint8 * 64)]
+
+
 class AnalysisOptions(ctypes.Structure):
     """etp_analysis_options (etprof/analysis.h)."""
     _fields_ = [("source_unit", ctypes.c_int), ("source_unit_given", ctypes.c_int),
@@ -25,7 +30,7 @@ class AnalysisOptions(ctypes.Structure):
                 ("wall_evidence_count", ctypes.c_uint32), ("device_logs", ctypes.c_void_p),
                 ("device_log_count", ctypes.c_uint32), ("nx_options", ctypes.c_void_p),
                 ("has_debug_buffer", ctypes.c_int), ("debug_buffer_size", ctypes.c_uint64),
-                ("debug_buffer_name", ctypes.c_char_p)]
+                ("debug_buffer_name", ctypes.c_char_p), ("findings", FindingSettings)]
 
 
 class InspectOptions(ctypes.Structure):
@@ -228,7 +233,8 @@ class DiffIdentity(ctypes.Structure):
                 ("has_tick_unit", ctypes.c_int), ("tick_unit", ctypes.c_int),
                 ("ticks_assumed", ctypes.c_int),
                 ("cpu_hz", ctypes.c_double), ("status", ctypes.c_char_p),
-                ("validity", ctypes.c_char_p), ("executions", ctypes.c_uint32)]
+                ("validity", ctypes.c_char_p), ("executions", ctypes.c_uint32),
+                ("has_findings", ctypes.c_int)]
 
 
 class DiffOptions(ctypes.Structure):
@@ -274,7 +280,8 @@ class Diff(ctypes.Structure):
                 ("seed", ctypes.c_uint64), ("base", DiffIdentity), ("new_", DiffIdentity),
                 ("row_count", ctypes.c_uint32), ("rows", ctypes.POINTER(DiffRow)),
                 ("warning_count", ctypes.c_uint32), ("warnings", ctypes.POINTER(DiffWarning)),
-                ("arena_", ctypes.c_void_p)]
+                ("arena_", ctypes.c_void_p), ("findings_compared", ctypes.c_int),
+                ("finding_count", ctypes.c_uint32), ("findings", ctypes.c_void_p)]
 
 
 class DiffGateOutcome(ctypes.Structure):

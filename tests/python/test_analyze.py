@@ -66,6 +66,7 @@ def test_every_figure_equals_the_cli_json(case):
         assert a.unit == ref["units"]["target"]
         assert a.figures == ref["figures"]
         assert a.issues == ref["issues"]
+        assert a.findings == ref["findings"]
         assert a.unresolved_debug_handles == ref["runtime_unresolved_debug_handles"]
         ops = a.operators
         assert len(ops) == len(ref["entities"])
@@ -167,6 +168,33 @@ def test_publish_makes_a_bundle_the_cli_verifies(tmp_path):
         assert "not an etprof bundle" in e.value.message or e.value.file
         a.publish(other, force=True, model_explorer=False)
     assert not (other / "keep.txt").exists()
+
+
+def test_findings_are_the_json_findings(tmp_path):
+    """Analysis.findings on a run with fragmented delegation (a DelegateCall
+    every 10th instruction): the findings `etprof analyze --json` and
+    summary.json carry, each with its fields, naming entities of the result."""
+    d = str(tmp_path)
+    pte, etr, etd = (os.path.join(d, n) for n in ("m.pte", "m.etrecord", "r.etdp"))
+    cli("gen", "etdump", "--instructions", "300", "--delegate-every", "10", "--backend", "vulkan",
+        "--pte", pte, "--etrecord", etr, "-o", etd)
+    ref = cli_json("analyze", etr, "--etdump", etd, "--pte", pte, "--json")
+    with etprof.analyze(etd, pte=pte, etrecord=etr) as a:
+        found = a.findings
+        assert found == ref["findings"]
+        assert found == a.to_dict()["findings"]
+        ids = {o["id"] for o in a.operators}
+    assert any(f["status"] == "fired" and f["affected_entities"] for f in found), found
+    for f in found:
+        assert {"code", "category", "severity", "status", "message", "affected_entities",
+                "details"} <= set(f)
+        assert f["status"] in ("fired", "withheld") and f["severity"] in ("info", "warning")
+        assert {"title", "next_step", "evidence", "thresholds"} <= set(f["details"])
+        for e in f["affected_entities"]:
+            assert e["kind"] in ("instruction", "delegate_call", "operator", "delegate_event",
+                                 "nx_chain", "nx_cascade")
+            if not e["kind"].startswith("nx_"):
+                assert e["id"] in ids, e
 
 
 def test_closed_analysis_keeps_what_was_read():

@@ -73,6 +73,7 @@ def test_bundles_equal_the_cli_json(bundles, pair):
     ref, _ = cli_diff(base, new)
     with etprof.diff(base, new) as d:
         same_document(d, ref)
+        assert d.findings == ref["findings"] and isinstance(d.findings, list)
     if pair == ("add", "add"):
         assert ref["level"] == "instruction"
     if pair == ("add", "xnn"):

@@ -575,6 +575,8 @@ etp_status etp_diff_compute(const etp_diff_side *base, const etp_diff_side *new_
         bad = op_type_rows(&bd);
     if (!bad && opt->resamples)
         bad = intervals(&bd);
+    if (!bad)
+        bad = etp_diff_compare_findings(base, new_side, d, ar);
     for (uint32_t i = 0; i < bd.npend; i++) {
         free(bd.pend[i].sb);
         free(bd.pend[i].sn);

@@ -16,6 +16,8 @@ struct etp_diff_side {
     etp_diff_entry *ents;   /* every string and the samples owned */
     uint32_t count, cap;
     etp_hm index;           /* hash of (kind, id) -> index into ents */
+    etp_diff_side_finding *finds; /* every string owned */
+    uint32_t find_count, find_cap;
 };
 
 /* The entry of @p s with @p kind and @p id, or NULL. */
@@ -48,5 +50,10 @@ void etp_diff_arena_free(etp_diff_arena *a);
 
 /* The bootstrap seed of a row: @p seed XOR FNV-1a-64 of "KIND:KEY". */
 uint64_t etp_diff_row_seed(uint64_t seed, etp_diff_kind kind, const char *key);
+
+/* The findings of the two sides compared, by code, into d->findings
+ * (diff_findings.c). 0, or -1 when out of memory. */
+int etp_diff_compare_findings(const etp_diff_side *base, const etp_diff_side *new_side, etp_diff *d,
+                              etp_diff_arena *ar);
 
 #endif

@@ -128,6 +128,52 @@ etp_status etp_diff_side_add(etp_diff_side *s, const etp_diff_entry *e, etp_erro
     return ETP_OK;
 }
 
+static void free_finding(etp_diff_side_finding *f)
+{
+    free((char *)f->code);
+    free((char *)f->severity);
+    free((char *)f->status);
+    free((char *)f->message);
+    for (uint32_t k = 0; f->entity_ids && k < f->entity_count; k++)
+        free((char *)f->entity_ids[k]);
+    free((char **)f->entity_ids);
+}
+
+etp_status etp_diff_side_add_finding(etp_diff_side *s, const etp_diff_side_finding *f, etp_error *err)
+{
+    if (!f->code || !*f->code || !f->status || (strcmp(f->status, "fired") && strcmp(f->status, "withheld")))
+        return etp_error_set(err, ETP_E_USAGE, s->id.label, ETP_NO_OFFSET,
+                             "a finding needs a code and the status \"fired\" or \"withheld\"");
+    if (s->find_count == s->find_cap) {
+        uint32_t nc = s->find_cap ? s->find_cap * 2 : 8;
+        etp_diff_side_finding *nf = realloc(s->finds, (size_t)nc * sizeof *nf);
+        if (!nf)
+            return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+        s->finds = nf;
+        s->find_cap = nc;
+    }
+    etp_diff_side_finding *d = &s->finds[s->find_count];
+    int bad = 0;
+    memset(d, 0, sizeof *d);
+    d->code = dup_opt(f->code, &bad);
+    d->severity = dup_opt(f->severity, &bad);
+    d->status = dup_opt(f->status, &bad);
+    d->message = dup_opt(f->message, &bad);
+    char **ids = f->entity_count ? calloc(f->entity_count, sizeof *ids) : NULL;
+    if (f->entity_count && !ids)
+        bad = 1;
+    d->entity_ids = (const char *const *)ids;
+    d->entity_count = ids ? f->entity_count : 0;
+    for (uint32_t k = 0; ids && k < f->entity_count; k++)
+        ids[k] = dup_opt(f->entity_ids[k] ? f->entity_ids[k] : "", &bad);
+    if (bad) {
+        free_finding(d);
+        return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+    }
+    s->find_count++;
+    return ETP_OK;
+}
+
 const etp_diff_identity *etp_diff_side_identity(const etp_diff_side *s) { return &s->id; }
 
 void etp_diff_side_free(etp_diff_side *s)
@@ -137,6 +183,9 @@ void etp_diff_side_free(etp_diff_side *s)
     for (uint32_t i = 0; i < s->count; i++)
         free_entry(&s->ents[i]);
     free(s->ents);
+    for (uint32_t i = 0; i < s->find_count; i++)
+        free_finding(&s->finds[i]);
+    free(s->finds);
     etp_hm_free(&s->index);
     free_identity(&s->id);
     free(s);

@@ -107,6 +107,25 @@ static etp_status add_entities(const etp_analysis *a, etp_diff_side *s, etp_erro
     return st;
 }
 
+/* The analysis' findings as the side's (etprof/findings.h). */
+static etp_status add_findings(const etp_analysis *a, etp_diff_side *s, etp_error *err)
+{
+    etp_status st = ETP_OK;
+    for (uint32_t i = 0; !st && i < a->findings.count; i++) {
+        const etp_finding *f = &a->findings.items[i];
+        const char **ids = calloc((size_t)f->entity_count + 1, sizeof *ids);
+        if (!ids)
+            return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
+        for (uint32_t k = 0; k < f->entity_count; k++)
+            ids[k] = f->entities[k].id;
+        etp_diff_side_finding d = {f->rule->code, etp_severity_name(f->rule->severity),
+                                   etp_finding_status_name(f->status), f->message, f->entity_count, ids};
+        st = etp_diff_side_add_finding(s, &d, err);
+        free(ids);
+    }
+    return st;
+}
+
 etp_status etp_diff_side_from_analysis(const etp_analysis *a, const char *label,
                                        const char *etrecord_sha256, etp_diff_side **out,
                                        etp_error *err)
@@ -127,10 +146,12 @@ etp_status etp_diff_side_from_analysis(const etp_analysis *a, const char *label,
     id.status = "complete";
     id.validity = etp_validity_name(a->validity);
     id.executions = a->execution_count;
+    id.has_findings = 1;
     etp_diff_side *s;
     etp_status st = etp_diff_side_new(&id, &s, err);
     if (st)
         return st;
+    st = add_findings(a, s, err);
     for (uint32_t i = 0; i < a->figure_count && !st; i++) {
         const etp_figure *f = &a->figures[i];
         etp_diff_entry d;

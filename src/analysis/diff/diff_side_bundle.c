@@ -545,7 +545,15 @@ etp_status etp_diff_side_from_bundle(const char *dir, etp_diff_side **out, etp_e
     id.validity = m->validity;
     const etp_bundle_metric *ex = etp_bundle_doc_metric(doc, "executions");
     id.executions = ex && ex->available && ex->value > 0 && ex->value < 4e9 ? (uint32_t)ex->value : 0;
+    const etp_bundle_summary_info *si = etp_bundle_doc_summary(doc);
+    id.has_findings = si->has_findings;
     st = etp_diff_side_new(&id, &s, err);
+    for (uint32_t i = 0; !st && i < si->finding_count; i++) {
+        const etp_bundle_finding *bf = &si->findings[i];
+        etp_diff_side_finding f = {bf->code, bf->severity, bf->status, bf->message, bf->entity_count,
+                                   bf->entity_ids};
+        st = etp_diff_side_add_finding(s, &f, err);
+    }
     if (!st)
         st = read_samples(doc, "detailed/figures.csv", "figure", is.time_unit, &fsm, err);
     if (!st)

@@ -1,10 +1,12 @@
 /* bundle_read_summary.c - what summary.json says about its run besides the
- * metrics: the method, the unit of its times, and the device and runner
- * figures of its "device" member (etp_bundle_doc_summary). */
+ * metrics: the method, the unit of its times, the device and runner
+ * figures of its "device" member, and its findings' codes, statuses and
+ * affected entity ids (etp_bundle_doc_summary). */
 #include "formats/bundle/bundle_read_internal.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* A number member of a device figure: the writer's null stands for a value
  * that is not finite. */
@@ -61,6 +63,70 @@ static etp_status device_figure(etp_bundle_reader *r, const char *rel, const jso
     return s;
 }
 
+static etp_status finding(etp_bundle_reader *r, const char *rel, const json_t *o, size_t i,
+                          etp_bundle_finding *f)
+{
+    char ctx[48];
+    snprintf(ctx, sizeof ctx, "findings[%zu]: ", i);
+    if (!json_is_object(o))
+        return etp_bread_bad(r, rel, "%snot an object", ctx);
+    etp_status s = etp_bread_str(r, rel, ctx, o, "code", &f->code);
+    if (!s && !f->code)
+        s = etp_bread_bad(r, rel, "%sno \"code\"", ctx);
+    if (!s)
+        s = etp_bread_str(r, rel, ctx, o, "status", &f->status);
+    if (!s && (!f->status || (strcmp(f->status, "fired") && strcmp(f->status, "withheld"))))
+        s = etp_bread_bad(r, rel, "%s\"status\" is not \"fired\" or \"withheld\"", ctx);
+    if (!s)
+        s = etp_bread_str(r, rel, ctx, o, "severity", &f->severity);
+    if (!s)
+        s = etp_bread_str(r, rel, ctx, o, "message", &f->message);
+    const json_t *ents = json_object_get(o, "affected_entities");
+    if (s || !ents || json_is_null(ents))
+        return s;
+    if (!json_is_array(ents))
+        return etp_bread_bad(r, rel, "%s\"affected_entities\" is not an array", ctx);
+    size_t n = json_array_size(ents);
+    const char **ids = etp_bread_calloc(r, n, sizeof *ids);
+    if (!ids)
+        return etp_bread_nomem(r);
+    for (size_t k = 0; k < n; k++) {
+        const json_t *e = json_array_get(ents, k);
+        if (!json_is_object(e))
+            return etp_bread_bad(r, rel, "%saffected_entities[%zu] is not an object", ctx, k);
+        if ((s = etp_bread_str(r, rel, ctx, e, "id", &ids[k])))
+            return s;
+        if (!ids[k])
+            return etp_bread_bad(r, rel, "%saffected_entities[%zu] has no \"id\"", ctx, k);
+    }
+    f->entity_count = (uint32_t)n;
+    f->entity_ids = ids;
+    return ETP_OK;
+}
+
+static etp_status findings(etp_bundle_reader *r, const char *rel, const json_t *root)
+{
+    etp_bundle_summary_info *si = &r->doc->summary;
+    const json_t *arr = json_object_get(root, "findings");
+    if (!arr || json_is_null(arr))
+        return ETP_OK;
+    if (!json_is_array(arr))
+        return etp_bread_bad(r, rel, "\"findings\" is not an array");
+    size_t n = json_array_size(arr);
+    etp_bundle_finding *f = etp_bread_calloc(r, n, sizeof *f);
+    if (!f)
+        return etp_bread_nomem(r);
+    for (size_t i = 0; i < n; i++) {
+        etp_status s = finding(r, rel, json_array_get(arr, i), i, &f[i]);
+        if (s)
+            return s;
+    }
+    si->has_findings = 1;
+    si->finding_count = (uint32_t)n;
+    si->findings = f;
+    return ETP_OK;
+}
+
 etp_status etp_bread_summary_info(etp_bundle_reader *r, const char *rel)
 {
     etp_bundle_summary_info *si = &r->doc->summary;
@@ -76,6 +142,8 @@ etp_status etp_bread_summary_info(etp_bundle_reader *r, const char *rel)
     etp_status s = etp_bread_str(r, rel, "method: ", method, "name", &si->method);
     if (!s)
         s = etp_bread_str(r, rel, "units: ", units, "time", &si->time_unit);
+    if (!s)
+        s = findings(r, rel, root);
     if (s)
         return s;
     const json_t *figs = json_object_get(device, "figures");

@@ -88,7 +88,7 @@
     var V = o.V, c = 'n ' + V.kinds[+V.k.charAt(i)];
     if (V.nodes[i].unl) c += ' unl';
     if (V.metrics[metric].v[i] === null) c += ' nv';
-    ['hit', 'sel', 'rel'].forEach(function (m) { if (o.mk[m].has(i)) c += ' ' + m; });
+    ['hit', 'sel', 'rel', 'fnd'].forEach(function (m) { if (o.mk[m].has(i)) c += ' ' + m; });
     return c;
   }
   function paintNode(o, i) {
@@ -426,7 +426,7 @@
     var o = {V: V, svg: svg, view: document.getElementById('view' + vi), vp: svg.querySelector('g.vp'),
              gN: svg.querySelector('g.nodes'), gE: svg.querySelector('g.edges'), gG: svg.querySelector('g.grps'),
              g: [], eg: [], pos: [], painted: [], shown: new Set(), eShown: new Set(),
-             mk: {sel: new Set(), rel: new Set(), hit: new Set()}, ov: null, mode: '',
+             mk: {sel: new Set(), rel: new Set(), hit: new Set(), fnd: new Set()}, ov: null, mode: '',
              s: 1, tx: 0, ty: 0, byId: Object.create(null), fitted: false};
     prepare(o);
     V.nodes.forEach(function (n, j) { o.byId[n.id] = j; });
@@ -522,6 +522,102 @@
     });
   });
 
+  /* ---- findings (the "etp-findings" block: findings_json.c's form) ---- */
+  /* Each finding as a list item; a click highlights what it names: the
+   * table rows with that entity id (data-id) and the drawn nodes of those
+   * entities (a delegate call also for its delegate events). A second
+   * click, or another finding, clears or moves the highlight. */
+  var FND = take('etp-findings') || [], fndOn = -1, fndItems = [], fndLast = null, FND_NAMED = 6;
+  function num(v, unit) {
+    return fmt(v) + (unit === '%' ? ' %' : unit ? ' ' + unit : '');
+  }
+  function drawFindings() {
+    var ol = document.getElementById('findings-list');
+    if (!ol) return;
+    FND.forEach(function (f, k) {
+      var d = f.details || {}, li = el('li', 'fsev-' + f.severity + ' fst-' + f.status);
+      li.tabIndex = 0;
+      li.setAttribute('data-k', k);
+      var head = el('div', 'fnd-head');
+      head.appendChild(el('span', 'fnd-badge', f.status === 'withheld' ? 'withheld' : f.severity));
+      head.appendChild(el('code', '', f.code));
+      head.appendChild(el('span', 'fnd-cat', f.category));
+      if (d.title) head.appendChild(el('span', 'fnd-title', d.title));
+      li.appendChild(head);
+      li.appendChild(el('div', 'fnd-msg', (f.status === 'withheld' ? 'withheld: ' : '') + f.message));
+      if (d.evidence && d.evidence.length) {
+        var ev = el('div', 'fnd-ev');
+        d.evidence.forEach(function (v) {
+          var s = el('span', 'tag', v.name + ' ' + num(v.value, v.unit) + (v.additive ? '' : ' (not additive)'));
+          s.title = 'from ' + v.source;
+          ev.appendChild(s); ev.appendChild(document.createTextNode(' '));
+        });
+        li.appendChild(ev);
+      }
+      if (d.thresholds && d.thresholds.length)
+        li.appendChild(el('div', 'fnd-thr', 'thresholds: ' + d.thresholds.map(function (t) {
+          return t.key + ' = ' + num(t.value, t.unit) + (t.given ? ' (set)' : '');
+        }).join(', ')));
+      var ae = f.affected_entities || [];
+      if (ae.length) /* the first few by name: a click shows them all */
+        li.appendChild(el('div', 'fnd-ents', ae.length + ' affected: ' + ae.slice(0, FND_NAMED).map(function (e) {
+          return (e.name || e.id) + (e.role ? ' (' + e.role + ')' : '') +
+                 (e.share_pct !== undefined ? ' ' + fmt(e.share_pct) + ' %' : '');
+        }).join(', ') + (ae.length > FND_NAMED ? ', \u2026 and ' + (ae.length - FND_NAMED) + ' more' : '')));
+      if (d.next_step) li.appendChild(el('div', 'fnd-next', '\u2192 ' + d.next_step));
+      li.addEventListener('click', function () { showFinding(k); });
+      li.addEventListener('keydown', function (ev) { if (ev.key === 'Enter') showFinding(k); });
+      ol.appendChild(li);
+      fndItems.push(li);
+    });
+  }
+  function showFinding(k) {
+    clearMarks('fnd');
+    document.querySelectorAll('#tables tr.fnd').forEach(function (r) { r.classList.remove('fnd'); });
+    fndItems.forEach(function (li) { li.classList.remove('on'); });
+    var info = document.getElementById('findings-info');
+    if (info) info.parentNode.removeChild(info);
+    if (k === fndOn || !FND[k]) { fndOn = -1; fndLast = {finding: -1, rows: [], nodes: 0}; return; }
+    fndOn = k;
+    var ids = new Set((FND[k].affected_entities || []).map(function (e) { return e.id; }));
+    var rows = [], nodes = 0, found = new Set();
+    document.querySelectorAll('#tables tr[data-id]').forEach(function (r) {
+      var id = r.getAttribute('data-id');
+      if (ids.has(id)) { r.classList.add('fnd'); rows.push(id); found.add(id); }
+    });
+    var inView = [];
+    views.forEach(function (o, v) {
+      inView[v] = 0;
+      o.V.nodes.forEach(function (n, i) {
+        var e = ent(n), hit = ids.has(n.id) || (e && ids.has(e.id));
+        if (e && ids.has(e.id)) found.add(e.id);
+        if (n.dev) n.dev.forEach(function (q) { if (ids.has(ents()[q].id)) { hit = true; found.add(ents()[q].id); } });
+        if (hit) { mark(o, i, 'fnd'); nodes++; inView[v]++; }
+      });
+    });
+    /* Nothing to see in the view shown: show the one that has it. */
+    if (views.length && !inView[cur]) {
+      var other = inView.findIndex(function (c) { return c > 0; });
+      if (other >= 0) setView(other);
+    }
+    if (views.length && inView[cur]) center(views[cur], views[cur].mk.fnd.values().next().value);
+    var li = fndItems[k];
+    li.classList.add('on');
+    var box = li.parentNode; /* the list scrolls: the selected finding in sight */
+    var top = li.offsetTop - box.offsetTop, bottom = top + li.offsetHeight;
+    if (top < box.scrollTop) box.scrollTop = top;
+    else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = Math.max(0, bottom - box.clientHeight);
+    if (ids.size) {
+      var p = el('div', 'fnd-info', found.size + ' of ' + ids.size + ' affected entities highlighted (' + nodes +
+                 ' node' + (nodes === 1 ? '' : 's') + ', ' + rows.length + ' table row' + (rows.length === 1 ? '' : 's') +
+                 '); the tables list the top ' + 'entities only: every entity is in operators.csv.');
+      p.id = 'findings-info';
+      li.appendChild(p);
+    }
+    fndLast = {finding: k, rows: rows, nodes: nodes};
+  }
+  drawFindings();
+
   /* #exercise: drive every control once (tests run it in a headless
    * browser; any script error turns the ready marker into "error"). */
   var exercised = null;
@@ -560,6 +656,8 @@
       fit(o);
     });
     document.querySelectorAll('table.sortable thead th').forEach(function (th) { th.click(); th.click(); done.sorted++; });
+    done.findings = 0;
+    fndItems.forEach(function (li) { li.click(); li.click(); done.findings += fndOn === -1; });
     var a = document.querySelector('#tables a[data-view]');
     if (a) a.click();
     fitb.click();
@@ -581,6 +679,9 @@
     if (h.node !== undefined && views[cur].byId[h.node] !== undefined) go(cur, views[cur].byId[h.node]);
     if (h.exercise !== undefined) exercise();
   }
+  /* Deep link to a finding: #finding=K clicks the K-th (from 0) as a user would. */
+  var hf = etpPage.hashParams().finding;
+  if (hf !== undefined && fndItems[+hf]) fndItems[+hf].click();
   /* What the test reads: every node placed inside the drawing, how many are
    * drawn in detail now, and when the first view reached the screen (the
    * frame after this script, in ms since navigation start). */
@@ -594,6 +695,7 @@
     document.getElementById('etp-selftest').textContent = JSON.stringify({
       views: views.map(function (o) { return {graph: o.V.graph, nodes: o.V.nodes.length, placed: o.placed, shown: o.shown.size, mode: o.mode}; }),
       metric: metric, tables: document.querySelectorAll('table.sortable').length, errors: errors, exercised: exercised,
+      findings: {listed: fndItems.length, on: fndOn, last: fndLast},
       area: area(),
       ms: {parsed: Math.round(t0), script: Math.round(performance.now() - t0), paint: paint}
     });

@@ -53,7 +53,7 @@ etp_status etp_publish_memory(etp_bundle *b, const etp_analysis *a, etp_error *e
  * which point into @p m); finish, once the inputs are hashed, checks that
  * the program drawn is the file recorded and adds the VGF overlays. */
 typedef struct etp_publish_me etp_publish_me;
-#define ETP_PUBLISH_ME_STREAMS 11
+#define ETP_PUBLISH_ME_STREAMS 12
 etp_status etp_publish_me_prepare(const etp_analysis *a, const etp_publish_options *po,
                                   etp_publish_me **out, etp_error *err);
 size_t etp_publish_me_streams(etp_publish_me *m, etp_bundle_stream *jobs);

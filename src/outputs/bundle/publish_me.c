@@ -5,6 +5,7 @@
  *   <metric>.json   one overlay per metric, keyed by graph id then node id
  *                   (instruction ids <method>_<chain>_<instr>, operator ids);
  *   link-status.json how every node is linked to the other graph;
+ *   findings.json   the findings naming each node (me_findings_overlay.c);
  *   mapping.json, sync_navigation.json  instruction <-> operator links;
  *   index.html      the standalone report, written only if the .pte still
  *                   has the bytes that were analysed.
@@ -19,6 +20,7 @@
 #include "outputs/mexplorer/me_write.h"
 #include "outputs/bundle/publish_internal.h"
 #include "outputs/mexplorer/me_metrics.h"
+#include "outputs/mexplorer/me_findings_overlay.h"
 #include "outputs/mexplorer/me_nx_overlay.h"
 #include "outputs/mexplorer/me_links_internal.h"
 
@@ -88,6 +90,12 @@ static int fill_labels(FILE *fp, void *ctx, etp_error *err)
     return etp_me_write_label_overlays(f->ov, f->count, fp, 0, err) ? -1 : 0;
 }
 
+static int fill_findings(FILE *fp, void *ctx, etp_error *err)
+{
+    const etp_me_findings_overlay *f = ctx;
+    return etp_me_write_label_overlays(f->ov, f->count, fp, 0, err) ? -1 : 0;
+}
+
 static int fill_mapping(FILE *fp, void *ctx, etp_error *err)
 {
     const me_ctx *m = ctx;
@@ -146,7 +154,7 @@ static void add_overlay(overlay_file *f, const char *graph_id, const etp_me_metr
     ov->colors_when_needed = 1;
 }
 
-_Static_assert(ETP_ME_METRICS + 5 == ETP_PUBLISH_ME_STREAMS, "the stream list's size");
+_Static_assert(ETP_ME_METRICS + 6 == ETP_PUBLISH_ME_STREAMS, "the stream list's size");
 
 /* The overlay files (one per metric with values, me_metrics.h), into @p files; *count
  * receives how many. Their value arrays are freed by free_overlays. */
@@ -294,6 +302,7 @@ struct etp_publish_me {
     overlay_file ovf[ETP_ME_METRICS];
     size_t novf;
     label_file links;
+    etp_me_findings_overlay findings;
 };
 
 void etp_publish_me_free(etp_publish_me *m)
@@ -303,6 +312,7 @@ void etp_publish_me_free(etp_publish_me *m)
     free_overlays(m->ovf, m->novf);
     free(m->links.il);
     free(m->links.sl);
+    etp_me_findings_overlay_free(&m->findings);
     etp_source_graph_free(m->sg);
     etp_me_free(m->c);
     free(m);
@@ -340,6 +350,8 @@ etp_status etp_publish_me_prepare(const etp_analysis *a, const etp_publish_optio
         s = build_overlays(ctx, m->ovf, &m->novf, err);
     if (!s && m->sg)
         s = build_link_overlay(ctx, &m->links, err);
+    if (!s)
+        s = etp_me_findings_overlay_build(a, ctx->ig, m->sg, &m->findings, err);
     if (s) {
         etp_publish_me_free(m);
         return s;
@@ -366,6 +378,9 @@ size_t etp_publish_me_streams(etp_publish_me *m, etp_bundle_stream *jobs)
     if (m->links.count)
         jobs[nj++] = (etp_bundle_stream){"model_explorer/link-status.json", "application/json",
                                          "projection", NULL, 0, fill_labels, &m->links};
+    if (m->findings.count)
+        jobs[nj++] = (etp_bundle_stream){"model_explorer/findings.json", "application/json",
+                                         "projection", NULL, 0, fill_findings, &m->findings};
     if (ctx->ig && m->sg) {
         jobs[nj++] = (etp_bundle_stream){"model_explorer/mapping.json", "application/json",
                                          "projection", "etprof.me-mapping", 1, fill_mapping, ctx};

@@ -99,6 +99,53 @@ static void row(etp_jw *w, const etp_diff_row *r)
     etp_jw_obj_end(w);
 }
 
+static void finding_side(etp_jw *w, const char *key, uint32_t count, const char *status, const char *message)
+{
+    etp_jw_key(w, key);
+    if (!count) {
+        etp_jw_null(w);
+        return;
+    }
+    etp_jw_obj_begin(w);
+    etp_jw_kuint(w, "count", count);
+    etp_jw_kstr(w, "status", status);
+    kopt_str(w, "message", message);
+    etp_jw_obj_end(w);
+}
+
+/* "findings": each code that appeared, disappeared or was kept, with the
+ * entities either side names; null when a side's findings are unknown. */
+static void findings(etp_jw *w, const etp_diff *d)
+{
+    etp_jw_key(w, "findings");
+    if (!d->findings_compared) {
+        etp_jw_null(w);
+        return;
+    }
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < d->finding_count; i++) {
+        const etp_diff_finding *f = &d->findings[i];
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "change", etp_diff_finding_change_name(f->change));
+        etp_jw_kstr(w, "code", f->code);
+        kopt_str(w, "severity", f->severity);
+        finding_side(w, "base", f->base_count, f->base_status, f->base_message);
+        finding_side(w, "new", f->new_count, f->new_status, f->new_message);
+        etp_jw_key(w, "entities");
+        etp_jw_arr_begin(w);
+        for (uint32_t k = 0; k < f->entity_count; k++) {
+            etp_jw_obj_begin(w);
+            etp_jw_kstr(w, "id", f->entity_ids[k]);
+            etp_jw_kbool(w, "base", (f->entity_in[k] & ETP_DIFF_IN_BASE) != 0);
+            etp_jw_kbool(w, "new", (f->entity_in[k] & ETP_DIFF_IN_NEW) != 0);
+            etp_jw_obj_end(w);
+        }
+        etp_jw_arr_end(w);
+        etp_jw_obj_end(w);
+    }
+    etp_jw_arr_end(w);
+}
+
 char *etp_diff_json(const etp_diff *d, const char *gate_json, size_t *len)
 {
     etp_jw w;
@@ -133,6 +180,7 @@ char *etp_diff_json(const etp_diff *d, const char *gate_json, size_t *len)
         etp_jw_key(&w, "gate");
         etp_jw_raw(&w, gate_json, strlen(gate_json));
     }
+    findings(&w, d);
     etp_jw_key(&w, "rows");
     etp_jw_arr_begin(&w);
     for (uint32_t i = 0; i < d->row_count; i++)

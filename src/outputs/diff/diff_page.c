@@ -1,6 +1,7 @@
 /* diff_page.c - diff.html: a standalone page (no network; the script only
  * measures the page for its test) with the sides, the level and why, and
- * side-by-side bars per model figure, per backend and per top entity row.
+ * side-by-side bars per model figure, per backend and per top entity row,
+ * and the findings that appeared, disappeared or were kept.
  * Bars of one table share one scale (the largest value of the table's
  * unit); a row in another unit (bytes, counts) is scaled on its own. */
 #include <math.h>
@@ -165,6 +166,72 @@ static void section(FILE *fp, const etp_diff *d, const char *title, const char *
     fputs("</tbody></table>\n", fp);
 }
 
+static void status_cell(FILE *fp, uint32_t count, const char *status)
+{
+    if (!count) {
+        fputs("<td class=\"ns\">absent</td>", fp);
+        return;
+    }
+    fprintf(fp, "<td>%s", status);
+    if (count > 1) /* one code several times (e.g. a hotspot per operator type) */
+        fprintf(fp, " &times;%u", count);
+    fputs("</td>", fp);
+}
+
+/* Entities of a finding the page names (a fragmented program's finding may
+ * name hundreds). */
+#define PAGE_FINDING_ENTITIES 24
+
+/* The findings that appeared, disappeared or were kept (etp_diff.findings). */
+static void findings_section(FILE *fp, const etp_diff *d)
+{
+    fputs("<h2 id=\"findings\">Findings</h2>\n", fp);
+    if (!d->findings_compared) {
+        fprintf(fp, "<p class=\"note\">Not compared: the %s side records no findings (a bundle written "
+                    "before etprof had them).</p>\n",
+                d->base.has_findings ? "new" : "base");
+        return;
+    }
+    if (!d->finding_count) {
+        fputs("<p class=\"note\">Neither run has a finding.</p>\n", fp);
+        return;
+    }
+    fputs("<table class=\"bars findings\"><thead><tr><th>change</th><th>code</th><th>severity</th>"
+          "<th>base</th><th>new</th><th>entities (+ new run only, &minus; base run only)</th>"
+          "<th>message</th></tr></thead><tbody>\n",
+          fp);
+    for (uint32_t i = 0; i < d->finding_count; i++) {
+        const etp_diff_finding *f = &d->findings[i];
+        const char *change = etp_diff_finding_change_name(f->change);
+        fprintf(fp, "<tr class=\"f-%s\" data-code=\"", change);
+        etp_html_escape(fp, f->code);
+        fprintf(fp, "\"><td>%s</td><td><code>", change);
+        etp_html_escape(fp, f->code);
+        fputs("</code></td><td>", fp);
+        etp_html_escape(fp, f->severity ? f->severity : "");
+        fputs("</td>", fp);
+        status_cell(fp, f->base_count, f->base_status);
+        status_cell(fp, f->new_count, f->new_status);
+        fputs("<td class=\"ents\">", fp);
+        for (uint32_t k = 0; k < f->entity_count && k < PAGE_FINDING_ENTITIES; k++) {
+            uint8_t in = f->entity_in[k];
+            fprintf(fp, "%s<code class=\"%s\">%s", k ? " " : "",
+                    in == ETP_DIFF_IN_NEW ? "e-new" : in == ETP_DIFF_IN_BASE ? "e-base" : "e-both",
+                    in == ETP_DIFF_IN_NEW ? "+" : in == ETP_DIFF_IN_BASE ? "&minus;" : "");
+            etp_html_escape(fp, f->entity_ids[k]);
+            fputs("</code>", fp);
+        }
+        if (f->entity_count > PAGE_FINDING_ENTITIES)
+            fprintf(fp, " &hellip; and %u more (diff_summary.json lists them)",
+                    f->entity_count - PAGE_FINDING_ENTITIES);
+        fputs("</td><td>", fp);
+        const char *msg = f->new_message ? f->new_message : f->base_message;
+        etp_html_escape(fp, msg ? msg : "");
+        fputs("</td></tr>\n", fp);
+    }
+    fputs("</tbody></table>\n", fp);
+}
+
 static void side_row(FILE *fp, const char *which, const etp_diff_identity *id)
 {
     fprintf(fp, "<tr><th>%s</th><td><code>", which);
@@ -248,6 +315,7 @@ char *etp_diff_html(const etp_diff *d, uint32_t top, size_t *len)
     snprintf(title, sizeof title, "Top %u of %u %s rows by absolute change", show, ranked_n,
              d->level_name);
     section(fp, d, title, "rows", ranked, show, 1);
+    findings_section(fp, d);
     fputs("<p class=\"note\">* shared timing (co-attributed to several entities): non-additive, never "
           "summed. Medians, minima and maxima are never added.</p>\n<script>\n", fp);
     fputs(etp_diff_js, fp);

@@ -1,6 +1,6 @@
 /* diff_text.c - the terminal table of a diff: who is compared with whom, at
  * which level and why, the warnings, every model-level figure, then the
- * entity rows that changed most. */
+ * entity rows that changed most, the findings that appeared or disappeared. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +81,49 @@ static void row_line(FILE *fp, const etp_diff_row *r, int color, int with_kind)
     fputc('\n', fp);
 }
 
+/* Entities of a finding the terminal names (a fragmented program's finding
+ * may name hundreds). */
+#define TEXT_FINDING_ENTITIES 8
+
+/* The findings that appeared, disappeared or were kept, with the entities
+ * either side names (+ only the new run's, - only the base run's). */
+static void findings(FILE *fp, const etp_diff *d)
+{
+    if (!d->findings_compared) {
+        fprintf(fp, "\n  Findings: not compared (%s records none: written before etprof had "
+                    "findings)\n",
+                d->base.has_findings ? "the new side" : "the base side");
+        return;
+    }
+    uint32_t n[3] = {0, 0, 0};
+    for (uint32_t i = 0; i < d->finding_count; i++)
+        n[d->findings[i].change]++;
+    fprintf(fp, "\n  Findings: %u appeared, %u disappeared, %u kept\n", n[ETP_DIFF_FINDING_APPEARED],
+            n[ETP_DIFF_FINDING_DISAPPEARED], n[ETP_DIFF_FINDING_KEPT]);
+    for (uint32_t i = 0; i < d->finding_count; i++) {
+        const etp_diff_finding *f = &d->findings[i];
+        fprintf(fp, "  %-11s %s (%s; base %s, new %s)", etp_diff_finding_change_name(f->change), f->code,
+                f->severity ? f->severity : "?", f->base_status ? f->base_status : "-",
+                f->new_status ? f->new_status : "-");
+        const char *msg = f->new_message ? f->new_message : f->base_message;
+        if (msg)
+            fprintf(fp, ": %s", msg);
+        fputc('\n', fp);
+        if (!f->entity_count)
+            continue;
+        fputs("              entities:", fp);
+        for (uint32_t k = 0; k < f->entity_count && k < TEXT_FINDING_ENTITIES; k++) {
+            uint8_t in = f->entity_in[k];
+            fprintf(fp, " %s%s", in == ETP_DIFF_IN_NEW ? "+" : in == ETP_DIFF_IN_BASE ? "-" : "", f->entity_ids[k]);
+        }
+        if (f->entity_count > TEXT_FINDING_ENTITIES)
+            fprintf(fp, " ... and %u more (--json lists them)", f->entity_count - TEXT_FINDING_ENTITIES);
+        fputc('\n', fp);
+    }
+    if (d->finding_count)
+        fputs("  (entities: + named in the new run only, - in the base run only)\n", fp);
+}
+
 static void header(FILE *fp, const char *title, int with_kind)
 {
     if (with_kind)
@@ -125,6 +168,7 @@ etp_status etp_diff_write_text(const etp_diff *d, const etp_diff_text_style *st,
             row_line(fp, &d->rows[order[i]], st->color, 1);
     }
     free(order);
+    findings(fp, d);
     fprintf(fp, "\n  * shared timing (co-attributed, non-additive): never summed; shares of "
                 "Method::execute use each side's mean\n");
     if (fflush(fp) || ferror(fp))

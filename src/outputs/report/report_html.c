@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outputs/report/analysis_report.h"
 #include "outputs/report/report_internal.h"
 #include "outputs/report/text_numbers.h"
 
@@ -63,6 +64,33 @@ static void figure_chips(FILE *fp, const rp_report *r)
                 etp_analysis_figure_by_id(a, ETP_FIG_VGF_EXCLUDED_RUNTIME));
     figure_chip(fp, r, "runner iteration wall time", etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_ITERATION));
     figure_chip(fp, r, "runner load", etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_LOAD));
+}
+
+/* The "Findings" panel: its frame and counts here, each finding drawn by the
+ * script from the "etp-findings" data block (etp_json_findings, the one JSON
+ * form of summary.json and `analyze --json`). */
+static void findings_panel(FILE *fp, const rp_report *r)
+{
+    const etp_finding_list *l = &r->a->findings;
+    uint32_t fired = etp_finding_list_count(l, ETP_FINDING_FIRED);
+    uint32_t held = etp_finding_list_count(l, ETP_FINDING_WITHHELD);
+    fprintf(fp, "<section class=\"findings\" id=\"findings\" aria-label=\"findings\">\n<h2>Findings "
+                "<small>%" PRIu32 " fired, %" PRIu32 " withheld</small></h2>\n",
+            fired, held);
+    if (!l->count)
+        fputs("<p class=\"fnd-none\">No findings: none of the patterns etprof looks for is in this "
+              "run (<code>etprof analyze --list-finding-codes</code> lists them).</p>\n",
+              fp);
+    else
+        fputs("<p class=\"fnd-hint\">Click a finding to highlight what it names in the graphs and "
+              "tables; click it again to clear.</p>\n<ol id=\"findings-list\"></ol>\n",
+              fp);
+    fputs("</section>\n", fp);
+}
+
+static void findings_data(etp_jw *w, const rp_report *r)
+{
+    etp_json_findings(w, &r->a->findings);
 }
 
 static void header(FILE *fp, const rp_report *r)
@@ -128,7 +156,9 @@ static void header(FILE *fp, const rp_report *r)
                     ui, ui == 1 ? "" : "s", in->source->unlinked_operators,
                     in->source->unlinked_operators == 1 ? "" : "s");
     }
-    fputs("</ul>\n</header>\n", fp);
+    fputs("</ul>\n", fp);
+    findings_panel(fp, r);
+    fputs("</header>\n", fp);
 }
 
 static void toolbar(FILE *fp, const rp_report *r)
@@ -219,6 +249,7 @@ etp_status etp_report_write_html(const etp_report_inputs *in, FILE *fp, etp_erro
     fputs("</section>\n</main>\n<pre id=\"etp-selftest\" hidden></pre>\n", fp);
     int bad = data_block(fp, &r, "etp-data", rp_write_data);
     bad |= data_block(fp, &r, "etp-ents", rp_write_entities);
+    bad |= data_block(fp, &r, "etp-findings", findings_data);
     /* The shared helpers first: the scripts after report.js use them too. */
     fprintf(fp, "<script>\n%s%s</script>\n", etp_page_util_js, etp_report_js);
     bad |= rp_write_nx_data(fp, &r) != 0; /* before the VGF graphs: they show its chains */

@@ -91,6 +91,17 @@ static void name_cell(FILE *fp, const rp_report *r, const drawn_at *d, const etp
     fputs(at && at->view >= 0 ? "</a></td>" : "</td>", fp);
 }
 
+/* A row of entity @p e: its id in data-id, so the page can find the rows a
+ * finding names (findings' entity ids are the entities'). */
+static void tr_entity(FILE *fp, const etp_entity *e, const char *cls)
+{
+    fputs("<tr data-id=\"", fp);
+    etp_html_escape(fp, e->id);
+    if (cls)
+        fprintf(fp, "\" class=\"%s", cls);
+    fputs("\">", fp);
+}
+
 /* The entity columns of the top table, after its name (from etprof/columns.h). */
 static const etp_column_id top_columns[] = {
     ETP_COL_OP_TYPE, ETP_COL_BACKEND, ETP_COL_AVG, ETP_COL_P50,
@@ -158,7 +169,7 @@ static void top_table(FILE *fp, const rp_report *r, const drawn_at *d)
     for (uint32_t i = 0; i < n && i < TOP_ROWS; i++) {
         const etp_entity *e = top[i];
         char b[64];
-        fprintf(fp, "<tr%s>", e->additive ? "" : " class=\"shared\"");
+        tr_entity(fp, e, e->additive ? NULL : "shared");
         td_uint(fp, i + 1);
         name_cell(fp, r, d, e);
         for (size_t k = 0; k < TOP_COLUMNS; k++)
@@ -424,7 +435,7 @@ static void npu_table(FILE *fp, const rp_report *r, const drawn_at *d)
         if (!e->npu)
             continue;
         double x = cx->get(a, e).d;
-        fputs("<tr>", fp);
+        tr_entity(fp, e, NULL);
         name_cell(fp, r, d, e);
         td_text(fp, e->id);
         td_num(fp, e->npu->executions ? (double)e->npu->calls / e->npu->executions : 0);
