@@ -40,7 +40,7 @@ def open_inputs(etdump, pte=None, etrecord=None, log=None, prepare=None):
 
 
 def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=None,
-            unit="ms", cpu_hz=None, hash_program=True, debug_buffer=None):
+            unit="ms", cpu_hz=None, hash_program=True, debug_buffer=None, findings=None):
     """Analyse a run: the ETDump with its program (.pte/.bpte) and/or ETRecord,
     optionally the runner's log, as `etprof analyze` does.
 
@@ -50,7 +50,9 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
     hash_program: record the program's SHA-256 (publish() needs it for the
     Model Explorer views). debug_buffer: the debug buffer written beside the
     ETDump; every tensor its debug events logged must lie inside it (as
-    `etprof analyze --debug-buffer`). Returns an Analysis; raises etprof.Error."""
+    `etprof analyze --debug-buffer`). findings: thresholds of the findings to
+    change, {"CODE.KEY": value} (as `--finding CODE.KEY=VALUE`; the codes and
+    keys are in docs/findings.md). Returns an Analysis; raises etprof.Error."""
     if pte is None and etrecord is None:
         raise _errors.usage("give an etrecord, a pte program, or both")
     if isinstance(logs, (str, bytes, os.PathLike)):
@@ -70,6 +72,13 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
     method_b = method.encode() if method is not None else None
     opt.method = method_b
     opt.hash_program = int(bool(hash_program))
+    for key, value in (findings or {}).items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise _errors.usage(f"findings[{key!r}] must be a number, got {value!r}")
+        err = _errors.new_error()
+        # The library parses and checks the setting, as for the CLI.
+        _errors.check(_lib.lib.etp_finding_settings_parse(ctypes.byref(opt.findings),
+                                                         f"{key}={value!r}".encode(), ctypes.byref(err)), err)
     dbg_b = None
     if debug_buffer is not None:
         try:
@@ -96,7 +105,7 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
         raise
     call = dict(etdump=etdump, pte=pte, etrecord=etrecord, log=log, method=method,
                 source_unit=src, source_unit_given=source_unit is not None, unit=unit,
-                cpu_hz=cpu_hz, debug_buffer=debug_buffer)
+                cpu_hz=cpu_hz, debug_buffer=debug_buffer, findings=dict(findings or {}))
     # The analysis may keep pointing at the options' strings (its method);
     # the options themselves are recorded when it is published or diffed.
     call["_keep"] = (opt, method_b, dbg_b)

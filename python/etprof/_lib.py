@@ -317,6 +317,7 @@ _PROTOTYPES = {
     "etp_unit_count": (ctypes.c_uint, []),
     "etp_unit_is_tick": (ctypes.c_int, [ctypes.c_int]),
     "etp_analysis_options_init": (None, [ctypes.POINTER(AnalysisOptions)]),
+    "etp_finding_settings_parse": (ctypes.c_int, [ctypes.POINTER(FindingSettings), ctypes.c_char_p, ERR]),
     "etp_inspect_options_init": (None, [ctypes.POINTER(InspectOptions)]),
     "etp_inputs_open": (ctypes.c_int, [ctypes.POINTER(InputsSpec), PP, ERR]),
     "etp_inputs_etdump": (P, [P]),

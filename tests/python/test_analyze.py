@@ -197,6 +197,29 @@ def test_findings_are_the_json_findings(tmp_path):
                 assert e["id"] in ids, e
 
 
+def test_finding_thresholds_as_the_cli():
+    """findings={"CODE.KEY": value} changes a threshold as `--finding` does:
+    the same findings as the CLI's, the threshold shown as given, recorded
+    in the published options; bad settings are usage errors."""
+    args = (run("cm_et_arduino_kws_x10", "etdp"),)
+    kw = dict(pte=run("cm_et_arduino_kws_x10"))
+    setting = {"hotspot.op_type.min_share_pct": 50}
+    ref = cli_json("analyze", "--etdump", args[0], "--pte", kw["pte"], "--json",
+                   "--finding", "hotspot.op_type.min_share_pct=50")
+    with etprof.analyze(*args, findings=setting, **kw) as a:
+        assert a.findings == ref["findings"]
+        hot = [f for f in a.findings if f["code"] == "hotspot.op_type"]
+        assert len(hot) == 1 and "depthwise" in hot[0]["message"], hot
+        t = hot[0]["details"]["thresholds"][0]
+        assert t["given"] and t["value"] == 50 and t["default"] == 30
+    with etprof.analyze(*args, **kw) as a:
+        assert len([f for f in a.findings if f["code"] == "hotspot.op_type"]) == 2
+    for bad in ({"hotspot.op_type.nokey": 1}, {"no.such.key": 1}, {"hotspot.op_type.min_share_pct": -1},
+                {"hotspot.op_type.min_share_pct": "50"}):
+        with pytest.raises(etprof.UsageError):
+            etprof.analyze(*args, findings=bad, **kw)
+
+
 def test_closed_analysis_keeps_what_was_read():
     a = etprof.analyze(run("et_add_x10", "etdp"), pte=run("et_add_x10"))
     ops = a.operators

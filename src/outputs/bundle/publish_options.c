@@ -1,6 +1,9 @@
 /* publish_options.c - the analysis options a bundle records
  * (etp_analysis_options_json, etprof/publish.h): one writer for the CLI and
  * the Python package, so the same analysis records the same bytes. */
+#include <stdio.h>
+
+#include "etprof/findings.h"
 #include "etprof/publish.h"
 #include "etprof/units.h"
 #include "util/jsonw.h"
@@ -22,6 +25,25 @@ char *etp_analysis_options_json(const etp_analysis_options *o, const etp_publish
     etp_jw_kstr(&w, "model_explorer", !po->model_explorer ? "none" : open_page ? "open" : "files");
     etp_jw_kuint(&w, "skip_executions", o->skip_executions);
     etp_jw_kstr(&w, "rank_by", etp_rank_key_name(o->rank_by));
+    /* The findings' thresholds the user changed (--finding), by setting. */
+    size_t n;
+    const etp_finding_rule *r = etp_finding_registry(&n);
+    int any = 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < r[i].param_count; k++) {
+            const etp_finding_param *p = &r[i].params[k];
+            if (!o->findings.given[p->index])
+                continue;
+            if (!any++) {
+                etp_jw_key(&w, "finding_thresholds");
+                etp_jw_obj_begin(&w);
+            }
+            char key[160];
+            snprintf(key, sizeof key, "%s.%s", r[i].code, p->key);
+            etp_jw_kdouble(&w, key, o->findings.value[p->index]);
+        }
+    if (any)
+        etp_jw_obj_end(&w);
     etp_jw_obj_end(&w);
     return etp_jw_take(&w, NULL);
 }
