@@ -103,6 +103,15 @@ static etp_status rule_tracing(finding_ctx *c)
     return finding_end(&b);
 }
 
+/* The share of a delegate call's interval its detailed events leave
+ * unexplained (%), NAN for any other entity or a call without detail. */
+static double unprofiled_pct(const etp_entity *e)
+{
+    if (!finding_is_delegate_call(e) || !e->detail_events || !(e->time.stats.avg > 0))
+        return NAN;
+    return 100.0 * (e->time.stats.avg - e->detail_total_avg) / e->time.stats.avg;
+}
+
 static etp_status rule_unprofiled(finding_ctx *c)
 {
     const etp_analysis *a = c->a;
@@ -112,9 +121,7 @@ static etp_status rule_unprofiled(finding_ctx *c)
     double worst_pct = 0;
     for (uint32_t i = 0; i < a->entity_count; i++) {
         const etp_entity *e = &a->entities[i];
-        if (!finding_is_delegate_call(e) || !e->detail_events || !(e->time.stats.avg > 0))
-            continue;
-        double pct = 100.0 * (e->time.stats.avg - e->detail_total_avg) / e->time.stats.avg;
+        double pct = unprofiled_pct(e);
         if (pct >= min) {
             hits++;
             if (!worst || pct > worst_pct) {
@@ -139,9 +146,7 @@ static etp_status rule_unprofiled(finding_ctx *c)
     finding_value(&b, "unprofiled_pct", worst_pct, "%", 0, "(interval - detail) / interval");
     for (uint32_t i = 0; i < a->entity_count; i++) {
         const etp_entity *e = &a->entities[i];
-        if (!finding_is_delegate_call(e) || !e->detail_events || !(e->time.stats.avg > 0))
-            continue;
-        double pct = 100.0 * (e->time.stats.avg - e->detail_total_avg) / e->time.stats.avg;
+        double pct = unprofiled_pct(e);
         if (pct >= min) {
             char role[48];
             snprintf(role, sizeof role, "%.1f%% unprofiled", pct);
