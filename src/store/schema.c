@@ -156,7 +156,32 @@ static const char step2[] =
     " value_le {BYTES} NOT NULL,"
     " PRIMARY KEY (run, figure)){NOROWID};";
 
-static const char *const steps[ETP_STORE_SCHEMA_VERSION] = {step1, step2};
+/* Version 3: what a series reads of each run, narrow. A series reads every
+ * run of the history; from runs (hundreds of bytes a row, digests as text)
+ * that is tens of MB per query, from series_runs a few. The fields a group
+ * key or filter names are in run_heads, one row for the many runs that
+ * share them. Ingest writes both with the run; runs stored before are
+ * copied here (series_backfill). */
+static const char step3[] =
+    "CREATE TABLE run_heads ("
+    " id {ID},"
+    " program_sha256 TEXT NOT NULL,"
+    " etrecord_sha256 TEXT NOT NULL,"
+    " method TEXT NOT NULL,"
+    " time_unit TEXT NOT NULL,"
+    " validity TEXT NOT NULL,"
+    " tool_version TEXT NOT NULL,"
+    " UNIQUE (program_sha256, etrecord_sha256, method, time_unit, validity, tool_version));"
+    /* run_id and labels repeat the runs row's: a point carries them. */
+    "CREATE TABLE series_runs ("
+    " run {INT} NOT NULL PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,"
+    " head {INT} NOT NULL REFERENCES run_heads (id),"
+    " published_ms {INT} NOT NULL,"
+    " detailed {INT} NOT NULL,"
+    " run_id TEXT NOT NULL,"
+    " labels {BYTES} NOT NULL);" ETP_STORE_SERIES_BACKFILL;
+
+static const char *const steps[ETP_STORE_SCHEMA_VERSION] = {step1, step2, step3};
 
 etp_status etp_store_read_version(etp_db *db, uint32_t *version, etp_error *err)
 {

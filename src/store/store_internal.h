@@ -16,7 +16,7 @@
 /* ---- the open store ------------------------------------------------------ */
 
 /* Texts (any bytes: identities built of NUL-ended fields) mapped to 64-bit
- * values: the ids of dictionary rows (metric kinds, entity keys) this
+ * values: the ids of dictionary rows (metric kinds, entity keys, run heads) this
  * connection has seen committed, a series' groups, gc's runs per group. */
 typedef struct etp_store_dict {
     etp_hm index;
@@ -28,7 +28,7 @@ typedef struct etp_store_dict {
 
 struct etp_store {
     etp_db *db;
-    etp_store_dict metric_kinds, entity_keys;
+    etp_store_dict metric_kinds, entity_keys, run_heads;
 };
 
 void etp_store_dict_init(etp_store_dict *d);
@@ -48,6 +48,22 @@ void etp_store_dict_free(etp_store_dict *d);
 etp_status etp_store_read_version(etp_db *db, uint32_t *version, etp_error *err);
 /* Migrate @p db to @p to (0: current), see etp_store_migrate(). */
 etp_status etp_store_migrate_db(etp_db *db, uint32_t to, uint32_t *from, etp_error *err);
+/* SQL that gives every run without a series_runs row its row (and its
+ * run_heads row): schema step 3 for the runs stored before it; tools that
+ * write runs rows themselves (bench/bench_ingest.c) run it after. */
+#define ETP_STORE_SERIES_BACKFILL                                                                \
+    "INSERT INTO run_heads (program_sha256, etrecord_sha256, method, time_unit, validity, "      \
+    "tool_version) SELECT DISTINCT r.program_sha256, r.etrecord_sha256, r.method, r.time_unit, "  \
+    "r.validity, r.tool_version FROM runs r WHERE NOT EXISTS (SELECT 1 FROM series_runs k "       \
+    "WHERE k.run = r.id) ON CONFLICT (program_sha256, etrecord_sha256, method, time_unit, "       \
+    "validity, tool_version) DO NOTHING;"                                                         \
+    "INSERT INTO series_runs (run, head, published_ms, detailed, run_id, labels) SELECT r.id, "   \
+    "h.id, r.published_ms, r.detailed, r.run_id, r.labels FROM runs r JOIN run_heads h ON "      \
+    "h.program_sha256 = r.program_sha256 AND h.etrecord_sha256 = r.etrecord_sha256 AND "         \
+    "h.method = r.method AND h.time_unit = r.time_unit AND h.validity = r.validity AND "         \
+    "h.tool_version = r.tool_version WHERE NOT EXISTS (SELECT 1 FROM series_runs k WHERE "       \
+    "k.run = r.id);"
+
 /* The "newer than this etprof" error. */
 etp_status etp_store_newer(const etp_db *db, uint32_t version, etp_error *err);
 
@@ -101,8 +117,10 @@ const char *etp_store_run_field(const char *key);
 
 /* SQL of the condition @p f puts on runs aliased @p alias ("" when none),
  * starting with " AND ", its parameters numbered from *@p next (advanced);
- * bind them with etp_store_filter_bind(). malloc'd; NULL when out of memory. */
-char *etp_store_filter_sql(const etp_store_filter *f, const char *alias, int *next);
+ * bind them with etp_store_filter_bind(). @p narrow: @p alias is
+ * series_runs (run fields through its run_heads row). malloc'd; NULL when
+ * out of memory. */
+char *etp_store_filter_sql(const etp_store_filter *f, const char *alias, int narrow, int *next);
 void etp_store_filter_bind(const etp_store_filter *f, etp_db_query *q, int first);
 
 /* A run's labels from runs.labels (key NUL value NUL ...) into @p out (at
