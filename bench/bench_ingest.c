@@ -298,7 +298,7 @@ static int cmd_fill(const char *target, const char *bundle, int nseries, int npo
     }
     /* What ingest writes beside each run: its series_runs row. */
     if (!rc)
-        rc = etp_db_exec(db, ETP_STORE_SERIES_BACKFILL, &err) != ETP_OK;
+        rc = etp_store_series_backfill(db, &err) != ETP_OK;
     /* PostgreSQL: the id sequence past the ids given here. */
     if (!rc && etp_db_engine_get(db) == ETP_DB_POSTGRES)
         rc = etp_db_exec(db, "SELECT setval(pg_get_serial_sequence('runs', 'id'), (SELECT max(id) FROM runs))",

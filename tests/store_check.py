@@ -442,7 +442,8 @@ def make_invalid(T, rid):
     sql(T, "INSERT INTO run_heads (program_sha256, etrecord_sha256, method, time_unit, validity, tool_version) "
            "SELECT program_sha256, etrecord_sha256, method, time_unit, validity, tool_version FROM runs "
            "WHERE run_id = '%s'" % rid)
-    sql(T, "UPDATE series_runs SET head = (SELECT max(id) FROM run_heads) WHERE run_id = '%s'" % rid)
+    sql(T, "UPDATE series_runs SET head = (SELECT max(id) FROM run_heads) "
+           "WHERE run = (SELECT id FROM runs WHERE run_id = '%s')" % rid)
 
 
 RUN_TABLES = ("metrics", "entities", "labels", "inputs", "issues", "figure_samples", "series_runs")

@@ -121,6 +121,11 @@ etp_status etp_store_read_run_labels(etp_db_query *q, int c, etp_arena *a, etp_h
 {
     size_t len;
     const char *blob = etp_db_col_bytes(q, c, &len);
+    return etp_store_labels_read(blob, len, a, r);
+}
+
+etp_status etp_store_labels_read(const char *blob, size_t len, etp_arena *a, etp_history_run *r)
+{
     /* The labels' strings point into one copy of the blob; each label ends
      * in two NULs, which bound their number. */
     char *copy = etp_arena_strndup(a, blob, len);

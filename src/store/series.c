@@ -27,9 +27,9 @@ static const char *find_stat(const char *s, const char *const *list, size_t n)
     return NULL;
 }
 
-/* The columns of a point's row: its series_runs row, then the value and
- * its executions. */
-enum { C_RUN, C_HEAD, C_PUBLISHED, C_DETAILED, C_RUN_ID, C_LABELS, C_VALUE, C_SAMPLES };
+/* The columns of a point's row: its series_runs head and point, then the
+ * value and its executions. */
+enum { C_HEAD, C_POINT, C_VALUE, C_SAMPLES };
 
 /* The run fields a run_heads row holds, in the order they are selected;
  * where a group key's value is: one of these (its index), the run's own
@@ -157,13 +157,13 @@ static etp_status find_head(build *b, int64_t id, head **out, etp_error *err)
 
 /* The value of group key @p key at @p place (key_place) for the row: a
  * field of its head, its run id, or a label ("" when the run has none). */
-static const char *group_value(etp_db_query *q, const head *h, int place, const char *key,
+static const char *group_value(const char *run_id, const head *h, int place, const char *key,
                                const etp_history_label *labels, uint32_t nlabels)
 {
     if (place >= 0)
         return h->field[place];
     if (place == KEY_RUN_ID)
-        return etp_db_col_bytes(q, C_RUN_ID, NULL);
+        return run_id;
     for (uint32_t i = 0; i < nlabels; i++)
         if (!strcmp(labels[i].key, key))
             return labels[i].value;
@@ -253,7 +253,7 @@ static int make_group(build *b, const char *const *vals, const char *unit)
 
 /* The group of the row: found or made. Its identity is the class of the
  * run's head, then the values of the other keys, the unit and the kind. */
-static int group_of(build *b, etp_db_query *q, head *h, const etp_history_label *labels,
+static int group_of(build *b, const char *run_id, head *h, const etp_history_label *labels,
                     uint32_t nlabels, const char *unit, const char *kind, uint32_t *out)
 {
     int64_t cls = class_of(b, h);
@@ -262,7 +262,7 @@ static int group_of(build *b, etp_db_query *q, head *h, const etp_history_label 
         return -1;
     for (uint32_t i = 0; i < b->group_by_count; i++)
         if (b->group_place[i] < 0 &&
-            ident_put(b, &len, group_value(q, h, b->group_place[i], b->group_by[i], labels, nlabels)))
+            ident_put(b, &len, group_value(run_id, h, b->group_place[i], b->group_by[i], labels, nlabels)))
             return -1;
     if (ident_put(b, &len, unit) || ident_put(b, &len, kind ? kind : ""))
         return -1;
@@ -273,7 +273,7 @@ static int group_of(build *b, etp_db_query *q, head *h, const etp_history_label 
     if (added) {
         const char *vals[32];
         for (uint32_t i = 0; i < b->group_by_count; i++)
-            vals[i] = group_value(q, h, b->group_place[i], b->group_by[i], labels, nlabels);
+            vals[i] = group_value(run_id, h, b->group_place[i], b->group_by[i], labels, nlabels);
         *slot = b->g.n;
         if (make_group(b, vals, unit))
             return -1;
@@ -312,18 +312,25 @@ static etp_status read_points(build *b, etp_db_query *q, const char *unit_of_kin
             return st;
         if (!b->q->include_invalid && !strcmp(h->field[F_VALIDITY], "invalid"))
             continue;
+        size_t n;
+        const char *bytes = etp_db_col_bytes(q, C_POINT, &n);
+        etp_store_point pt;
         etp_history_run run;
-        if (etp_store_read_run_labels(q, C_LABELS, b->a, &run))
+        if (etp_store_point_unpack(bytes, n, &pt))
+            return etp_error_set(err, ETP_E_FORMAT, etp_db_shown(b->s->db), ETP_NO_OFFSET,
+                                 "a series_runs row is not a point (%zu bytes)", n);
+        if (etp_store_labels_read(pt.labels, pt.labels_len, b->a, &run))
             return etp_store_nomem(b->s, err);
-        double order = (double)etp_db_col_int(q, C_PUBLISHED);
+        double order = (double)pt.published_ms;
         if (b->q->order_by) {
-            const char *v = group_value(q, h, b->order_place, b->q->order_by, run.labels, run.label_count);
+            const char *v = group_value(pt.run_id, h, b->order_place, b->q->order_by, run.labels,
+                                        run.label_count);
             if (!numeric(v, &order))
                 continue; /* no numeric value to stand at */
         }
         const char *unit = unit_of_kind ? unit_of_kind : h->field[F_TIME_UNIT];
         uint32_t g;
-        if (group_of(b, q, h, run.labels, run.label_count, unit, kind, &g))
+        if (group_of(b, pt.run_id, h, run.labels, run.label_count, unit, kind, &g))
             return etp_store_nomem(b->s, err);
         if (b->npts == b->nchunks * POINT_CHUNK) {
             raw_point **c = realloc(b->chunks, (b->nchunks + 1) * sizeof *c);
@@ -337,14 +344,14 @@ static etp_status read_points(build *b, etp_db_query *q, const char *unit_of_kin
         raw_point *rp = point_at(b, b->npts);
         memset(rp, 0, sizeof *rp);
         rp->group = g;
-        rp->detailed = etp_db_col_int(q, C_DETAILED) != 0;
-        rp->p.run = etp_db_col_int(q, C_RUN);
-        rp->p.run_id = etp_arena_strdup(b->a, etp_db_col_bytes(q, C_RUN_ID, NULL));
-        rp->p.published_ms = etp_db_col_int(q, C_PUBLISHED);
+        rp->detailed = pt.detailed;
+        rp->p.run = pt.run;
+        rp->p.run_id = etp_arena_strndup(b->a, pt.run_id, pt.run_id_len);
+        rp->p.published_ms = pt.published_ms;
         rp->p.order = order;
         rp->p.value = etp_db_col_double(q, C_VALUE);
-        int64_t n = etp_db_col_int(q, C_SAMPLES);
-        rp->p.samples = n > 0 && n <= UINT32_MAX ? (uint32_t)n : 0;
+        int64_t samples = etp_db_col_int(q, C_SAMPLES);
+        rp->p.samples = samples > 0 && samples <= UINT32_MAX ? (uint32_t)samples : 0;
         rp->p.label_count = run.label_count;
         rp->p.labels = run.labels;
         if (!rp->p.run_id)
@@ -459,7 +466,7 @@ void etp_history_series_free(etp_history_series_set *set)
 }
 
 /* The SQL of the values of one metric kind or entity key ($1), the filter's
- * parameters from $2: the run's series_runs columns, then the value and its
+ * parameters from $2: the run's head and point, then the value and its
  * executions (invalid runs are left out as their heads are met). In run
  * order: both sides are read in it from their indexes, so PostgreSQL joins
  * them as they come instead of building a hash table of the whole history. */
@@ -469,13 +476,13 @@ static char *values_sql(const build *b, const char *entity_col)
     char *cond = etp_store_filter_sql(&b->q->filter, "k", 1, &next);
     char *sql = NULL;
     if (cond && !entity_col)
-        sql = etp_strprintf("SELECT k.run, k.head, k.published_ms, k.detailed, k.run_id, k.labels, "
-                            "m.value, m.samples FROM metrics m JOIN series_runs k ON k.run = m.run "
+        sql = etp_strprintf("SELECT k.head, k.point, m.value, m.samples FROM metrics m "
+                            "JOIN series_runs k ON k.run = m.run "
                             "WHERE m.kind = $1 AND m.value IS NOT NULL%s ORDER BY m.run",
                             cond);
     else if (cond)
-        sql = etp_strprintf("SELECT k.run, k.head, k.published_ms, k.detailed, k.run_id, k.labels, "
-                            "e.%s, e.executions FROM entities e JOIN series_runs k ON k.run = e.run "
+        sql = etp_strprintf("SELECT k.head, k.point, e.%s, e.executions FROM entities e "
+                            "JOIN series_runs k ON k.run = e.run "
                             "WHERE e.entity = $1 AND e.%s IS NOT NULL%s ORDER BY e.run",
                             entity_col, entity_col, cond);
     free(cond);

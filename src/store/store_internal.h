@@ -48,22 +48,6 @@ void etp_store_dict_free(etp_store_dict *d);
 etp_status etp_store_read_version(etp_db *db, uint32_t *version, etp_error *err);
 /* Migrate @p db to @p to (0: current), see etp_store_migrate(). */
 etp_status etp_store_migrate_db(etp_db *db, uint32_t to, uint32_t *from, etp_error *err);
-/* SQL that gives every run without a series_runs row its row (and its
- * run_heads row): schema step 3 for the runs stored before it; tools that
- * write runs rows themselves (bench/bench_ingest.c) run it after. */
-#define ETP_STORE_SERIES_BACKFILL                                                                \
-    "INSERT INTO run_heads (program_sha256, etrecord_sha256, method, time_unit, validity, "      \
-    "tool_version) SELECT DISTINCT r.program_sha256, r.etrecord_sha256, r.method, r.time_unit, "  \
-    "r.validity, r.tool_version FROM runs r WHERE NOT EXISTS (SELECT 1 FROM series_runs k "       \
-    "WHERE k.run = r.id) ON CONFLICT (program_sha256, etrecord_sha256, method, time_unit, "       \
-    "validity, tool_version) DO NOTHING;"                                                         \
-    "INSERT INTO series_runs (run, head, published_ms, detailed, run_id, labels) SELECT r.id, "   \
-    "h.id, r.published_ms, r.detailed, r.run_id, r.labels FROM runs r JOIN run_heads h ON "      \
-    "h.program_sha256 = r.program_sha256 AND h.etrecord_sha256 = r.etrecord_sha256 AND "         \
-    "h.method = r.method AND h.time_unit = r.time_unit AND h.validity = r.validity AND "         \
-    "h.tool_version = r.tool_version WHERE NOT EXISTS (SELECT 1 FROM series_runs k WHERE "       \
-    "k.run = r.id);"
-
 /* The "newer than this etprof" error. */
 etp_status etp_store_newer(const etp_db *db, uint32_t version, etp_error *err);
 
@@ -128,6 +112,28 @@ void etp_store_filter_bind(const etp_store_filter *f, etp_db_query *q, int first
  * how many, or the count needed when more than @p max. */
 uint32_t etp_store_labels_parse(const char *blob, size_t len, etp_history_label *out, uint32_t max);
 
+/* ---- series_runs (series_runs.c, ingest_insert.c) ------------------------ */
+
+/* What a series reads of a run: series_runs.point (series_runs.c gives its
+ * bytes). Strings are not NUL-terminated. */
+typedef struct etp_store_point {
+    int64_t run, published_ms;
+    int detailed;
+    const char *run_id, *labels;  /* labels as runs.labels holds them */
+    size_t run_id_len, labels_len;
+} etp_store_point;
+
+/* The point column's bytes (malloc'd, *@p len their count; NULL: out of memory). */
+unsigned char *etp_store_point_pack(const etp_store_point *pt, size_t *len);
+/* Read @p n bytes of a point column; -1 when they are not one. The strings
+ * point into @p bytes. */
+int etp_store_point_unpack(const char *bytes, size_t n, etp_store_point *pt);
+
+/* Give every run without a series_runs row its row (and its run_heads row):
+ * schema step 3 for the runs stored before it; tools that write runs rows
+ * themselves (bench/bench_ingest.c) call it after. */
+etp_status etp_store_series_backfill(etp_db *db, etp_error *err);
+
 /* ---- results: one arena per result ---------------------------------------- */
 
 typedef struct etp_arena {
@@ -153,6 +159,8 @@ etp_status etp_store_read_run(etp_db_query *q, int first, etp_arena *a, etp_hist
                               etp_error *err);
 /* Only the labels of runs.labels in column @p c into r->labels / label_count. */
 etp_status etp_store_read_run_labels(etp_db_query *q, int c, etp_arena *a, etp_history_run *r);
+/* The same from the @p len bytes at @p blob. */
+etp_status etp_store_labels_read(const char *blob, size_t len, etp_arena *a, etp_history_run *r);
 
 /* The runs @p f selects, in publication order, into *@p runs (from @p a). */
 etp_status etp_store_select_runs(etp_store *s, const etp_store_filter *f, etp_arena *a,
