@@ -453,10 +453,11 @@ static int entity_item_ident(const ingest *g, uint32_t i, ident *id)
     return 0;
 }
 
-static int entity_row_ident(etp_db_query *q, ident *id)
+/* The identity of a row read back: its columns 1..@p ncols. */
+static int columns_ident(etp_db_query *q, int ncols, ident *id)
 {
     id->len = 0;
-    for (int k = 1; k <= 5; k++) {
+    for (int k = 1; k <= ncols; k++) {
         size_t n;
         const char *t = etp_db_col_bytes(q, k, &n);
         if (ident_add(id, t, n))
@@ -464,6 +465,8 @@ static int entity_row_ident(etp_db_query *q, ident *id)
     }
     return 0;
 }
+
+static int entity_row_ident(etp_db_query *q, ident *id) { return columns_ident(q, 5, id); }
 
 static void entity_bind_first(const ingest *g, uint32_t i, etp_db_query *q, int p)
 {
@@ -518,17 +521,7 @@ static int head_item_ident(const ingest *g, uint32_t i, ident *id)
     return 0;
 }
 
-static int head_row_ident(etp_db_query *q, ident *id)
-{
-    id->len = 0;
-    for (int k = 1; k <= 6; k++) {
-        size_t n;
-        const char *t = etp_db_col_bytes(q, k, &n);
-        if (ident_add(id, t, n))
-            return -1;
-    }
-    return 0;
-}
+static int head_row_ident(etp_db_query *q, ident *id) { return columns_ident(q, 6, id); }
 
 static void head_bind_first(const ingest *g, uint32_t i, etp_db_query *q, int p)
 {
@@ -640,24 +633,6 @@ static etp_status resolve_all(ingest *g, etp_store_dict fresh[3], etp_error *err
     return st;
 }
 
-/* series_runs: run, head, published_ms, point (series_runs.c). A point
- * that cannot be packed (out of memory) binds NULL: the statement fails. */
-static void bind_series_row(etp_db_query *q, int p, const etp_store_point *pt, int64_t head)
-{
-    size_t n;
-    unsigned char *point = etp_store_point_pack(pt, &n);
-    etp_db_bind_int(q, p, pt->run);
-    etp_db_bind_int(q, p + 1, head);
-    etp_db_bind_int(q, p + 2, pt->published_ms);
-    if (point)
-        etp_db_bind_bytes(q, p + 3, point, n);
-    else
-        etp_db_bind_null(q, p + 3);
-    free(point);
-}
-
-#define SERIES_RUNS_COLUMNS "run, head, published_ms, point"
-
 static void bind_series_run(void *ctx, uint32_t i, etp_db_query *q, int p)
 {
     (void)i;
@@ -665,89 +640,7 @@ static void bind_series_run(void *ctx, uint32_t i, etp_db_query *q, int p)
     const etp_history_run *r = &g->b->run;
     etp_store_point pt = {g->run, r->published_ms, r->detailed, r->run_id, g->b->labels_blob,
                           strlen(r->run_id), g->b->labels_blob_len};
-    bind_series_row(q, p, &pt, g->head);
-}
-
-/* ---- runs stored before schema version 3 ---------------------------------- */
-
-#define BACKFILL_CHUNK 2000
-#define TEXT_OF(x) #x
-#define NUMBER_TEXT(x) TEXT_OF(x)
-
-typedef struct backfill_rows {
-    etp_store_point *pts;
-    int64_t *heads;
-    char **owned;                 /* each point's run id and labels */
-} backfill_rows;
-
-static void bind_backfill(void *ctx, uint32_t i, etp_db_query *q, int p)
-{
-    const backfill_rows *r = ctx;
-    bind_series_row(q, p, &r->pts[i], r->heads[i]);
-}
-
-etp_status etp_store_series_backfill(etp_db *db, etp_error *err)
-{
-    etp_status st = etp_db_exec(
-        db,
-        "INSERT INTO run_heads (program_sha256, etrecord_sha256, method, time_unit, validity, "
-        "tool_version) SELECT DISTINCT r.program_sha256, r.etrecord_sha256, r.method, r.time_unit, "
-        "r.validity, r.tool_version FROM runs r WHERE NOT EXISTS (SELECT 1 FROM series_runs k "
-        "WHERE k.run = r.id) ON CONFLICT (program_sha256, etrecord_sha256, method, time_unit, "
-        "validity, tool_version) DO NOTHING",
-        err);
-    etp_store s = {.db = db};
-    backfill_rows rows = {calloc(BACKFILL_CHUNK, sizeof *rows.pts), calloc(BACKFILL_CHUNK, sizeof *rows.heads),
-                          calloc(BACKFILL_CHUNK, sizeof *rows.owned)};
-    if (!st && (!rows.pts || !rows.heads || !rows.owned))
-        st = etp_store_nomem(&s, err);
-    /* A chunk at a time, read then written: a connection runs one
-     * statement at a time. */
-    for (int64_t after = 0; !st;) {
-        etp_db_query *q;
-        if ((st = etp_db_prepare(db,
-                                 "SELECT r.id, h.id, r.published_ms, r.detailed, r.run_id, r.labels "
-                                 "FROM runs r JOIN run_heads h ON h.program_sha256 = r.program_sha256 "
-                                 "AND h.etrecord_sha256 = r.etrecord_sha256 AND h.method = r.method AND "
-                                 "h.time_unit = r.time_unit AND h.validity = r.validity AND "
-                                 "h.tool_version = r.tool_version WHERE r.id > $1 AND NOT EXISTS "
-                                 "(SELECT 1 FROM series_runs k WHERE k.run = r.id) ORDER BY r.id "
-                                 "LIMIT " NUMBER_TEXT(BACKFILL_CHUNK),
-                                 &q, err)))
-            break;
-        etp_db_bind_int(q, 1, after);
-        uint32_t n = 0;
-        int row;
-        while (!(st = etp_db_step(q, &row, err)) && row && n < BACKFILL_CHUNK) {
-            size_t idl, ll;
-            const char *id = etp_db_col_bytes(q, 4, &idl), *labels = etp_db_col_bytes(q, 5, &ll);
-            char *own = malloc(idl + ll + 1);
-            if (!own) {
-                st = etp_store_nomem(&s, err);
-                break;
-            }
-            memcpy(own, id, idl);
-            memcpy(own + idl, labels, ll);
-            rows.owned[n] = own;
-            rows.heads[n] = etp_db_col_int(q, 1);
-            rows.pts[n] = (etp_store_point){etp_db_col_int(q, 0), etp_db_col_int(q, 2),
-                                            etp_db_col_int(q, 3) != 0, own, own + idl, idl, ll};
-            after = rows.pts[n].run;
-            n++;
-        }
-        etp_db_finalize(q);
-        if (!st && n)
-            st = insert_rows(&s, "series_runs", SERIES_RUNS_COLUMNS, 4, n, bind_backfill, &rows, "", NULL,
-                             err);
-        for (uint32_t i = 0; i < n; i++)
-            free(rows.owned[i]);
-        if (n < BACKFILL_CHUNK)
-            break;
-    }
-    free(rows.pts);
-    free(rows.heads);
-    free(rows.owned);
-    return st;
+    etp_store_point_bind(q, p, &pt, g->head);
 }
 
 /* Every row of the run but its own: statements without results (batched). */
@@ -757,8 +650,8 @@ static etp_status insert_rows_of_run(ingest *g, uint64_t *rows, etp_error *err)
     const etp_store_bundle *b = g->b;
     const etp_bundle_manifest *m = etp_bundle_doc_manifest(b->doc);
     const etp_bundle_summary_info *si = etp_bundle_doc_summary(b->doc);
-    etp_status st = insert_rows(s, "series_runs", SERIES_RUNS_COLUMNS, 4, 1, bind_series_run, g, "",
-                                rows, err);
+    etp_status st = insert_rows(s, "series_runs", ETP_STORE_SERIES_RUNS_COLUMNS, 4, 1, bind_series_run,
+                                g, "", rows, err);
     if (!st)
         st = insert_rows(s, "labels", "run, key, value", 3, b->run.label_count, bind_label, g, "",
                          rows, err);

@@ -128,6 +128,10 @@ unsigned char *etp_store_point_pack(const etp_store_point *pt, size_t *len);
 /* Read @p n bytes of a point column; -1 when they are not one. The strings
  * point into @p bytes. */
 int etp_store_point_unpack(const char *bytes, size_t n, etp_store_point *pt);
+/* Bind a series_runs row (ETP_STORE_SERIES_RUNS_COLUMNS) from parameter @p p:
+ * @p pt with its run_heads row @p head. */
+#define ETP_STORE_SERIES_RUNS_COLUMNS "run, head, published_ms, point"
+void etp_store_point_bind(etp_db_query *q, int p, const etp_store_point *pt, int64_t head);
 
 /* Give every run without a series_runs row its row (and its run_heads row):
  * schema step 3 for the runs stored before it; tools that write runs rows
