@@ -400,7 +400,7 @@ def case_series():
     expect(ok, "an entity's series (forward_0_3 p50) per program")
     # An invalid run is left out unless asked for.
     rid = ser["series"][0]["points"][0]["run_id"]
-    sql(T, "UPDATE runs SET validity = 'invalid' WHERE run_id = '%s'" % rid)
+    make_invalid(T, rid)
     n_all = sum(len(s["points"]) for s in ser["series"])
     a, _ = probe(T, "series", "--metric", "method_execute.avg")
     b_, _ = probe(T, "series", "--metric", "method_execute.avg", "--include-invalid")
@@ -435,13 +435,27 @@ def copies_of(b, n, dirname):
     return [variant(b, os.path.join(WORK, dirname, "c%03d" % i)) for i in range(n)]
 
 
+def make_invalid(T, rid):
+    """Mark run RID invalid as a bundle of validity "invalid" would be stored:
+    its runs row and the run_heads row its series_runs row names."""
+    sql(T, "UPDATE runs SET validity = 'invalid' WHERE run_id = '%s'" % rid)
+    sql(T, "INSERT INTO run_heads (program_sha256, etrecord_sha256, method, time_unit, validity, tool_version) "
+           "SELECT program_sha256, etrecord_sha256, method, time_unit, validity, tool_version FROM runs "
+           "WHERE run_id = '%s'" % rid)
+    sql(T, "UPDATE series_runs SET head = (SELECT max(id) FROM run_heads) "
+           "WHERE run = (SELECT id FROM runs WHERE run_id = '%s')" % rid)
+
+
+RUN_TABLES = ("metrics", "entities", "labels", "inputs", "issues", "figure_samples", "series_runs")
+
+
 def consistent(T, per_run_metrics, per_run_entities):
     """Every stored run has all its rows (all or nothing)."""
     bad = sql(T, "SELECT r.id, (SELECT count(*) FROM metrics m WHERE m.run = r.id), "
-                 "(SELECT count(*) FROM entities e WHERE e.run = r.id) FROM runs r")
-    ok = all(int(m) == per_run_metrics and int(e) == per_run_entities for _, m, e in bad)
-    orphans = sum(count(T, t, "WHERE run NOT IN (SELECT id FROM runs)")
-                  for t in ("metrics", "entities", "labels", "inputs", "issues", "figure_samples"))
+                 "(SELECT count(*) FROM entities e WHERE e.run = r.id), "
+                 "(SELECT count(*) FROM series_runs k WHERE k.run = r.id) FROM runs r")
+    ok = all(int(m) == per_run_metrics and int(e) == per_run_entities and int(k) == 1 for _, m, e, k in bad)
+    orphans = sum(count(T, t, "WHERE run NOT IN (SELECT id FROM runs)") for t in RUN_TABLES)
     if ENGINE == "sqlite":
         con = sqlite3.connect(T)
         ok &= con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -472,8 +486,8 @@ def case_concurrent():
         expect(len(shas) == 40 and set(shas) == {manifest_sha(x) for x in bundles},
                "nothing lost, nothing duplicated (40 runs, one per manifest)")
         expect(consistent(T, n_metrics, n_entities), "every run complete, no orphan rows")
-        expect(int(sql(T, "SELECT max(version) FROM schema_version")[0][0]) == 2 and
-               count(T, "schema_version") == 2, "the schema migrated once")
+        expect(int(sql(T, "SELECT max(version) FROM schema_version")[0][0]) == 3 and
+               count(T, "schema_version") == 3, "the schema migrated once")
 
 
 def case_kill():
@@ -700,23 +714,43 @@ def case_migrate():
            "reading an older schema: one line saying to migrate")
     rc, out, err = ingest(T, b)
     rc2, out2, _ = run("db", "info", "--db", T, "--json")
-    expect(rc == 0 and rc2 == 0 and json.loads(out2)["schema_version"] == 2 and json.loads(out2)["runs"] == 1,
-           "ingest migrates an older database (1 -> 2) and stores")
+    expect(rc == 0 and rc2 == 0 and json.loads(out2)["schema_version"] == 3 and json.loads(out2)["runs"] == 1,
+           "ingest migrates an older database (1 -> 3) and stores")
     rc, out, err = run("db", "migrate", "--db", T)
-    expect(rc == 0 and b"schema version 2, nothing to do" in out, "db migrate on a current schema: nothing to do")
+    expect(rc == 0 and b"schema version 3, nothing to do" in out, "db migrate on a current schema: nothing to do")
     set_version(T, 99)
     for args in (["db", "ingest", "--db", T, b], ["db", "runs", "--db", T], ["db", "migrate", "--db", T]):
         rc, out, err = run(*args)
-        expect(rc == 1 and one_line(err) and "schema version 99 is newer than this etprof's (2)" in err,
+        expect(rc == 1 and one_line(err) and "schema version 99 is newer than this etprof's (3)" in err,
                "%s refuses a newer database in one line naming both versions" % args[1])
     expect(count(T, "runs") == 1, "the newer database untouched")
     T2 = new_target("race")
     procs = [subprocess.Popen([ETPROF, "db", "migrate", "--db", T2], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for _ in range(4)]
     rcs = [p.wait() for p in procs]
-    expect(rcs == [0] * 4 and count(T2, "schema_version") == 2, "four migrations at once: each step applied once")
+    expect(rcs == [0] * 4 and count(T2, "schema_version") == 3, "four migrations at once: each step applied once")
     rc, out, err = run("db", "migrate", "--db", new_target("bad"), "--to", "7")
     expect(rc == 2 and one_line(err), "--to beyond this etprof's version: usage error")
+    # Version 3 adds series_runs and run_heads beside runs: a version-2 store
+    # (the same store without them) gets a row for each of its runs.
+    T3 = new_target("v2")
+    base = int(time.time() * 1000) - 10**6
+    copies = [variant(b, os.path.join(WORK, "m", "%s-%d" % (dev, i)), base + i * 1000)
+              for i in range(3) for dev in ("pixel7", "rpi5")]
+    for dev in ("pixel7", "rpi5"):
+        ingest(T3, *[c for c in copies if "/%s-" % dev in c], extra=["--label", "device=" + dev, "--label", "seq=4"])
+    queries = (["--metric", "method_execute.avg"], ["--metric", "method_execute.avg", "--where", "device=rpi5"],
+               ["--entity", "forward_0_3", "--stat", "p50", "--group-by", "device", "--order-by", "seq"])
+    before = [probe(T3, "series", *q)[0] for q in queries]
+    sql(T3, "DROP TABLE series_runs")
+    sql(T3, "DROP TABLE run_heads")
+    sql(T3, "DELETE FROM schema_version WHERE version = 3")
+    rc, out, err = run("db", "migrate", "--db", T3)
+    expect(rc == 0 and b"schema version 2 -> 3" in out and count(T3, "series_runs") == 6 and
+           count(T3, "run_heads") == 1, "2 -> 3: a series_runs row for each of the six runs, one head (%s)" % err.strip())
+    after = [probe(T3, "series", *q)[0] for q in queries]
+    expect(before == after and sum(len(s["points"]) for s in after[0]["series"]) == 6,
+           "the series of a migrated store are those it had")
 
 
 def case_gc():
@@ -744,8 +778,7 @@ def case_gc():
         mine = sorted(r["published_ms"] for r in left if r["labels"]["device"] == dev)
         ok &= mine == [now - 8000, now - 7000]
     expect(ok, "the newest two of each device remain")
-    orphans = sum(count(T, t, "WHERE run NOT IN (SELECT id FROM runs)")
-                  for t in ("metrics", "entities", "labels", "inputs", "issues", "figure_samples"))
+    orphans = sum(count(T, t, "WHERE run NOT IN (SELECT id FROM runs)") for t in RUN_TABLES)
     expect(orphans == 0 and count(T, "metrics") == n_metrics // 2 and count(T, "labels") == n_labels // 2,
            "every row of a removed run went with it")
     old = [r[0] for r in sql(T, "SELECT id FROM runs ORDER BY id")][:2]

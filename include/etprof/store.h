@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 /** The schema version this library reads and writes. */
-#define ETP_STORE_SCHEMA_VERSION 2
+#define ETP_STORE_SCHEMA_VERSION 3
 
 /** An open store (one connection). */
 typedef struct etp_store etp_store;

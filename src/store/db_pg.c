@@ -35,9 +35,21 @@ typedef struct pg_query {
     Oid *types;
     char **values;
     int *lengths, *formats;
-    PGresult *res;
-    int row, rows;
+    PGresult *res;                /* the current row (single-row mode) */
+    enum { RUN_IDLE, RUN_STREAMING, RUN_DONE } state;
 } pg_query;
+
+/* Read what is left of the query's results: the connection is free for the
+ * next statement (a query stopped early still receives its rows). */
+static void drain(pg_query *q)
+{
+    if (q->state == RUN_STREAMING) {
+        PGresult *r;
+        while ((r = PQgetResult(((pg_db *)q->head.db)->c)))
+            PQclear(r);
+    }
+    q->state = RUN_DONE;
+}
 
 static void no_notices(void *arg, const char *message)
 {
@@ -269,24 +281,31 @@ static etp_status pg_step(etp_db_query *hq, int *row, etp_error *err)
                                  q->lengths, q->formats, 1)
                    ? ETP_OK
                    : fail_text(hq->db, PQerrorMessage(d->c), err);
-    if (!q->res) {
-        q->res = PQexecParams(((pg_db *)hq->db)->c, q->sql, q->nparams, q->types,
-                              (const char *const *)q->values, q->lengths, q->formats, 1);
-        ExecStatusType st = PQresultStatus(q->res);
-        if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
-            etp_status s = fail_result(hq->db, q->res, err);
-            PQclear(q->res);
-            q->res = NULL;
-            return s;
-        }
-        q->rows = PQntuples(q->res);
-        q->row = -1;
+    if (q->state == RUN_DONE)
+        return ETP_OK;
+    if (q->state == RUN_IDLE) {
+        /* Rows stream one at a time (single-row mode): the client holds one
+         * row, never the whole result (100,000 rows of a series would be
+         * tens of MB of fresh memory, each page a fault). */
+        if (!PQsendQueryParams(d->c, q->sql, q->nparams, q->types, (const char *const *)q->values,
+                               q->lengths, q->formats, 1))
+            return fail_text(hq->db, PQerrorMessage(d->c), err);
+        PQsetSingleRowMode(d->c); /* may fail only when nothing was sent */
+        q->state = RUN_STREAMING;
     }
-    if (q->row + 1 < q->rows) {
-        q->row++;
+    PQclear(q->res);
+    q->res = PQgetResult(d->c);
+    ExecStatusType st = PQresultStatus(q->res);
+    if (st == PGRES_SINGLE_TUPLE) {
         *row = 1;
+        return ETP_OK;
     }
-    return ETP_OK;
+    etp_status s = st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK ? ETP_OK
+                                                                   : fail_result(hq->db, q->res, err);
+    PQclear(q->res);
+    q->res = NULL;
+    drain(q);
+    return s;
 }
 
 static pg_query *cur(etp_db_query *q) { return (pg_query *)q; }
@@ -294,7 +313,7 @@ static pg_query *cur(etp_db_query *q) { return (pg_query *)q; }
 static int pg_col_null(etp_db_query *hq, int c)
 {
     pg_query *q = cur(hq);
-    return PQgetisnull(q->res, q->row, c);
+    return PQgetisnull(q->res, 0, c);
 }
 
 static uint64_t be_bytes(const unsigned char *p, int n)
@@ -307,7 +326,7 @@ static uint64_t be_bytes(const unsigned char *p, int n)
 
 static double as_double(pg_query *q, int c)
 {
-    const unsigned char *p = (const unsigned char *)PQgetvalue(q->res, q->row, c);
+    const unsigned char *p = (const unsigned char *)PQgetvalue(q->res, 0, c);
     switch (PQftype(q->res, c)) {
     case OID_FLOAT8: {
         uint64_t bits = be_bytes(p, 8);
@@ -332,9 +351,9 @@ static double as_double(pg_query *q, int c)
 static int64_t pg_col_int(etp_db_query *hq, int c)
 {
     pg_query *q = cur(hq);
-    if (PQgetisnull(q->res, q->row, c))
+    if (PQgetisnull(q->res, 0, c))
         return 0;
-    const unsigned char *p = (const unsigned char *)PQgetvalue(q->res, q->row, c);
+    const unsigned char *p = (const unsigned char *)PQgetvalue(q->res, 0, c);
     switch (PQftype(q->res, c)) {
     case OID_INT8: return (int64_t)be_bytes(p, 8);
     case OID_INT4: return (int32_t)be_bytes(p, 4);
@@ -350,8 +369,8 @@ static double pg_col_double(etp_db_query *hq, int c) { return as_double(cur(hq),
 static const char *pg_col_bytes(etp_db_query *hq, int c, size_t *len)
 {
     pg_query *q = cur(hq);
-    *len = (size_t)PQgetlength(q->res, q->row, c);
-    return PQgetvalue(q->res, q->row, c);
+    *len = (size_t)PQgetlength(q->res, 0, c);
+    return PQgetvalue(q->res, 0, c);
 }
 
 static void pg_reset(etp_db_query *hq)
@@ -359,6 +378,8 @@ static void pg_reset(etp_db_query *hq)
     pg_query *q = cur(hq);
     PQclear(q->res);
     q->res = NULL;
+    drain(q);
+    q->state = RUN_IDLE;
     for (int i = 0; i < q->cap; i++) {
         free(q->values[i]);
         q->values[i] = NULL;
@@ -372,6 +393,7 @@ static void pg_finalize(etp_db_query *hq)
 {
     pg_query *q = cur(hq);
     PQclear(q->res);
+    drain(q);
     for (int i = 0; i < q->cap; i++)
         free(q->values[i]);
     free(q->types);

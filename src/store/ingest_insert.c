@@ -106,6 +106,7 @@ typedef struct ingest {
     uint32_t metric_count;
     int64_t *metric_kind;         /* per metric */
     int64_t *entity_key;          /* per entity row */
+    int64_t head;                 /* the run's run_heads row */
 } ingest;
 
 static const char *or_empty(const char *s) { return s ? s : ""; }
@@ -452,10 +453,11 @@ static int entity_item_ident(const ingest *g, uint32_t i, ident *id)
     return 0;
 }
 
-static int entity_row_ident(etp_db_query *q, ident *id)
+/* The identity of a row read back: its columns 1..@p ncols. */
+static int columns_ident(etp_db_query *q, int ncols, ident *id)
 {
     id->len = 0;
-    for (int k = 1; k <= 5; k++) {
+    for (int k = 1; k <= ncols; k++) {
         size_t n;
         const char *t = etp_db_col_bytes(q, k, &n);
         if (ident_add(id, t, n))
@@ -463,6 +465,8 @@ static int entity_row_ident(etp_db_query *q, ident *id)
     }
     return 0;
 }
+
+static int entity_row_ident(etp_db_query *q, ident *id) { return columns_ident(q, 5, id); }
 
 static void entity_bind_first(const ingest *g, uint32_t i, etp_db_query *q, int p)
 {
@@ -496,6 +500,53 @@ static const dict_spec entity_keys = {
     .row_ident = entity_row_ident,
     .bind_item = entity_bind_item,
     .bind_first = entity_bind_first,
+};
+
+/* run_heads: the run's fields a series groups or filters by (one item). */
+static const char *head_field(const ingest *g, int k)
+{
+    const etp_history_run *r = &g->b->run;
+    const char *f[6] = {r->program_sha256, g->b->etrecord_sha256, r->method,
+                        r->time_unit,      r->validity,           r->tool_version};
+    return or_empty(f[k]);
+}
+
+static int head_item_ident(const ingest *g, uint32_t i, ident *id)
+{
+    (void)i;
+    id->len = 0;
+    for (int k = 0; k < 6; k++)
+        if (ident_add(id, head_field(g, k), strlen(head_field(g, k))))
+            return -1;
+    return 0;
+}
+
+static int head_row_ident(etp_db_query *q, ident *id) { return columns_ident(q, 6, id); }
+
+static void head_bind_first(const ingest *g, uint32_t i, etp_db_query *q, int p)
+{
+    (void)i;
+    etp_db_bind_text(q, p, head_field(g, 0));
+}
+
+static void head_bind_item(const ingest *g, uint32_t i, etp_db_query *q, int p)
+{
+    (void)i;
+    for (int k = 0; k < 6; k++)
+        etp_db_bind_text(q, p + k, head_field(g, k));
+}
+
+static const dict_spec run_heads = {
+    .table = "run_heads",
+    .cols = "program_sha256, etrecord_sha256, method, time_unit, validity, tool_version",
+    .first_col = "program_sha256",
+    .ncols = 6,
+    .conflict = " ON CONFLICT (program_sha256, etrecord_sha256, method, time_unit, validity, "
+                "tool_version) DO NOTHING",
+    .item_ident = head_item_ident,
+    .row_ident = head_row_ident,
+    .bind_item = head_bind_item,
+    .bind_first = head_bind_first,
 };
 
 /* Keep what @p fresh learnt (after COMMIT: the rows are there for good). */
@@ -569,16 +620,27 @@ static etp_status existing_run(etp_store *s, const char *sha, int64_t *run, etp_
 }
 
 /* The dictionary ids the run's rows refer to (these may read). */
-static etp_status resolve_all(ingest *g, etp_store_dict *fresh_kinds, etp_store_dict *fresh_keys,
-                              etp_error *err)
+static etp_status resolve_all(ingest *g, etp_store_dict fresh[3], etp_error *err)
 {
     etp_store *s = g->s;
     etp_status st = resolve(g, &metric_kinds, &s->metric_kinds, g->metric_count, g->metric_kind,
-                            fresh_kinds, err);
+                            &fresh[0], err);
     if (!st)
-        st = resolve(g, &entity_keys, &s->entity_keys, g->b->entity_count, g->entity_key, fresh_keys,
+        st = resolve(g, &entity_keys, &s->entity_keys, g->b->entity_count, g->entity_key, &fresh[1],
                      err);
+    if (!st)
+        st = resolve(g, &run_heads, &s->run_heads, 1, &g->head, &fresh[2], err);
     return st;
+}
+
+static void bind_series_run(void *ctx, uint32_t i, etp_db_query *q, int p)
+{
+    (void)i;
+    const ingest *g = ctx;
+    const etp_history_run *r = &g->b->run;
+    etp_store_point pt = {g->run, r->published_ms, r->detailed, r->run_id, g->b->labels_blob,
+                          strlen(r->run_id), g->b->labels_blob_len};
+    etp_store_point_bind(q, p, &pt, g->head);
 }
 
 /* Every row of the run but its own: statements without results (batched). */
@@ -588,8 +650,11 @@ static etp_status insert_rows_of_run(ingest *g, uint64_t *rows, etp_error *err)
     const etp_store_bundle *b = g->b;
     const etp_bundle_manifest *m = etp_bundle_doc_manifest(b->doc);
     const etp_bundle_summary_info *si = etp_bundle_doc_summary(b->doc);
-    etp_status st = insert_rows(s, "labels", "run, key, value", 3, b->run.label_count, bind_label, g,
-                                "", rows, err);
+    etp_status st = insert_rows(s, "series_runs", ETP_STORE_SERIES_RUNS_COLUMNS, 4, 1, bind_series_run,
+                                g, "", rows, err);
+    if (!st)
+        st = insert_rows(s, "labels", "run, key, value", 3, b->run.label_count, bind_label, g, "",
+                         rows, err);
     if (!st)
         st = insert_rows(s, "inputs", "run, role, name, size_bytes, sha256", 5, m->input_count,
                          bind_input, g, "", rows, err);
@@ -643,9 +708,9 @@ etp_status etp_store_insert(etp_store *s, const etp_store_bundle *b, etp_store_i
     g.metrics = etp_bundle_doc_metrics(b->doc, &g.metric_count);
     g.metric_kind = calloc(g.metric_count + 1, sizeof *g.metric_kind);
     g.entity_key = calloc(b->entity_count + 1, sizeof *g.entity_key);
-    etp_store_dict fresh_kinds, fresh_keys;
-    etp_store_dict_init(&fresh_kinds);
-    etp_store_dict_init(&fresh_keys);
+    etp_store_dict fresh[3]; /* metric kinds, entity keys, run heads */
+    for (int i = 0; i < 3; i++)
+        etp_store_dict_init(&fresh[i]);
     etp_status st = g.metric_kind && g.entity_key ? etp_db_begin_write(s->db, err) : etp_store_nomem(s, err);
     int open = !st;
     if (!st)
@@ -658,7 +723,7 @@ etp_status etp_store_insert(etp_store *s, const etp_store_bundle *b, etp_store_i
     } else if (!st) {
         /* The rows and COMMIT in one batch: on PostgreSQL, one round trip. */
         res->rows = 1;
-        st = resolve_all(&g, &fresh_kinds, &fresh_keys, err);
+        st = resolve_all(&g, fresh, err);
         etp_status sent = st ? st : etp_db_batch_begin(s->db, err);
         if (!sent)
             sent = insert_rows_of_run(&g, &res->rows, err);
@@ -676,16 +741,17 @@ etp_status etp_store_insert(etp_store *s, const etp_store_bundle *b, etp_store_i
             open = 0;
             res->run = g.run;
             res->added = 1;
-            remember(&s->metric_kinds, &fresh_kinds);
-            remember(&s->entity_keys, &fresh_keys);
+            remember(&s->metric_kinds, &fresh[0]);
+            remember(&s->entity_keys, &fresh[1]);
+            remember(&s->run_heads, &fresh[2]);
         }
     }
     if (st && open)
         etp_db_rollback(s->db);
     if (st)
         memset(res, 0, sizeof *res);
-    etp_store_dict_free(&fresh_kinds);
-    etp_store_dict_free(&fresh_keys);
+    for (int i = 0; i < 3; i++)
+        etp_store_dict_free(&fresh[i]);
     free(g.metric_kind);
     free(g.entity_key);
     return st;

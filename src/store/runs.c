@@ -23,26 +23,31 @@ const char *etp_store_run_field(const char *key)
     return NULL;
 }
 
-char *etp_store_filter_sql(const etp_store_filter *f, const char *alias, int *next)
+char *etp_store_filter_sql(const etp_store_filter *f, const char *alias, int narrow, int *next)
 {
-    size_t cap = 64 + (f ? (size_t)f->where_count * 160 : 0), k = 0;
+    size_t cap = 64 + (f ? (size_t)f->where_count * 200 : 0), k = 0;
     char *s = malloc(cap);
     if (!s)
         return NULL;
     s[0] = '\0';
     if (!f)
         return s;
+    const char *id = narrow ? "run" : "id";
     if (f->has_since)
         k += (size_t)snprintf(s + k, cap - k, " AND %s.published_ms >= $%d", alias, (*next)++);
     for (uint32_t i = 0; i < f->where_count; i++) {
         const char *field = etp_store_run_field(f->where[i].key);
-        if (field) {
+        if (field && narrow && strcmp(field, "run_id")) { /* series_runs has run_id */
+            k += (size_t)snprintf(s + k, cap - k,
+                                  " AND %s.head IN (SELECT id FROM run_heads WHERE %s = $%d)", alias,
+                                  field, (*next)++);
+        } else if (field) {
             k += (size_t)snprintf(s + k, cap - k, " AND %s.%s = $%d", alias, field, (*next)++);
         } else {
             k += (size_t)snprintf(s + k, cap - k,
-                                  " AND %s.id IN (SELECT run FROM labels WHERE key = $%d AND "
+                                  " AND %s.%s IN (SELECT run FROM labels WHERE key = $%d AND "
                                   "value = $%d)",
-                                  alias, *next, *next + 1);
+                                  alias, id, *next, *next + 1);
             *next += 2;
         }
     }
@@ -116,6 +121,11 @@ etp_status etp_store_read_run_labels(etp_db_query *q, int c, etp_arena *a, etp_h
 {
     size_t len;
     const char *blob = etp_db_col_bytes(q, c, &len);
+    return etp_store_labels_read(blob, len, a, r);
+}
+
+etp_status etp_store_labels_read(const char *blob, size_t len, etp_arena *a, etp_history_run *r)
+{
     /* The labels' strings point into one copy of the blob; each label ends
      * in two NULs, which bound their number. */
     char *copy = etp_arena_strndup(a, blob, len);
@@ -136,7 +146,7 @@ etp_status etp_store_select_runs(etp_store *s, const etp_store_filter *f, etp_ar
     *runs = NULL;
     *count = 0;
     int next = 1;
-    char *cond = etp_store_filter_sql(f, "r", &next);
+    char *cond = etp_store_filter_sql(f, "r", 0, &next);
     etp_db_query *q;
     etp_status st = etp_store_prepare_text(
         s, cond ? etp_strprintf("SELECT " ETP_STORE_RUN_COLUMNS " FROM runs r WHERE 1 = 1%s "

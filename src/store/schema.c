@@ -156,7 +156,36 @@ static const char step2[] =
     " value_le {BYTES} NOT NULL,"
     " PRIMARY KEY (run, figure)){NOROWID};";
 
-static const char *const steps[ETP_STORE_SCHEMA_VERSION] = {step1, step2};
+/* Version 3: what a series reads of each run, narrow. A series reads every
+ * run of the history; from runs (hundreds of bytes a row, digests as text)
+ * that is tens of MB per query, from series_runs a few. The fields a group
+ * key or filter names are in run_heads, one row for the many runs that
+ * share them. Ingest writes both with the run; the runs stored before get
+ * theirs after the DDL (etp_store_series_backfill). */
+static const char step3[] =
+    "CREATE TABLE run_heads ("
+    " id {ID},"
+    " program_sha256 TEXT NOT NULL,"
+    " etrecord_sha256 TEXT NOT NULL,"
+    " method TEXT NOT NULL,"
+    " time_unit TEXT NOT NULL,"
+    " validity TEXT NOT NULL,"
+    " tool_version TEXT NOT NULL,"
+    " UNIQUE (program_sha256, etrecord_sha256, method, time_unit, validity, tool_version));"
+    /* point: the run's id, publication time, detailed flag, run id and
+     * labels in one value (series_runs.c): a series reads it, the head and
+     * the value, three columns a row. published_ms is also a column of its
+     * own for --since. */
+    "CREATE TABLE series_runs ("
+    " run {INT} NOT NULL PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,"
+    " head {INT} NOT NULL REFERENCES run_heads (id),"
+    " published_ms {INT} NOT NULL,"
+    " point {BYTES} NOT NULL);";
+
+static const char *const steps[ETP_STORE_SCHEMA_VERSION] = {step1, step2, step3};
+/* What a step does after its DDL (NULL: nothing). */
+static etp_status (*const after_step[ETP_STORE_SCHEMA_VERSION])(etp_db *, etp_error *) = {
+    NULL, NULL, etp_store_series_backfill};
 
 etp_status etp_store_read_version(etp_db *db, uint32_t *version, etp_error *err)
 {
@@ -187,6 +216,8 @@ static etp_status apply(etp_db *db, uint32_t k, etp_error *err)
         return etp_error_set(err, ETP_E_NOMEM, etp_db_shown(db), ETP_NO_OFFSET, "out of memory");
     etp_status s = etp_db_exec(db, ddl, err);
     free(ddl);
+    if (!s && after_step[k - 1])
+        s = after_step[k - 1](db, err);
     etp_db_query *q = NULL;
     if (!s)
         s = etp_db_prepare(db,

@@ -27,20 +27,37 @@ static const char *find_stat(const char *s, const char *const *list, size_t n)
     return NULL;
 }
 
-/* The columns of a point's row: the run's (those no group key reads are
- * selected as '', sparing their bytes), then the value, its executions and
- * its unit. */
-enum { C_ID, C_RUN_ID, C_PUBLISHED, C_PROGRAM, C_ETRECORD, C_METHOD, C_UNIT, C_VALIDITY, C_TOOL,
-       C_LABELS, C_DETAILED, C_VALUE, C_SAMPLES, C_VALUE_UNIT };
+/* The columns of a point's row: its series_runs head and point, then the
+ * value and its executions. */
+enum { C_HEAD, C_POINT, C_VALUE, C_SAMPLES };
 
-/* The run fields a group key may name, by column (C_PROGRAM .. C_TOOL). */
-static const struct {
-    const char *key, *column;
-    int col;
-} group_fields[] = {{"program", "program_sha256", C_PROGRAM}, {"etrecord", "etrecord_sha256", C_ETRECORD},
-                    {"method", "method", C_METHOD},           {"unit", "time_unit", C_UNIT},
-                    {"validity", "validity", C_VALIDITY},     {"tool_version", "tool_version", C_TOOL},
-                    {"run_id", "run_id", C_RUN_ID}};
+/* The run fields a run_heads row holds, in the order they are selected;
+ * where a group key's value is: one of these (its index), the run's own
+ * run id, or a label. */
+#define HEAD_FIELDS 6
+static const char *const head_columns[HEAD_FIELDS] = {"program_sha256", "etrecord_sha256", "method",
+                                                      "time_unit",      "validity",        "tool_version"};
+enum { F_TIME_UNIT = 3, F_VALIDITY = 4, KEY_LABEL = -1, KEY_RUN_ID = -2 };
+
+static int key_place(const char *key)
+{
+    const char *col = etp_store_run_field(key);
+    if (!col)
+        return KEY_LABEL;
+    for (int i = 0; i < HEAD_FIELDS; i++)
+        if (!strcmp(col, head_columns[i]))
+            return i;
+    return KEY_RUN_ID; /* the one run field that is the run's own */
+}
+
+/* A run_heads row: its fields (in the result's arena) and its class, the
+ * values of the group keys it names (runs of heads of one class may share
+ * a series); -1 until first met. */
+typedef struct head {
+    int64_t id;
+    const char *field[HEAD_FIELDS];
+    int64_t cls;
+} head;
 
 /* A point as read, before it joins its series. */
 #define POINT_CHUNK 32768
@@ -50,7 +67,7 @@ typedef struct raw_point {
     int detailed;
 } raw_point;
 
-/* The groups met so far: identity text (values NUL-separated) -> index. */
+/* The groups met so far: identity (class, then the other values) -> index. */
 typedef struct groups {
     etp_store_dict index;         /* identity -> series index */
     etp_history_series *series;   /* key, group labels, metric, unit filled; points later */
@@ -64,8 +81,12 @@ typedef struct build {
     const char *metric_name;      /* the name series carry */
     const char *const *group_by;
     uint32_t group_by_count;
-    int group_col[32];            /* where each group key's value is (field_column) */
-    int order_col;
+    int group_place[32];          /* where each group key's value is (key_place) */
+    int order_place;
+    head *heads;                  /* run_heads as read, found by id through head_index */
+    uint32_t nheads, heads_cap;
+    etp_hm head_index;
+    etp_store_dict classes;       /* the head-field values of a class -> its number */
     groups g;
     raw_point **chunks;           /* the points as read, POINT_CHUNK a chunk (never moved) */
     size_t npts, nchunks;
@@ -75,33 +96,82 @@ typedef struct build {
 
 static const char *const default_group_by[] = {"program", "method", "device"};
 
-/* The value of group key @p key for the row: a run field or a label ("" when
- * the run has no such label). */
-/* Which column holds group key @p key: a run field's, or -1 for a label. */
-static int field_column(const char *key)
+/* Read the run_heads rows not read yet. */
+static etp_status load_heads(build *b, etp_error *err)
 {
-    for (size_t i = 0; i < sizeof group_fields / sizeof group_fields[0]; i++)
-        if (!strcmp(key, group_fields[i].key))
-            return group_fields[i].col;
-    return -1;
+    etp_db_query *q;
+    etp_status st = etp_db_prepare(b->s->db,
+                                   "SELECT id, program_sha256, etrecord_sha256, method, time_unit, "
+                                   "validity, tool_version FROM run_heads WHERE id > $1 ORDER BY id",
+                                   &q, err);
+    if (st)
+        return st;
+    etp_db_bind_int(q, 1, b->nheads ? b->heads[b->nheads - 1].id : 0);
+    int row;
+    while (!(st = etp_db_step(q, &row, err)) && row) {
+        if (b->nheads == b->heads_cap) {
+            uint32_t cap = b->heads_cap ? b->heads_cap * 2 : 64;
+            head *h = realloc(b->heads, cap * sizeof *h);
+            if (!h) {
+                st = etp_store_nomem(b->s, err);
+                break;
+            }
+            b->heads = h;
+            b->heads_cap = cap;
+        }
+        head *h = &b->heads[b->nheads];
+        h->id = etp_db_col_int(q, 0);
+        h->cls = -1;
+        int ok = 1;
+        for (int i = 0; i < HEAD_FIELDS; i++)
+            ok &= (h->field[i] = etp_arena_strdup(b->a, etp_db_col_bytes(q, i + 1, NULL))) != NULL;
+        if (!ok || etp_hm_put(&b->head_index, (uint64_t)h->id, b->nheads)) {
+            st = etp_store_nomem(b->s, err);
+            break;
+        }
+        b->nheads++;
+    }
+    etp_db_finalize(q);
+    return st;
 }
 
-/* The value of a group key for the row: column @p col (field_column), or
- * label @p key ("" when the run has no such label). */
-static const char *group_value(etp_db_query *q, int col, const char *key,
+/* The run_heads row @p id into *@p out (the table read again once when a
+ * run stored since names one not seen yet). */
+static etp_status find_head(build *b, int64_t id, head **out, etp_error *err)
+{
+    for (int again = 0; again < 2; again++) {
+        size_t cur = 0;
+        uint32_t i;
+        while (etp_hm_next(&b->head_index, (uint64_t)id, &cur, &i))
+            if (b->heads[i].id == id) {
+                *out = &b->heads[i];
+                return ETP_OK;
+            }
+        etp_status st = again ? ETP_OK : load_heads(b, err);
+        if (st)
+            return st;
+    }
+    return etp_error_set(err, ETP_E_INTERNAL, etp_db_shown(b->s->db), ETP_NO_OFFSET,
+                         "a run names run_heads row %lld, which is not there", (long long)id);
+}
+
+/* The value of group key @p key at @p place (key_place) for the row: a
+ * field of its head, its run id, or a label ("" when the run has none). */
+static const char *group_value(const char *run_id, const head *h, int place, const char *key,
                                const etp_history_label *labels, uint32_t nlabels)
 {
-    if (col >= 0)
-        return etp_db_col_bytes(q, col, NULL);
+    if (place >= 0)
+        return h->field[place];
+    if (place == KEY_RUN_ID)
+        return run_id;
     for (uint32_t i = 0; i < nlabels; i++)
         if (!strcmp(labels[i].key, key))
             return labels[i].value;
     return "";
 }
 
-static int ident_put(build *b, size_t *len, const char *s)
+static int ident_put_bytes(build *b, size_t *len, const void *s, size_t n)
 {
-    size_t n = strlen(s) + 1;
     if (*len + n > b->ident_cap) {
         size_t cap = (*len + n) * 2;
         char *p = realloc(b->ident, cap);
@@ -115,29 +185,31 @@ static int ident_put(build *b, size_t *len, const char *s)
     return 0;
 }
 
-/* The group of the row: found or made (with its key text and labels). */
-static int group_of(build *b, etp_db_query *q, const etp_history_label *labels, uint32_t nlabels,
-                    const char *unit, const char *kind, uint32_t *out)
+static int ident_put(build *b, size_t *len, const char *s) { return ident_put_bytes(b, len, s, strlen(s) + 1); }
+
+/* The class of @p h: the values of the group keys its fields hold, numbered
+ * in the order met; -1 when out of memory. */
+static int64_t class_of(build *b, head *h)
 {
+    if (h->cls >= 0)
+        return h->cls;
     size_t len = 0;
-    const char *vals[64];
-    for (uint32_t i = 0; i < b->group_by_count; i++) {
-        vals[i] = group_value(q, b->group_col[i], b->group_by[i], labels, nlabels);
-        if (ident_put(b, &len, vals[i]))
+    for (uint32_t i = 0; i < b->group_by_count; i++)
+        if (b->group_place[i] >= 0 && ident_put(b, &len, h->field[b->group_place[i]]))
             return -1;
-    }
-    if (ident_put(b, &len, unit) || ident_put(b, &len, kind ? kind : ""))
-        return -1;
-    groups *g = &b->g;
     int added;
-    int64_t *slot = etp_store_dict_slot(&g->index, b->ident, len, &added);
+    int64_t *slot = etp_store_dict_slot(&b->classes, b->ident ? b->ident : "", len, &added);
     if (!slot)
         return -1;
-    if (!added) {
-        *out = (uint32_t)*slot;
-        return 0;
-    }
-    *slot = g->n;
+    if (added)
+        *slot = (int64_t)b->classes.count - 1;
+    return h->cls = *slot;
+}
+
+/* The series @p g (of b->g.n) made for the values @p vals. */
+static int make_group(build *b, const char *const *vals, const char *unit)
+{
+    groups *g = &b->g;
     if (g->n == g->cap) {
         uint32_t cap = g->cap ? g->cap * 2 : 16;
         etp_history_series *s = realloc(g->series, cap * sizeof *s);
@@ -175,7 +247,38 @@ static int group_of(build *b, etp_db_query *q, const etp_history_label *labels, 
     s->lower_is_better = 1; /* times, cycles, bytes: every stored quantity so far */
     if ((b->q->entity && !s->entity) || !s->unit)
         return -1;
-    *out = g->n++;
+    g->n++;
+    return 0;
+}
+
+/* The group of the row: found or made. Its identity is the class of the
+ * run's head, then the values of the other keys, the unit and the kind. */
+static int group_of(build *b, const char *run_id, head *h, const etp_history_label *labels,
+                    uint32_t nlabels, const char *unit, const char *kind, uint32_t *out)
+{
+    int64_t cls = class_of(b, h);
+    size_t len = 0;
+    if (cls < 0 || ident_put_bytes(b, &len, &cls, sizeof cls))
+        return -1;
+    for (uint32_t i = 0; i < b->group_by_count; i++)
+        if (b->group_place[i] < 0 &&
+            ident_put(b, &len, group_value(run_id, h, b->group_place[i], b->group_by[i], labels, nlabels)))
+            return -1;
+    if (ident_put(b, &len, unit) || ident_put(b, &len, kind ? kind : ""))
+        return -1;
+    int added;
+    int64_t *slot = etp_store_dict_slot(&b->g.index, b->ident, len, &added);
+    if (!slot)
+        return -1;
+    if (added) {
+        const char *vals[32];
+        for (uint32_t i = 0; i < b->group_by_count; i++)
+            vals[i] = group_value(run_id, h, b->group_place[i], b->group_by[i], labels, nlabels);
+        *slot = b->g.n;
+        if (make_group(b, vals, unit))
+            return -1;
+    }
+    *out = (uint32_t)*slot;
     return 0;
 }
 
@@ -195,7 +298,7 @@ static raw_point *point_at(const build *b, size_t i)
 }
 
 /* The points of one metric kind or entity key: @p unit is the kind's (NULL:
- * the row's), @p kind the entity's (NULL for a metric). */
+ * the run's time unit), @p kind the entity's (NULL for a metric). */
 static etp_status read_points(build *b, etp_db_query *q, const char *unit_of_kind, const char *kind,
                               etp_error *err)
 {
@@ -204,18 +307,30 @@ static etp_status read_points(build *b, etp_db_query *q, const char *unit_of_kin
     while (!(st = etp_db_step(q, &row, err)) && row) {
         if (etp_db_col_null(q, C_VALUE))
             continue;
+        head *h = NULL;
+        if ((st = find_head(b, etp_db_col_int(q, C_HEAD), &h, err)))
+            return st;
+        if (!b->q->include_invalid && !strcmp(h->field[F_VALIDITY], "invalid"))
+            continue;
+        size_t n;
+        const char *bytes = etp_db_col_bytes(q, C_POINT, &n);
+        etp_store_point pt;
         etp_history_run run;
-        if (etp_store_read_run_labels(q, C_LABELS, b->a, &run))
+        if (etp_store_point_unpack(bytes, n, &pt))
+            return etp_error_set(err, ETP_E_FORMAT, etp_db_shown(b->s->db), ETP_NO_OFFSET,
+                                 "a series_runs row is not a point (%zu bytes)", n);
+        if (etp_store_labels_read(pt.labels, pt.labels_len, b->a, &run))
             return etp_store_nomem(b->s, err);
-        double order = (double)etp_db_col_int(q, C_PUBLISHED);
+        double order = (double)pt.published_ms;
         if (b->q->order_by) {
-            const char *v = group_value(q, b->order_col, b->q->order_by, run.labels, run.label_count);
+            const char *v = group_value(pt.run_id, h, b->order_place, b->q->order_by, run.labels,
+                                        run.label_count);
             if (!numeric(v, &order))
                 continue; /* no numeric value to stand at */
         }
-        const char *unit = unit_of_kind ? unit_of_kind : etp_db_col_bytes(q, C_VALUE_UNIT, NULL);
+        const char *unit = unit_of_kind ? unit_of_kind : h->field[F_TIME_UNIT];
         uint32_t g;
-        if (group_of(b, q, run.labels, run.label_count, unit, kind, &g))
+        if (group_of(b, pt.run_id, h, run.labels, run.label_count, unit, kind, &g))
             return etp_store_nomem(b->s, err);
         if (b->npts == b->nchunks * POINT_CHUNK) {
             raw_point **c = realloc(b->chunks, (b->nchunks + 1) * sizeof *c);
@@ -229,14 +344,14 @@ static etp_status read_points(build *b, etp_db_query *q, const char *unit_of_kin
         raw_point *rp = point_at(b, b->npts);
         memset(rp, 0, sizeof *rp);
         rp->group = g;
-        rp->detailed = etp_db_col_int(q, C_DETAILED) != 0;
-        rp->p.run = etp_db_col_int(q, C_ID);
-        rp->p.run_id = etp_arena_strdup(b->a, etp_db_col_bytes(q, C_RUN_ID, NULL));
-        rp->p.published_ms = etp_db_col_int(q, C_PUBLISHED);
+        rp->detailed = pt.detailed;
+        rp->p.run = pt.run;
+        rp->p.run_id = etp_arena_strndup(b->a, pt.run_id, pt.run_id_len);
+        rp->p.published_ms = pt.published_ms;
         rp->p.order = order;
         rp->p.value = etp_db_col_double(q, C_VALUE);
-        int64_t n = etp_db_col_int(q, C_SAMPLES);
-        rp->p.samples = n > 0 && n <= UINT32_MAX ? (uint32_t)n : 0;
+        int64_t samples = etp_db_col_int(q, C_SAMPLES);
+        rp->p.samples = samples > 0 && samples <= UINT32_MAX ? (uint32_t)samples : 0;
         rp->p.label_count = run.label_count;
         rp->p.labels = run.labels;
         if (!rp->p.run_id)
@@ -267,14 +382,14 @@ static etp_status attach_samples(build *b, const char *figure, etp_error *err)
         return ETP_OK;
     }
     int next = 2;
-    char *cond = etp_store_filter_sql(&b->q->filter, "r", &next);
+    char *cond = etp_store_filter_sql(&b->q->filter, "k", 1, &next);
     /* Runs are joined only to apply a filter: the points' runs are looked
      * up below anyway. */
     etp_db_query *q;
     etp_status st = etp_store_prepare_text(
         b->s, cond ? etp_strprintf("SELECT f.run, f.unit, f.value_le FROM figure_samples f%s "
                                    "WHERE f.figure = $1%s",
-                                   *cond ? " JOIN runs r ON r.id = f.run" : "", cond)
+                                   *cond ? " JOIN series_runs k ON k.run = f.run" : "", cond)
                    : NULL,
         &q, err);
     free(cond);
@@ -351,36 +466,25 @@ void etp_history_series_free(etp_history_series_set *set)
 }
 
 /* The SQL of the values of one metric kind or entity key ($1), the filter's
- * parameters from $2: the run's columns (only those a group key reads), then
- * the value, its executions and (entities) the run's time unit. */
+ * parameters from $2: the run's head and point, then the value and its
+ * executions (invalid runs are left out as their heads are met). In run
+ * order: both sides are read in it from their indexes, so PostgreSQL joins
+ * them as they come instead of building a hash table of the whole history. */
 static char *values_sql(const build *b, const char *entity_col)
 {
-    const etp_store_series_query *q = b->q;
     int next = 2;
-    char *cond = etp_store_filter_sql(&q->filter, "r", &next);
-    char *sql = cond ? malloc(strlen(cond) + 1024) : NULL;
-    if (!sql) {
-        free(cond);
-        return NULL;
-    }
-    size_t k = (size_t)sprintf(sql, "SELECT r.id, r.run_id, r.published_ms");
-    for (size_t f = 0; f + 1 < sizeof group_fields / sizeof group_fields[0]; f++) {
-        int used = 0;
-        for (uint32_t i = 0; i < b->group_by_count; i++)
-            used |= !strcmp(b->group_by[i], group_fields[f].key);
-        used |= q->order_by && !strcmp(q->order_by, group_fields[f].key);
-        k += (size_t)sprintf(sql + k, used ? ", r.%s" : ", ''", group_fields[f].column);
-    }
-    if (!entity_col)
-        sprintf(sql + k,
-                ", r.labels, r.detailed, m.value, m.samples FROM metrics m JOIN runs r ON r.id = m.run "
-                "WHERE m.kind = $1 AND m.value IS NOT NULL%s%s",
-                q->include_invalid ? "" : " AND r.validity <> 'invalid'", cond);
-    else
-        sprintf(sql + k,
-                ", r.labels, r.detailed, e.%s, e.executions, r.time_unit FROM entities e "
-                "JOIN runs r ON r.id = e.run WHERE e.entity = $1 AND e.%s IS NOT NULL%s%s",
-                entity_col, entity_col, q->include_invalid ? "" : " AND r.validity <> 'invalid'", cond);
+    char *cond = etp_store_filter_sql(&b->q->filter, "k", 1, &next);
+    char *sql = NULL;
+    if (cond && !entity_col)
+        sql = etp_strprintf("SELECT k.head, k.point, m.value, m.samples FROM metrics m "
+                            "JOIN series_runs k ON k.run = m.run "
+                            "WHERE m.kind = $1 AND m.value IS NOT NULL%s ORDER BY m.run",
+                            cond);
+    else if (cond)
+        sql = etp_strprintf("SELECT k.head, k.point, e.%s, e.executions FROM entities e "
+                            "JOIN series_runs k ON k.run = e.run "
+                            "WHERE e.entity = $1 AND e.%s IS NOT NULL%s ORDER BY e.run",
+                            entity_col, entity_col, cond);
     free(cond);
     return sql;
 }
@@ -459,8 +563,15 @@ static etp_status make_series(build *b, etp_error *err)
         etp_history_series *s = &g->series[rp->group];
         s->points[s->point_count++] = rp->p;
     }
-    for (uint32_t i = 0; i < g->n; i++)
-        qsort(g->series[i].points, g->series[i].point_count, sizeof(etp_history_point), cmp_point);
+    /* Read in run order, the points of a series usually are in order already. */
+    for (uint32_t i = 0; i < g->n; i++) {
+        etp_history_point *p = g->series[i].points;
+        uint32_t n = g->series[i].point_count, k = 1;
+        while (k < n && cmp_point(&p[k - 1], &p[k]) <= 0)
+            k++;
+        if (k < n)
+            qsort(p, n, sizeof *p, cmp_point);
+    }
     if (g->n)
         qsort(g->series, g->n, sizeof *g->series, cmp_series);
     return ETP_OK;
@@ -500,10 +611,14 @@ etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
     b.group_by = q->group_by_count ? q->group_by : default_group_by;
     b.group_by_count = q->group_by_count ? q->group_by_count : 3;
     for (uint32_t i = 0; i < b.group_by_count; i++)
-        b.group_col[i] = field_column(b.group_by[i]);
-    b.order_col = q->order_by ? field_column(q->order_by) : -1;
+        b.group_place[i] = key_place(b.group_by[i]);
+    b.order_place = q->order_by ? key_place(q->order_by) : KEY_LABEL;
+    etp_hm_init(&b.head_index);
+    etp_store_dict_init(&b.classes);
     b.metric_name = etp_arena_strdup(&r->arena, name);
-    etp_status st = b.metric_name ? read_all_points(&b, name, entity_col, err) : etp_store_nomem(s, err);
+    etp_status st = b.metric_name ? load_heads(&b, err) : etp_store_nomem(s, err);
+    if (!st)
+        st = read_all_points(&b, name, entity_col, err);
     /* A summary metric "FIGURE.stat" has the figure's per-execution values. */
     const char *dot = strrchr(name, '.');
     if (!st && !q->entity && !q->no_samples && dot && find_stat(dot + 1, metric_stats, 4)) {
@@ -527,6 +642,9 @@ etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
     free(b.ident);
     free(b.g.series);
     etp_store_dict_free(&b.g.index);
+    etp_store_dict_free(&b.classes);
+    etp_hm_free(&b.head_index);
+    free(b.heads);
     if (st) {
         etp_history_series_free(&r->pub);
         return st;

@@ -44,6 +44,7 @@ etp_status etp_store_open(const char *target, etp_store_mode mode, etp_store **o
         return etp_store_nomem(NULL, err);
     etp_store_dict_init(&s->metric_kinds);
     etp_store_dict_init(&s->entity_keys);
+    etp_store_dict_init(&s->run_heads);
     etp_status st = etp_db_open(target, mode == ETP_STORE_READ ? ETP_DB_READ : ETP_DB_CREATE, &s->db, err);
     if (st) {
         free(s);
@@ -83,6 +84,7 @@ void etp_store_close(etp_store *s)
     etp_db_close(s->db);
     etp_store_dict_free(&s->metric_kinds);
     etp_store_dict_free(&s->entity_keys);
+    etp_store_dict_free(&s->run_heads);
     free(s);
 }
 
@@ -120,7 +122,7 @@ etp_status etp_store_get_stats(etp_store *s, etp_store_stats *out, etp_error *er
               "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
               "AND c.relkind = 'r' AND c.relname IN ('schema_version', 'runs', 'labels', "
               "'inputs', 'metric_kinds', 'metrics', 'entity_keys', 'entities', 'issues', "
-              "'nx_groups', 'device_figures', 'figure_samples')";
+              "'nx_groups', 'device_figures', 'figure_samples', 'run_heads', 'series_runs')";
     if (!st)
         st = etp_db_query_int(s->db, size_sql, &bytes, NULL, err);
     out->runs = runs > 0 ? (uint64_t)runs : 0;

@@ -16,7 +16,7 @@
 /* ---- the open store ------------------------------------------------------ */
 
 /* Texts (any bytes: identities built of NUL-ended fields) mapped to 64-bit
- * values: the ids of dictionary rows (metric kinds, entity keys) this
+ * values: the ids of dictionary rows (metric kinds, entity keys, run heads) this
  * connection has seen committed, a series' groups, gc's runs per group. */
 typedef struct etp_store_dict {
     etp_hm index;
@@ -28,7 +28,7 @@ typedef struct etp_store_dict {
 
 struct etp_store {
     etp_db *db;
-    etp_store_dict metric_kinds, entity_keys;
+    etp_store_dict metric_kinds, entity_keys, run_heads;
 };
 
 void etp_store_dict_init(etp_store_dict *d);
@@ -101,14 +101,42 @@ const char *etp_store_run_field(const char *key);
 
 /* SQL of the condition @p f puts on runs aliased @p alias ("" when none),
  * starting with " AND ", its parameters numbered from *@p next (advanced);
- * bind them with etp_store_filter_bind(). malloc'd; NULL when out of memory. */
-char *etp_store_filter_sql(const etp_store_filter *f, const char *alias, int *next);
+ * bind them with etp_store_filter_bind(). @p narrow: @p alias is
+ * series_runs (run fields through its run_heads row). malloc'd; NULL when
+ * out of memory. */
+char *etp_store_filter_sql(const etp_store_filter *f, const char *alias, int narrow, int *next);
 void etp_store_filter_bind(const etp_store_filter *f, etp_db_query *q, int first);
 
 /* A run's labels from runs.labels (key NUL value NUL ...) into @p out (at
  * most @p max; the strings point into @p blob, which must stay). Returns
  * how many, or the count needed when more than @p max. */
 uint32_t etp_store_labels_parse(const char *blob, size_t len, etp_history_label *out, uint32_t max);
+
+/* ---- series_runs (series_runs.c, ingest_insert.c) ------------------------ */
+
+/* What a series reads of a run: series_runs.point (series_runs.c gives its
+ * bytes). Strings are not NUL-terminated. */
+typedef struct etp_store_point {
+    int64_t run, published_ms;
+    int detailed;
+    const char *run_id, *labels;  /* labels as runs.labels holds them */
+    size_t run_id_len, labels_len;
+} etp_store_point;
+
+/* The point column's bytes (malloc'd, *@p len their count; NULL: out of memory). */
+unsigned char *etp_store_point_pack(const etp_store_point *pt, size_t *len);
+/* Read @p n bytes of a point column; -1 when they are not one. The strings
+ * point into @p bytes. */
+int etp_store_point_unpack(const char *bytes, size_t n, etp_store_point *pt);
+/* Bind a series_runs row (ETP_STORE_SERIES_RUNS_COLUMNS) from parameter @p p:
+ * @p pt with its run_heads row @p head. */
+#define ETP_STORE_SERIES_RUNS_COLUMNS "run, head, published_ms, point"
+void etp_store_point_bind(etp_db_query *q, int p, const etp_store_point *pt, int64_t head);
+
+/* Give every run without a series_runs row its row (and its run_heads row):
+ * schema step 3 for the runs stored before it; tools that write runs rows
+ * themselves (bench/bench_ingest.c) call it after. */
+etp_status etp_store_series_backfill(etp_db *db, etp_error *err);
 
 /* ---- results: one arena per result ---------------------------------------- */
 
@@ -135,6 +163,8 @@ etp_status etp_store_read_run(etp_db_query *q, int first, etp_arena *a, etp_hist
                               etp_error *err);
 /* Only the labels of runs.labels in column @p c into r->labels / label_count. */
 etp_status etp_store_read_run_labels(etp_db_query *q, int c, etp_arena *a, etp_history_run *r);
+/* The same from the @p len bytes at @p blob. */
+etp_status etp_store_labels_read(const char *blob, size_t len, etp_arena *a, etp_history_run *r);
 
 /* The runs @p f selects, in publication order, into *@p runs (from @p a). */
 etp_status etp_store_select_runs(etp_store *s, const etp_store_filter *f, etp_arena *a,

@@ -275,7 +275,7 @@ static void test_open_modes(void **state)
     sql_exec(path, "INSERT INTO schema_version VALUES (7, 0, 'future')");
     for (int mode = 0; mode < 2; mode++) {
         assert_int_equal(etp_store_open(path, (etp_store_mode)mode, &s, &err), ETP_E_FORMAT);
-        assert_non_null(strstr(err.message, "schema version 7 is newer than this etprof's (2)"));
+        assert_non_null(strstr(err.message, "schema version 7 is newer than this etprof's (3)"));
     }
     assert_int_equal(etp_store_open(path, ETP_STORE_RAW, &s, &err), ETP_OK);
     assert_int_equal(etp_store_migrate(s, 0, NULL, &err), ETP_E_FORMAT);
