@@ -44,7 +44,10 @@ native_dominates instead of firing it; `--finding CODE.KEY=VALUE` moves a
 threshold (and is echoed as given); unknown codes, keys and bad values exit 2.
 Exit 77 when ../shared/fixtures is absent.
 """
+import json
 import os
+import shutil
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -331,6 +334,56 @@ def check_settings(etprof, work, fixtures):
             fail("--finding %s: exit %d (expected 2, one line): %r" % (bad, rc, err))
 
 
+def check_accelerator(etprof, work, fixtures):
+    """npu.copy_bound: the clean INT8 profile with the Ethos-U call's copies
+    (60 k cycles) three times its NPU run (20 k). nx.hot_chain: the project's
+    VGF statistics capture (`etprof gen vgf-stats`, one segment): no chain or
+    cascade reaches the default 25%; at 15% the largest cascade fires with
+    the share its cycles give in operators.json's NX groups; a capture whose
+    segments cover different executions withholds it."""
+    pte = os.path.join(fixtures, "pte-adapter", "mobilenet_v2_ethosu", "input.pte")
+    doc, _, _, _ = profile(etprof, work, "int8_copies", pte, INT8_TIMES, INT8_EXECUTE, CYCLES, {1: (20000, 60000)})
+    f = one("int8_copies", doc, "npu.copy_bound")
+    if fc.entity_ids(f) != ["forward_0_1"] or not fc.states(f, 3.0, rel=1e-6):
+        fail("int8_copies: npu.copy_bound must name forward_0_1 with copies 3.0x the NPU: %s" % fc.describe(f))
+    if fc.findings(doc, None, "npu.copy_bound") and fc.findings(
+            profile(etprof, work, "int8_npu", pte, INT8_TIMES, INT8_EXECUTE, CYCLES, INT8_NPU)[0], None,
+            "npu.copy_bound"):
+        fail("int8: npu.copy_bound fired with the NPU (80 k) longer than the copies (6 k)")
+
+    gen = os.path.join(work, "vgf")
+    vpte = os.path.join(fixtures, "pte-adapter", "mobilenet_v2_vgf", "input.pte")
+    if subprocess.run([etprof, "gen", "vgf-stats", "--pte", vpte, "-o", gen], capture_output=True).returncode:
+        fail("etprof gen vgf-stats failed")
+    args = ["--etdump", os.path.join(gen, "g2_mode1_v2.etdp"), "--pte", vpte]
+    if fc.findings(fc.analyze_ok(etprof, args + ["--json"], "vgf"), None, "nx.hot_chain"):
+        fail("vgf: nx.hot_chain at the default threshold, though no chain or cascade reaches 25%")
+    out = os.path.join(work, "vgf_bundle")
+    shutil.rmtree(out, ignore_errors=True)
+    if subprocess.run([etprof, "analyze"] + args + ["-q", "--format", "json", "-o", out,
+                                                    "--finding", "nx.hot_chain.min_share_pct=15"]).returncode:
+        fail("vgf: analyze -o failed")
+    with open(os.path.join(out, "summary.json")) as fh:
+        doc = json.load(fh)
+    with open(os.path.join(out, "operators.json")) as fh:
+        groups = json.load(fh)["nx_groups"]
+    model = sum(g["nx"]["total_cycles_avg"] for g in groups if g["kind"] == "nx_segment")
+    shares = {g["id"]: 100 * g["nx"]["total_cycles_avg"] / model for g in groups
+              if g["kind"] in ("nx_chain", "nx_cascade") and g["nx"]["full_coverage"]}
+    want = sorted(i for i, v in shares.items() if v >= 15)
+    f = one("vgf", doc, "nx.hot_chain")
+    top = max(shares, key=shares.get)
+    if not want or sorted(fc.entity_ids(f)) != want or top not in f["message"] or \
+            not fc.states(f, shares[top], rel=1e-9):
+        fail("vgf: nx.hot_chain must name %s (top %s, %.2f%%): %s" % (want, top, shares[top], fc.describe(f)))
+    gap = fc.analyze_ok(etprof, ["--etdump", os.path.join(gen, "coverage_gap.etdp"), "--pte",
+                                 os.path.join(gen, "coverage_gap.pte"), "--json"], "vgf gap")
+    one("vgf gap", gap, "nx.hot_chain", "withheld")
+    for code in ("delegation.none", "delegation.cpu_side_dominates"):
+        if fc.findings(gap, "fired", code) or fc.findings(doc, "fired", code):
+            fail("vgf: %s fired on a run whose delegate call is measured as NX cycles" % code)
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__)
@@ -345,7 +398,7 @@ def main(argv):
     checks = (lambda: check_portable(etprof, work, fixtures), lambda: check_xnnpack(etprof, work),
               lambda: check_fp32(etprof, work, fixtures), lambda: check_int8(etprof, work, fixtures),
               lambda: check_fragmented(etprof, work), lambda: check_withheld(etprof, work, fixtures),
-              lambda: check_settings(etprof, work, fixtures))
+              lambda: check_settings(etprof, work, fixtures), lambda: check_accelerator(etprof, work, fixtures))
     failed = 0
     for check in checks:
         try:
@@ -355,7 +408,7 @@ def main(argv):
     if failed:
         print("%d of %d checks failed" % (failed, len(checks)))
         return 1
-    print("OK: five seed profiles, withheld findings, --finding thresholds")
+    print("OK: five seed profiles, withheld findings, --finding thresholds, NPU copies, NX chains")
     return 0
 
 

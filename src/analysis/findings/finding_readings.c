@@ -24,6 +24,11 @@ int finding_is_kernel_call(const etp_entity *e)
            (e->instr_kind == ETP_INSTR_NONE && e->source == ETP_SRC_OPERATOR_CALL);
 }
 
+int finding_delegate_ran(const etp_entity *e)
+{
+    return finding_is_delegate_call(e) && (e->time.stats.n || e->source == ETP_SRC_VGF_NX);
+}
+
 int finding_summable(const finding_ctx *c, const etp_entity *e)
 {
     return e->additive && !e->shared && e->time.stats.n && e->time.executions == c->a->execution_count;
@@ -107,6 +112,12 @@ etp_status finding_ctx_read(finding_ctx *c)
         if (c->ins_count && by_chain_order(&c->ins[c->ins_count - 1], &e) > 0)
             ordered = 0;
         c->ins[c->ins_count++] = e;
+        if (e->source == ETP_SRC_VGF_NX) {
+            /* Ran, measured as NX cycles: no runtime series of its own. */
+            c->delegate_calls++;
+            c->vgf_calls++;
+            continue;
+        }
         if (!e->time.stats.n)
             continue;
         if (finding_is_kernel_call(e)) {

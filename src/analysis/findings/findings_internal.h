@@ -46,7 +46,9 @@ typedef struct finding_ctx {
     const etp_entity **ins;       /* the instruction entities in chain order (chain, index) */
     uint32_t ins_count;
     uint32_t kernels;             /* timed KernelCall instructions */
-    uint32_t delegate_calls;      /* timed DelegateCall instructions */
+    uint32_t delegate_calls;      /* DelegateCall instructions that ran (timed, or measured as
+                                     VGF NX cycles) */
+    uint32_t vgf_calls;           /* of them, measured as VGF NX cycles (no runtime series) */
     const etp_entity *top_kernels[FINDING_MAX_ENTITIES]; /* the largest timed kernels, largest
                                                             first (ties by id) */
     uint32_t top_count;
@@ -94,6 +96,8 @@ etp_status finding_end(finding_builder *b);
 /* Shared readings of the analysis. */
 int finding_is_delegate_call(const etp_entity *e);
 int finding_is_kernel_call(const etp_entity *e);
+/* A DelegateCall that ran: timed, or measured as VGF NX cycles. */
+int finding_delegate_ran(const etp_entity *e);
 /* The entity's average may be added to others measured in every execution
  * of the analysis (additive, not shared, present in all of them). */
 int finding_summable(const finding_ctx *c, const etp_entity *e);

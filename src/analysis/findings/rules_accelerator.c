@@ -67,7 +67,14 @@ static int chain_like(const etp_nx_entity *e)
 static etp_status rule_hot_chain(finding_ctx *c)
 {
     const etp_nx_result *nx = c->a->nx;
-    if (!nx || !nx->model_available || !nx->entity_count || !(nx->entities[0].s.mean_total > 0))
+    finding_builder b;
+    if (nx && !nx->model_available && nx->entity_count > 1) {
+        finding_begin(&b, c, "nx.hot_chain", ETP_FINDING_WITHHELD);
+        finding_message(&b, "the model's NX total is not formed (its segments were measured in different "
+                            "executions, see vgf.coverage_differs), so no chain's or cascade's share of it is known");
+        return finding_end(&b);
+    }
+    if (!nx || !nx->entity_count || !(nx->entities[0].s.mean_total > 0))
         return ETP_OK;
     double model = nx->entities[0].s.mean_total, min = finding_threshold(c, P_NX_MIN_SHARE_PCT);
     const etp_nx_entity *top = NULL;
@@ -84,7 +91,6 @@ static etp_status rule_hot_chain(finding_ctx *c)
         if (!top || e->s.mean_total > top->s.mean_total)
             top = e;
     }
-    finding_builder b;
     if (!hits) {
         if (!partial)
             return ETP_OK;

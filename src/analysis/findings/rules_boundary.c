@@ -40,7 +40,7 @@ etp_status findings_boundary(finding_ctx *c)
     if (!mark)
         return ETP_E_NOMEM;
     for (uint32_t i = 0; i < n; i++)
-        if (finding_is_delegate_call(ins[i]) && ins[i]->time.stats.n) {
+        if (finding_delegate_ran(ins[i])) {
             mark_side(ins, n, i, -1, mark);
             mark_side(ins, n, i, +1, mark);
         }

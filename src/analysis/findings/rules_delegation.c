@@ -98,6 +98,18 @@ static etp_status rule_cpu_side(finding_ctx *c)
     const etp_figure *nf = etp_analysis_figure_by_id(c->a, ETP_FIG_OPERATOR_CALLS_TOTAL);
     const etp_figure *df = etp_analysis_figure_by_id(c->a, ETP_FIG_DELEGATE_CALLS_TOTAL);
     finding_builder b;
+    if (c->vgf_calls == c->delegate_calls) {
+        /* Every call is measured as VGF NX cycles: their DELEGATE_CALL
+         * intervals are their own figure, left out of the runtime totals. */
+        df = etp_analysis_figure_by_id(c->a, ETP_FIG_VGF_EXCLUDED_RUNTIME);
+    } else if (c->vgf_calls) {
+        /* Two figures the analysis never adds: no delegate total. */
+        finding_begin(&b, c, "delegation.cpu_side_dominates", ETP_FINDING_WITHHELD);
+        finding_message(&b, "%u of the %u delegate calls are measured as VGF NX cycles (their intervals are figure "
+                            "vgf_excluded_runtime, never added to delegate_calls_total): no delegate total is formed",
+                        c->vgf_calls, c->delegate_calls);
+        return finding_end(&b);
+    }
     if (!nf || !df || !nf->available || !df->available) {
         const etp_figure *bad = !nf || !nf->available ? nf : df;
         finding_begin(&b, c, "delegation.cpu_side_dominates", ETP_FINDING_WITHHELD);
@@ -119,12 +131,12 @@ static etp_status rule_cpu_side(finding_ctx *c)
                         "cost is %s",
                     finding_fmt(d, sizeof d, df->stats.avg, c->unit), pct,
                     finding_fmt(n, sizeof n, nf->stats.avg, c->unit), largest);
-    finding_value(&b, "delegate_calls_avg", df->stats.avg, c->unit, df->additive, "delegate_calls_total");
+    finding_value(&b, "delegate_calls_avg", df->stats.avg, c->unit, df->additive, df->name);
     finding_value(&b, "native_kernels_avg", nf->stats.avg, c->unit, nf->additive, "operator_calls_total");
     finding_value(&b, "delegate_share_of_native", pct, "%", 0, "delegate_calls_total / operator_calls_total");
     for (uint32_t i = 0; i < c->a->entity_count; i++) {
         const etp_entity *e = &c->a->entities[i];
-        if (finding_is_delegate_call(e) && e->time.stats.n)
+        if (finding_delegate_ran(e))
             finding_entity(&b, ETP_FE_DELEGATE_CALL, e->id, e->backend ? e->backend : e->name, "delegate call", e);
     }
     name_kernels(&b, c, FINDING_MAX_ENTITIES);
