@@ -18,17 +18,16 @@ static void name_kernels(finding_builder *b, const finding_ctx *c, uint32_t most
                        k[i]);
 }
 
-/* "NAME (value, share% of Method::execute)" of the largest kernel. */
+/* "ID TYPE (value, share% of Method::execute)" of the largest kernel (the
+ * type left out when unknown: no program). */
 static void describe_largest(const finding_ctx *c, const etp_entity *e, char *buf, size_t n)
 {
-    char v[48];
-    double share = finding_summable(c, e) ? finding_share(c, e->time.stats.avg) : NAN;
-    if (isnan(share))
-        snprintf(buf, n, "%s %s (%s)", e->id, e->op_type ? e->op_type : e->name,
-                 finding_fmt(v, sizeof v, e->time.stats.avg, c->unit));
-    else
-        snprintf(buf, n, "%s %s (%s, %.1f%% of Method::execute)", e->id, e->op_type ? e->op_type : e->name,
-                 finding_fmt(v, sizeof v, e->time.stats.avg, c->unit), share);
+    char v[48], share[64] = "";
+    double pct = finding_summable(c, e) ? finding_share(c, e->time.stats.avg) : NAN;
+    if (!isnan(pct))
+        snprintf(share, sizeof share, ", %.1f%% of Method::execute", pct);
+    snprintf(buf, n, "%s%s%s (%s%s)", e->id, e->op_type ? " " : "", e->op_type ? e->op_type : "",
+             finding_fmt(v, sizeof v, e->time.stats.avg, c->unit), share);
 }
 
 static etp_status rule_none(finding_ctx *c)
