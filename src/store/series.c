@@ -469,7 +469,9 @@ void etp_history_series_free(etp_history_series_set *set)
  * parameters from $2: the run's head and point, then the value and its
  * executions (invalid runs are left out as their heads are met). In run
  * order: both sides are read in it from their indexes, so PostgreSQL joins
- * them as they come instead of building a hash table of the whole history. */
+ * them as they come instead of building a hash table of the whole history.
+ * @p entity_col is one of entity_stats (a constant column name, never text
+ * from the caller); every value is a bound parameter. */
 static char *values_sql(const build *b, const char *entity_col)
 {
     int next = 2;

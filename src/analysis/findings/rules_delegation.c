@@ -313,9 +313,10 @@ static etp_status rule_fragmented(finding_ctx *c)
         uint32_t e = s;
         while (e < n && ins[e]->chain == ins[s]->chain)
             e++;
-        /* Its backends, each once in order of first call (a short list). */
-        const char *seen[16];
-        uint32_t nseen = 0;
+        /* Its backends, each once in order of first call (a short list,
+         * grown as met: no backend may be looked at twice). */
+        const char **seen = NULL;
+        uint32_t nseen = 0, cap = 0;
         for (uint32_t i = s; i < e && !st; i++) {
             if (!finding_is_delegate_call(ins[i]) || !ins[i]->backend)
                 continue;
@@ -324,10 +325,19 @@ static etp_status rule_fragmented(finding_ctx *c)
                 k++;
             if (k < nseen)
                 continue;
-            if (nseen < sizeof seen / sizeof seen[0])
-                seen[nseen++] = ins[i]->backend;
+            if (nseen == cap) {
+                cap = cap ? cap * 2 : 4;
+                const char **ns = realloc(seen, cap * sizeof *ns);
+                if (!ns) {
+                    st = ETP_E_NOMEM;
+                    break;
+                }
+                seen = ns;
+            }
+            seen[nseen++] = ins[i]->backend;
             st = fragmented_backend(c, ins + s, e - s, ins[i]->backend);
         }
+        free(seen);
         s = e;
     }
     return st;

@@ -15,9 +15,9 @@ void etp_findings_write_text(const etp_finding_list *l, const etp_text_style *st
         const etp_finding *f = &l->items[i];
         int warn = f->rule->severity == ETP_SEV_WARNING && f->status == ETP_FINDING_FIRED;
         const char *col = f->status == ETP_FINDING_WITHHELD ? "\033[2m" : warn ? "\033[33m" : "\033[36m";
-        fprintf(fp, "  %s%-8s %s%s%s\n", st->color ? col : "",
+        fprintf(fp, "  %s%-8s %s%s\n", st->color ? col : "",
                 f->status == ETP_FINDING_WITHHELD ? "withheld" : etp_severity_name(f->rule->severity),
-                f->rule->code, st->color ? "\033[0m" : "", "");
+                f->rule->code, st->color ? "\033[0m" : "");
         fprintf(fp, "           %s\n", f->message);
         if (f->entity_count) {
             fprintf(fp, "           at");
