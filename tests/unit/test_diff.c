@@ -25,18 +25,10 @@
 /* A complete, valid run of 4 executions ticking in ns. */
 static etp_diff_identity identity(const char *sha, const char *method, const char *unit)
 {
-    etp_diff_identity id;
-    memset(&id, 0, sizeof id);
-    id.label = "side";
-    id.origin = "bundle";
+    etp_diff_identity id = tu_diff_identity(4);
     id.program_sha256 = sha;
     id.method = method;
     assert_int_equal(etp_unit_parse(unit, &id.time_unit), 0);
-    id.has_tick_unit = 1;
-    id.tick_unit = ETP_UNIT_NS;
-    id.status = "complete";
-    id.validity = "valid";
-    id.executions = 4;
     return id;
 }
 

@@ -13,21 +13,11 @@
 #include <cmocka.h>
 
 #include "etprof/diff.h"
+#include "testutil.h"
 
 static etp_diff_side *side(int has_findings)
 {
-    etp_diff_identity id;
-    memset(&id, 0, sizeof id);
-    id.label = "side";
-    id.origin = "bundle";
-    id.program_sha256 = "aa";
-    id.method = "forward";
-    id.time_unit = ETP_UNIT_MS;
-    id.has_tick_unit = 1;
-    id.tick_unit = ETP_UNIT_NS;
-    id.status = "complete";
-    id.validity = "valid";
-    id.executions = 4;
+    etp_diff_identity id = tu_diff_identity(4);
     id.has_findings = has_findings;
     etp_diff_side *s;
     etp_error err;

@@ -119,18 +119,8 @@ static void test_long_runs(void **state)
 
 static etp_diff_side *side_with(const char *op)
 {
-    etp_diff_identity id;
-    memset(&id, 0, sizeof id);
+    etp_diff_identity id = tu_diff_identity(2);
     id.label = "side\x02.etdp";
-    id.origin = "bundle";
-    id.program_sha256 = "aa";
-    id.method = "forward";
-    id.time_unit = ETP_UNIT_MS;
-    id.has_tick_unit = 1;
-    id.tick_unit = ETP_UNIT_NS;
-    id.status = "complete";
-    id.validity = "valid";
-    id.executions = 2;
     etp_diff_side *s;
     etp_error err;
     assert_int_equal(etp_diff_side_new(&id, &s, &err), ETP_OK);

@@ -132,3 +132,20 @@ char *tu_stream_text(FILE *fp, size_t *len)
         *len = (size_t)n;
     return buf;
 }
+
+etp_diff_identity tu_diff_identity(uint32_t executions)
+{
+    etp_diff_identity id;
+    memset(&id, 0, sizeof id);
+    id.label = "side";
+    id.origin = "bundle";
+    id.program_sha256 = "aa";
+    id.method = "forward";
+    id.time_unit = ETP_UNIT_MS;
+    id.has_tick_unit = 1;
+    id.tick_unit = ETP_UNIT_NS;
+    id.status = "complete";
+    id.validity = "valid";
+    id.executions = executions;
+    return id;
+}

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "etprof/diff.h"
+
 /* Absolute path of fixture @p rel under ../shared/fixtures (static buffer
  * per call slot; copy it if you need several). NULL and a printed SKIP note
  * when the fixtures folder is absent. */
@@ -26,6 +28,10 @@ char *tu_run(const char *cmd, int *status);
 const char *tu_etprof(void);
 /* Next value of a xorshift64 generator (@p state: any non-zero seed). */
 uint64_t tu_rand(uint64_t *state);
+
+/* A diff side's identity: a complete, valid bundle run "side" of program
+ * "aa", method forward, ms results of ns ticks, @p executions executions. */
+etp_diff_identity tu_diff_identity(uint32_t executions);
 
 /* Skip the whole test program (exit 77) when fixtures are missing. */
 #define TU_REQUIRE_FIXTURES()                                                                  \
