@@ -13,3 +13,9 @@ add_test(NAME findings.real_runs
                  ${CMAKE_CURRENT_BINARY_DIR}/findings/real)
 set_tests_properties(findings.seed_profiles findings.real_runs PROPERTIES SKIP_RETURN_CODE 77
                      ENVIRONMENT "${ETP_TEST_ENV}")
+# A bundle whose summary.json holds malformed findings is refused by diff
+# with exit 1 and one line (the demo, re-sealed: no fixtures needed).
+add_test(NAME findings.bad_bundle
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/findings/bad_bundle_findings.py $<TARGET_FILE:etprof_cli>
+                 ${CMAKE_CURRENT_BINARY_DIR}/findings/bad_bundle)
+set_tests_properties(findings.bad_bundle PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}")
