@@ -37,6 +37,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 
@@ -666,7 +667,17 @@ def case_failures():
     expect(rc == 0, "two runs of one series stored")
     b2 = publish("y", 2, [("device", "rpi5")])
     if ENGINE == "sqlite":
-        ro_dir = os.path.join(WORK, "ro")
+        # As root, the check runs as nobody, who must reach the binary, the
+        # bundle and the database: the clone may sit in a private directory
+        # (mktemp -d), so they are copied to a world-readable one.
+        as_user = ["runuser", "-u", "nobody", "--"] if os.geteuid() == 0 else []
+        etprof, stage = ETPROF, WORK
+        if as_user:
+            stage = tempfile.mkdtemp(prefix="etprof-ro-")
+            os.chmod(stage, 0o755)
+            etprof = shutil.copy2(ETPROF, os.path.join(stage, "etprof"))
+            b2 = shutil.copytree(b2, os.path.join(stage, "bundle"))
+        ro_dir = os.path.join(stage, "ro")
         os.makedirs(ro_dir)
         # A WAL database on read-only storage needs its -shm file: read-only
         # media hold databases in rollback mode.
@@ -677,18 +688,19 @@ def case_failures():
         T = os.path.join(ro_dir, "h.db")
         os.chmod(T, 0o444)
         os.chmod(ro_dir, 0o555)
-        as_user = ["runuser", "-u", "nobody", "--"] if os.geteuid() == 0 else []
         os.chmod(WORK, 0o755)
         before = hashlib.sha256(open(T, "rb").read()).hexdigest()
-        p = subprocess.run(as_user + [ETPROF, "db", "ingest", "--db", T, b2], stdout=subprocess.PIPE,
+        p = subprocess.run(as_user + [etprof, "db", "ingest", "--db", T, b2], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
         err = p.stderr.decode()
         expect(p.returncode == 1 and one_line(err) and "read-only" in err and
                hashlib.sha256(open(T, "rb").read()).hexdigest() == before,
                "a read-only SQLite file: one line, exit 1, unchanged (%s)" % err.strip()[:120])
-        p = subprocess.run(as_user + [ETPROF, "db", "runs", "--db", T], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p = subprocess.run(as_user + [etprof, "db", "runs", "--db", T], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         expect(p.returncode == 0 and p.stdout.count(b"\n") == 4, "a read-only database can still be read")
         os.chmod(ro_dir, 0o755)
+        if stage != WORK:
+            shutil.rmtree(stage)
     else:
         db = T.split("/")[3].split("?")[0]
         sql(T, "ALTER DATABASE %s SET default_transaction_read_only = on" % db)
