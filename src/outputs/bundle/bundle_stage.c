@@ -3,6 +3,7 @@
  * (etp_bundle_abandon_from_signal). What may be replaced: bundle_target.c. */
 #include "outputs/bundle/bundle_stage.h"
 
+#include "outputs/bundle/bundle_sweep.h"
 #include "outputs/bundle/bundle_target.h"
 
 #include <dirent.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -139,7 +141,7 @@ static int rm_tree_at(int dirfd, const char *name, int depth)
         return -1;
     int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
-        return -1;
+        return errno == ENOENT ? 0 : -1; /* removed meanwhile (a sweep): gone */
     /* Entries removed while reading may make a file system skip others;
      * a second pass picks them up. */
     int rc = -1;
@@ -148,12 +150,16 @@ static int rm_tree_at(int dirfd, const char *name, int depth)
             break;
         (void)rm_entries(fd, depth);
         rc = unlinkat(dirfd, name, AT_REMOVEDIR);
+        if (rc != 0 && errno == ENOENT)
+            rc = 0;
         if (rc != 0 && errno != ENOTEMPTY && errno != EEXIST)
             break;
     }
     close(fd);
     return rc;
 }
+
+int etp_stage_rm_tree(int dirfd, const char *name) { return rm_tree_at(dirfd, name, 0); }
 
 void etp_bundle_abandon_from_signal(void)
 {
@@ -195,6 +201,13 @@ static void block_signals(sigset_t *old)
     pthread_sigmask(SIG_BLOCK, &block, old);
 }
 
+void etp_stage_prefix(char out[ETP_BUNDLE_NAME_MAX + 1], const char *leaf, const char *what)
+{
+    int room = ETP_BUNDLE_NAME_MAX - (int)(strlen(".") + strlen(".etprof-") + strlen(what) +
+                                            strlen("-") + ETP_STAGE_SUFFIX_LEN);
+    snprintf(out, ETP_BUNDLE_NAME_MAX + 1, ".%.*s.etprof-%s-", room, leaf, what);
+}
+
 /* ".LEAF.etprof-WHAT-" + 12 random hex digits, the leaf cut so that the
  * whole name fits in a directory entry. */
 static int make_name(char out[ETP_BUNDLE_NAME_MAX + 1], const char *leaf, const char *what)
@@ -209,9 +222,11 @@ static int make_name(char out[ETP_BUNDLE_NAME_MAX + 1], const char *leaf, const 
         suffix[2 * i + 1] = hex[r[i] & 15];
     }
     suffix[12] = '\0';
-    int room = ETP_BUNDLE_NAME_MAX - (int)(strlen(".") + strlen(".etprof-") + strlen(what) +
-                                            strlen("-") + 12);
-    snprintf(out, ETP_BUNDLE_NAME_MAX + 1, ".%.*s.etprof-%s-%s", room, leaf, what, suffix);
+    char prefix[ETP_BUNDLE_NAME_MAX + 1];
+    etp_stage_prefix(prefix, leaf, what);
+    size_t n = strlen(prefix); /* room for the suffix was kept */
+    memcpy(out, prefix, n);
+    memcpy(out + n, suffix, sizeof suffix);
     return 0;
 }
 
@@ -232,11 +247,73 @@ static int make_sibling(int parentfd, const char *leaf, const char *what,
     return -1;
 }
 
+/* renameat2(RENAME_NOREPLACE) where there is one, else a check and a
+ * rename (the names are random, so the check only guards a coincidence). */
+static int rename_noreplace(int dirfd, const char *from, const char *to)
+{
+#if defined(__linux__) && defined(SYS_renameat2)
+    if (syscall(SYS_renameat2, dirfd, from, dirfd, to, 1 /* RENAME_NOREPLACE */) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+        return -1;
+#endif
+    struct stat sb;
+    if (fstatat(dirfd, to, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return renameat(dirfd, from, dirfd, to);
+}
+
+/* The staging directory, locked (flock) for the writer's life on *fd: made
+ * as ".LEAF.etprof-init-*", opened and locked, then renamed to its
+ * ".LEAF.etprof-staging-*" name, so that no staging directory is ever seen
+ * unlocked while its writer lives (bundle_sweep.c takes the unlocked ones).
+ * A sweep may take the fresh init directory before it is locked: then the
+ * rename finds it gone and another is made. */
+static int make_locked_staging(int parentfd, const char *leaf, char name[ETP_BUNDLE_NAME_MAX + 1],
+                               int *fd)
+{
+    for (int tries = 0; tries < 16; tries++) {
+        char init[ETP_BUNDLE_NAME_MAX + 1];
+        if (make_sibling(parentfd, leaf, "init", init) != 0)
+            return -1;
+        int dfd = openat(parentfd, init, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int e = errno;
+        if (dfd < 0 && e == ENOENT)
+            continue;
+        int rc = dfd < 0 ? -1 : 0;
+        while (rc == 0 && flock(dfd, LOCK_EX) != 0)
+            if ((e = errno) != EINTR)
+                rc = -1;
+        if (rc == 0 && make_name(name, leaf, "staging") != 0)
+            rc = -1, e = EIO;
+        if (rc == 0 && rename_noreplace(parentfd, init, name) == 0) {
+            *fd = dfd;
+            return 0;
+        }
+        if (rc == 0)
+            e = errno;
+        if (dfd >= 0)
+            close(dfd);
+        if (e == ENOENT)
+            continue; /* swept before it was locked: make another */
+        (void)unlinkat(parentfd, init, AT_REMOVEDIR);
+        if (e != EEXIST) {
+            errno = e;
+            return -1;
+        }
+    }
+    errno = EEXIST;
+    return -1;
+}
+
 etp_status etp_stage_open(const char *dir, unsigned flags, etp_stage *st, int *stage_fd,
                           etp_error *err)
 {
     st->parentfd = -1;
     st->slot = -1;
+    st->dirfd = -1;
     st->name[0] = '\0';
     *stage_fd = -1;
     etp_status s = etp_target_open_parent(dir, flags, &st->parentfd, st->leaf, NULL, err);
@@ -249,15 +326,19 @@ etp_status etp_stage_open(const char *dir, unsigned flags, etp_stage *st, int *s
         st->parentfd = -1;
         return s;
     }
+    /* What killed publications (SIGKILL, power loss) left beside DIR. */
+    etp_stage_sweep(st->parentfd, st->leaf);
     st->slot = slot_claim();
     /* Signals wait until the new directory is in the table, so that a
      * handler can never miss it. */
     sigset_t old;
     block_signals(&old);
-    int made = make_sibling(st->parentfd, st->leaf, "staging", st->name);
+    int made = make_locked_staging(st->parentfd, st->leaf, st->name, stage_fd);
     int e = errno;
-    if (made == 0)
+    if (made == 0) {
+        st->dirfd = *stage_fd;
         slot_set(st, SLOT_STAGING, NULL);
+    }
     else
         st->name[0] = '\0';
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -266,16 +347,14 @@ etp_status etp_stage_open(const char *dir, unsigned flags, etp_stage *st, int *s
         return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
                              "cannot create the staging directory beside it: %s", strerror(e));
     }
-    *stage_fd = openat(st->parentfd, st->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     /* The new directory keeps the permissions of the one it replaces. */
-    if (*stage_fd < 0 || (kind != ETP_BUNDLE_TARGET_MISSING && fchmod(*stage_fd, mode) != 0)) {
+    if (kind != ETP_BUNDLE_TARGET_MISSING && fchmod(*stage_fd, mode) != 0) {
         e = errno;
-        if (*stage_fd >= 0)
-            close(*stage_fd);
-        *stage_fd = -1;
+        close(*stage_fd);
+        *stage_fd = st->dirfd = -1;
         etp_stage_discard(st);
         return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
-                             "cannot open the staging directory: %s", strerror(e));
+                             "cannot set the staging directory's permissions: %s", strerror(e));
     }
     return ETP_OK;
 }
@@ -338,22 +417,69 @@ static etp_status swap_in(etp_stage *st, const char *dir, etp_bundle_target kind
     return ETP_OK;
 }
 
+/* DIR, opened and locked (flock) like a staging directory, so that no sweep
+ * takes it once it is moved aside, and no other publication swaps it away
+ * meanwhile; -1 when there is no directory there (or the lock could not be
+ * had within LOCK_WAIT_MS: the publication goes on without it, as removal
+ * tolerates a sweep doing it too). Another publication holds that lock only
+ * from just before its swap to just after its old directory is removed. */
+#define LOCK_WAIT_MS 30000
+static int lock_target(int parentfd, const char *leaf)
+{
+    for (int tries = 0; tries < 64; tries++) {
+        int fd = openat(parentfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            return -1;
+        int got = 0;
+        for (long waited = 0; waited <= LOCK_WAIT_MS && !got; waited += 5) {
+            if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+                got = 1;
+            else if (errno != EWOULDBLOCK && errno != EINTR)
+                break;
+            else
+                etp_stage_test_sleep(5);
+        }
+        struct stat a, b;
+        if (got && fstat(fd, &a) == 0 &&
+            fstatat(parentfd, leaf, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino)
+            return fd;
+        close(fd);
+        if (!got)
+            return -1;
+        /* swapped away while we waited: lock what is there now */
+    }
+    return -1;
+}
+
 etp_status etp_stage_swap(etp_stage *st, const char *dir, unsigned flags, int *swapped,
                           etp_error *err)
 {
     *swapped = 0;
+    etp_stage_test_pause("before-swap");
     sigset_t old;
-    block_signals(&old);
-    /* The target may have changed while the bundle was written. */
     etp_bundle_target kind;
-    etp_status s = etp_target_classify(st->parentfd, st->leaf, dir, flags, &kind, NULL, err);
+    etp_status s;
+    int lockfd;
+    for (int tries = 0;; tries++) {
+        lockfd = lock_target(st->parentfd, st->leaf);
+        block_signals(&old);
+        /* The target may have changed while the bundle was written. */
+        s = etp_target_classify(st->parentfd, st->leaf, dir, flags, &kind, NULL, err);
+        if (s || kind == ETP_BUNDLE_TARGET_MISSING || lockfd >= 0 || tries >= 4)
+            break;
+        pthread_sigmask(SIG_SETMASK, &old, NULL); /* a directory appeared meanwhile */
+    }
     char aside[ETP_BUNDLE_NAME_MAX + 1] = "";
     if (!s) {
         slot_set(st, SLOT_SWAPPING, NULL);
         s = swap_in(st, dir, kind, aside, err);
         *swapped = s == ETP_OK;
-        if (*swapped)
+        if (*swapped) {
             st->name[0] = '\0'; /* the staging directory is gone (it is DIR now) */
+            if (st->dirfd >= 0)
+                (void)flock(st->dirfd, LOCK_UN); /* DIR is no sweep's business */
+        }
         slot_set(st, !*swapped ? SLOT_STAGING : aside[0] ? SLOT_ASIDE : SLOT_FREE, aside);
     }
     if (*swapped && fsync(st->parentfd) != 0)
@@ -361,15 +487,21 @@ etp_status etp_stage_swap(etp_stage *st, const char *dir, unsigned flags, int *s
                           "published, but the parent directory's fsync failed: %s",
                           strerror(errno));
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (aside[0])
+        etp_stage_test_pause("after-swap");
     if (aside[0] && rm_tree_at(st->parentfd, aside, 0) != 0 && !s)
         s = etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
                           "published, but the old directory moved aside could not be "
                           "removed: %s",
                           aside);
+    if (lockfd >= 0)
+        close(lockfd);
     if (*swapped && st->slot >= 0) {
         atomic_store(&g_slots[st->slot].state, SLOT_FREE);
         st->slot = -1;
     }
+    if (*swapped)
+        etp_stage_sweep(st->parentfd, st->leaf); /* writers killed while this one ran */
     return s;
 }
 
@@ -378,6 +510,7 @@ void etp_stage_discard(etp_stage *st)
     if (st->parentfd >= 0 && st->name[0])
         (void)rm_tree_at(st->parentfd, st->name, 0);
     st->name[0] = '\0';
+    st->dirfd = -1; /* not ours: closed by the bundle */
     if (st->slot >= 0)
         atomic_store(&g_slots[st->slot].state, SLOT_FREE);
     st->slot = -1;
@@ -400,6 +533,19 @@ static long env_long(const char *name, long unset)
 
 long etp_stage_test_fail_after(void) { return env_long("ETPROF_TEST_FAIL_AFTER_ARTIFACTS", -1); }
 long etp_stage_test_slow_ms(void) { return env_long("ETPROF_TEST_SLOW_ARTIFACTS_MS", 0); }
+
+void etp_stage_test_pause(const char *at)
+{
+    const char *want = getenv("ETPROF_TEST_PAUSE_AT");
+    if (!want || strcmp(want, at) != 0)
+        return;
+    long ms = env_long("ETPROF_TEST_PAUSE_MS", 0);
+    char line[96];
+    int n = snprintf(line, sizeof line, "etprof: test pause at %s\n", at);
+    if (n > 0 && n < (int)sizeof line)
+        (void)!write(2, line, (size_t)n);
+    etp_stage_test_sleep(ms);
+}
 
 void etp_stage_test_sleep(long ms)
 {

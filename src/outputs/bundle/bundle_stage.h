@@ -10,6 +10,10 @@
  * the swap DIR is never touched, so a failed or interrupted run leaves it as
  * it was.
  *
+ * The staging directory is locked (flock) by its writer from its creation
+ * to the swap; a publication first removes the siblings of DIR whose lock
+ * can be taken, left by writers that are gone (bundle_sweep.h).
+ *
  * Every publication in progress is recorded in a small process-wide table
  * (parent descriptor and entry names in fixed buffers) so that
  * etp_bundle_abandon_from_signal() can undo it from a signal handler with
@@ -26,6 +30,8 @@
 typedef struct etp_stage {
     int parentfd;                          /* DIR's parent, open */
     int slot;                              /* entry of the signal table, or -1 */
+    int dirfd;                             /* the staging directory's descriptor, locked
+                                              (owned by the caller), or -1 */
     char leaf[ETP_BUNDLE_NAME_MAX + 1];    /* DIR's name in its parent */
     char name[ETP_BUNDLE_NAME_MAX + 1];    /* the staging directory's name there */
 } etp_stage;
@@ -51,6 +57,16 @@ etp_status etp_stage_open(const char *dir, unsigned flags, etp_stage *st, int *s
 etp_status etp_stage_swap(etp_stage *st, const char *dir, unsigned flags, int *swapped,
                           etp_error *err);
 
+/* Length of the random suffix of staging and moved-aside names. */
+#define ETP_STAGE_SUFFIX_LEN 12
+
+/* ".LEAF.etprof-WHAT-", the leaf cut as in every such name. */
+void etp_stage_prefix(char out[ETP_BUNDLE_NAME_MAX + 1], const char *leaf, const char *what);
+
+/* rm -rf @p name in @p dirfd, never following a symlink; a tree removed
+ * meanwhile by another process counts as removed. 0 when gone. */
+int etp_stage_rm_tree(int dirfd, const char *name);
+
 /* Remove the staging directory (if still there) and release @p st. */
 void etp_stage_discard(etp_stage *st);
 
@@ -59,6 +75,10 @@ void etp_stage_discard(etp_stage *st);
  * ETPROF_TEST_SLOW_ARTIFACTS_MS (0 when unset). */
 long etp_stage_test_fail_after(void);
 long etp_stage_test_slow_ms(void);
+/* ETPROF_TEST_PAUSE_AT=before-swap|after-swap with ETPROF_TEST_PAUSE_MS=MS:
+ * at that point print "etprof: test pause at POINT" to stderr and sleep
+ * MS milliseconds (for the SIGKILL tests). */
+void etp_stage_test_pause(const char *at);
 /* Sleep @p ms milliseconds (the slow-artifact hook). */
 void etp_stage_test_sleep(long ms);
 
