@@ -8,7 +8,11 @@ bundle must survive, `etprof verify` where a bundle must be valid) and that
 the parent directory holds nothing else: no staging directory
 (.DIR.etprof-staging-*), no old directory moved aside (.DIR.etprof-old-*).
 The real runs come from FIXTURES_DIR/real-runs (exit 77 when it is absent);
-the kill scenarios generate a mid-size run with `etprof gen etdump`."""
+the kill scenarios generate a mid-size run with `etprof gen etdump`.
+SIGKILL cannot be caught: what it leaves (staging or moved-aside
+directories) must be removed by the next publication into DIR, and a live
+writer's directories never (its lock is held); the pause points are the
+test hooks ETPROF_TEST_PAUSE_AT / ETPROF_TEST_PAUSE_MS."""
 import os, shutil, signal, subprocess, sys, time
 
 ETPROF, FIXTURES, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -274,9 +278,114 @@ def scenario_kills():
                                             "ETPROF_TEST_NO_EXCHANGE": "1"}, "sigint-slow")
 
 
+def start(args, out, env):
+    e = dict(os.environ)
+    e.update(env)
+    return subprocess.Popen([ETPROF, "analyze"] + args + ["-o", out, "--quiet"], env=e,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def wait_pause(proc, point):
+    """Read the child's stderr until the test hook says it is paused at @point."""
+    line = proc.stderr.readline().decode()
+    return f"test pause at {point}" in line
+
+
+def sigkill_at(label, env, point=None, wait_for=None):
+    """SIGKILL a publication at one point: its leftovers stay (nothing can
+    remove them then); the next publication into DIR removes them and
+    publishes a valid bundle with nothing else beside it."""
+    p = fresh("sigkill-" + label)
+    out = good_bundle(p)
+    e = dict(env)
+    if point:
+        e.update({"ETPROF_TEST_PAUSE_AT": point, "ETPROF_TEST_PAUSE_MS": "60000"})
+    proc = start(mid_size_run() if wait_for else XNN, out, e)
+    if point:
+        reached = wait_pause(proc, point)
+    else:
+        reached = False
+        deadline = time.time() + 120
+        while not reached and time.time() < deadline and proc.poll() is None:
+            st = [n for n in os.listdir(p) if ".etprof-staging-" in n]
+            try:
+                reached = bool(st) and wait_for in os.listdir(os.path.join(p, st[0]))
+            except FileNotFoundError:
+                pass
+            time.sleep(0.001)
+    check(reached, f"{label}: the publication never reached the kill point")
+    proc.kill()
+    proc.wait()
+    check(proc.returncode == -signal.SIGKILL, f"{label}: exit status {proc.returncode}")
+    left = leftovers(p)
+    print(f"{label}: SIGKILL left {left}")
+    check(left != [], f"{label}: nothing left to sweep (the kill point was missed)")
+    check(verify_ok(out), f"{label}: DIR does not verify after the kill")
+    r = analyze(XNN, out)
+    check(r.returncode == 0 and verify_ok(out), f"{label}: next publication: {r.stderr}")
+    check(sorted(os.listdir(p)) == ["rep"], f"{label}: after the next publication: {os.listdir(p)}")
+
+
+def scenario_sigkill():
+    # While artifacts are being written (detailed/ seen in staging).
+    sigkill_at("mid-write", {}, None, "detailed")
+    # Staging complete, manifest written, just before the swap.
+    sigkill_at("before-swap", {}, "before-swap")
+    # New bundle in place, the old one moved aside, before its removal
+    # (both swap methods: the aside is a staging- or an old- name).
+    sigkill_at("after-swap", {}, "after-swap")
+    sigkill_at("after-swap-two-renames", {"ETPROF_TEST_NO_EXCHANGE": "1"}, "after-swap")
+
+
+def scenario_live_writer_kept():
+    """A live writer's staging directory (paused before its swap) and its
+    moved-aside old directory (paused after it) survive other publications
+    into the same DIR; the writer then finishes cleanly."""
+    for point in ("before-swap", "after-swap"):
+        p = fresh("live-" + point)
+        out = good_bundle(p)
+        proc = start(XNN, out, {"ETPROF_TEST_PAUSE_AT": point, "ETPROF_TEST_PAUSE_MS": "1500"})
+        check(wait_pause(proc, point), f"live {point}: no pause")
+        mine = leftovers(p)
+        r = analyze(CM, out)
+        check(r.returncode == 0, f"live {point}: the other publication: {r.stderr}")
+        check(all(n in os.listdir(p) for n in mine),
+              f"live {point}: the live writer's {mine} was removed")
+        proc.wait()
+        check(proc.returncode == 0, f"live {point}: the paused writer: exit {proc.returncode}")
+        check(verify_ok(out), f"live {point}: DIR does not verify")
+        check(sorted(os.listdir(p)) == ["rep"], f"live {point}: left {os.listdir(p)}")
+
+
+def scenario_concurrent():
+    """Publishers into one DIR at once, some killed with SIGKILL midway: the
+    survivors all succeed, DIR verifies, nothing is left beside it."""
+    p = fresh("concurrent")
+    out = good_bundle(p)
+    procs = []
+    for i in range(6):
+        env = {"ETPROF_TEST_SLOW_ARTIFACTS_MS": "40"} if i % 2 else {}
+        if i % 3 == 2:
+            env["ETPROF_TEST_NO_EXCHANGE"] = "1"
+        procs.append(start(XNN if i % 2 else CM, out, env))
+    time.sleep(0.15)
+    procs[1].kill()  # slow: still staging
+    for pr in procs:
+        pr.wait()
+    for i, pr in enumerate(procs):
+        if i != 1:
+            check(pr.returncode == 0, f"concurrent #{i}: exit {pr.returncode}: "
+                  f"{pr.stderr.read().decode()}")
+    check(verify_ok(out), "concurrent: DIR does not verify")
+    r = analyze(XNN, out)  # sweeps what the killed one left
+    check(r.returncode == 0, f"concurrent: last publication {r.stderr}")
+    check(sorted(os.listdir(p)) == ["rep"], f"concurrent: left {os.listdir(p)}")
+
+
 for scenario in (scenario_failed_rerun, scenario_no_stale_files, scenario_not_a_bundle,
                  scenario_empty_dir, scenario_missing_parent, scenario_regular_file,
-                 scenario_injected_failure, scenario_read_only_parent, scenario_kills):
+                 scenario_injected_failure, scenario_read_only_parent, scenario_kills,
+                 scenario_sigkill, scenario_live_writer_kept, scenario_concurrent):
     print("--", scenario.__name__)
     scenario()
 

@@ -33,7 +33,10 @@
  *   ETPROF_TEST_SLOW_ARTIFACTS_MS=MS    pause MS milliseconds before each
  *       artifact (widens the window a signal test aims at);
  *   ETPROF_TEST_NO_EXCHANGE=1           use the two-rename swap even where
- *       RENAME_EXCHANGE works.
+ *       RENAME_EXCHANGE works;
+ *   ETPROF_TEST_PAUSE_AT=before-swap|after-swap with ETPROF_TEST_PAUSE_MS=MS
+ *       print "etprof: test pause at POINT" to stderr there and sleep MS
+ *       milliseconds (the SIGKILL tests aim at those points).
  *
  * This layer knows nothing about what the artifacts mean. The analysis writes
  * them through etp_bundle_write() and supplies the manifest's envelope pieces

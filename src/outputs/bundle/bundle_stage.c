@@ -3,7 +3,6 @@
  * (etp_bundle_abandon_from_signal). What may be replaced: bundle_target.c. */
 #include "outputs/bundle/bundle_stage.h"
 
-#include "outputs/bundle/bundle_sweep.h"
 #include "outputs/bundle/bundle_target.h"
 
 #include <dirent.h>

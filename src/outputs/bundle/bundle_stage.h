@@ -12,7 +12,7 @@
  *
  * The staging directory is locked (flock) by its writer from its creation
  * to the swap; a publication first removes the siblings of DIR whose lock
- * can be taken, left by writers that are gone (bundle_sweep.h).
+ * can be taken, left by writers that are gone (etp_stage_sweep()).
  *
  * Every publication in progress is recorded in a small process-wide table
  * (parent descriptor and entry names in fixed buffers) so that
@@ -66,6 +66,13 @@ void etp_stage_prefix(char out[ETP_BUNDLE_NAME_MAX + 1], const char *leaf, const
 /* rm -rf @p name in @p dirfd, never following a symlink; a tree removed
  * meanwhile by another process counts as removed. 0 when gone. */
 int etp_stage_rm_tree(int dirfd, const char *name);
+
+/* bundle_sweep.c: remove every sibling of @p leaf in @p parentfd named like
+ * a staging, moved-aside or fresh (".LEAF.etprof-init-*") directory of it
+ * whose lock can be taken, that is, left by a writer that is gone (SIGKILL,
+ * power loss); never one whose lock is held. Best effort: what cannot be
+ * removed is left. Returns how many were removed. */
+int etp_stage_sweep(int parentfd, const char *leaf);
 
 /* Remove the staging directory (if still there) and release @p st. */
 void etp_stage_discard(etp_stage *st);

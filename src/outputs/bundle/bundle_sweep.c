@@ -1,7 +1,11 @@
 /* bundle_sweep.c - remove the staging and moved-aside directories of
- * publications whose writer is gone (see bundle_sweep.h). */
-#include "outputs/bundle/bundle_sweep.h"
-
+ * publications whose writer is gone (etp_stage_sweep in bundle_stage.h).
+ *
+ * A writer holds a lock (flock) on its staging directory from its creation
+ * to the swap, and on the old directory it moves aside until it is removed
+ * (bundle_stage.c). A process killed with SIGKILL leaves
+ * ".DIR.etprof-staging-*", ".DIR.etprof-old-*" or ".DIR.etprof-init-*"
+ * behind with nobody holding its lock: those are what is removed here. */
 #include "outputs/bundle/bundle_stage.h"
 
 #include <dirent.h>
