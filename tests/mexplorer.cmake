@@ -30,3 +30,10 @@ add_test(NAME mexplorer.synthetic
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/me_synthetic.py
                  $<TARGET_FILE:etprof_cli> ${PROJECT_SOURCE_DIR}/schemas/flatbuffers)
 set_tests_properties(mexplorer.synthetic PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}")
+
+# --model-explorer files|overlays|none and --no-model-explorer on real runs:
+# what each level keeps (tests/me_levels.py).
+add_test(NAME mexplorer.levels
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/me_levels.py $<TARGET_FILE:etprof_cli>
+                 ${ETP_FIXTURES} ${CMAKE_CURRENT_BINARY_DIR}/me-levels)
+set_tests_properties(mexplorer.levels PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")

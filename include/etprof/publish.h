@@ -61,6 +61,11 @@ typedef struct etp_publish_options {
     const char *const *label_keys;
     const char *const *label_values;
     uint32_t label_count;
+    /** With model_explorer: the "overlays" level, for CI: keep the overlays,
+     *  link status, findings, mapping and sync navigation, leave out the
+     *  per-program graph.json and index.html (which depend on the program
+     *  and ETRecord only, and are the bulk of a bundle). */
+    int model_explorer_overlays_only;
 } etp_publish_options;
 
 /**
@@ -82,7 +87,7 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
  * given, unit, the clock rate when one was given, executions skipped,
  * ranking), then the publication's choices from @p po (operators table
  * format, detailed/, Model Explorer views: "files", "open" when
- * @p open_page, or "none"). Paths are left out: the manifest records the
+ * @p open_page, "overlays" (po->model_explorer_overlays_only), or "none"). Paths are left out: the manifest records the
  * inputs by content. Give the text as po->options_json; the CLI and the
  * Python package both record it this way. malloc'd (etp_text_free() or
  * free()); NULL when out of memory. Pure: safe from any thread.

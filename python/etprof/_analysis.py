@@ -268,9 +268,17 @@ class Analysis:
                 force=False, parents=False, run_id=None, timestamp=None):
         """Publish a result bundle in @directory as `etprof analyze -o DIR`
         does (staged beside it, swapped into place; a failure leaves it as it
-        was). Returns the directory. run_id/timestamp fix the identity (tests)."""
+        was). Returns the directory. run_id/timestamp fix the identity (tests).
+        model_explorer: True or "files" (graph, overlays, page), "overlays"
+        (the overlays and mapping only: no graph.json, no index.html), False
+        or "none" (no model_explorer/), as `--model-explorer`."""
         if format not in ("csv", "json"):
             raise _errors.usage(f"format is csv or json, got {format!r}")
+        levels = {"files": "files", "overlays": "overlays", "none": "none"}
+        if isinstance(model_explorer, bool):
+            model_explorer = "files" if model_explorer else "none"
+        if not isinstance(model_explorer, str) or model_explorer not in levels:
+            raise _errors.usage(f"model_explorer is files, overlays or none, got {model_explorer!r}")
         c = self._call
         args = [repr(os.fspath(c["etdump"]))] + [
             f"{k}={os.fspath(c[k])!r}" for k in ("pte", "etrecord", "log", "debug_buffer")
@@ -283,7 +291,8 @@ class Analysis:
         po.bundle_flags = (1 if force else 0) | (2 if parents else 0)
         po.operators_csv = int(format == "csv")
         po.detailed = int(bool(detailed))
-        po.model_explorer = int(bool(model_explorer))
+        po.model_explorer = int(model_explorer != "none")
+        po.model_explorer_overlays_only = int(model_explorer == "overlays")
         # The options recorded as the CLI records them: from the C options
         # this analysis was made with.
         opt_b = _lib.text(_lib.lib.etp_analysis_options_json(

@@ -60,7 +60,8 @@ class PublishOptions(ctypes.Structure):
                 ("device_log_count", ctypes.c_uint32), ("embed_log_path", ctypes.c_char_p),
                 ("debug_buffer_path", ctypes.c_char_p),
                 ("label_keys", ctypes.POINTER(ctypes.c_char_p)),
-                ("label_values", ctypes.POINTER(ctypes.c_char_p)), ("label_count", ctypes.c_uint32)]
+                ("label_values", ctypes.POINTER(ctypes.c_char_p)), ("label_count", ctypes.c_uint32),
+                ("model_explorer_overlays_only", ctypes.c_int)]
 
 
 class _Ints(ctypes.Structure):

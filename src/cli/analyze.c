@@ -31,7 +31,8 @@ static void help(void)
            "                      [--rank-by avg|p50|max] [--fail-on warning|error]\n"
            "                      [--json] [--top N] [--quiet]\n"
            "                      [-o DIR [--format csv|json] [--detailed]\n"
-           "                              [--model-explorer files|open|none]\n"
+           "                              [--model-explorer files|open|overlays|none]\n"
+           "                              [--no-model-explorer]\n"
            "                              [--force] [--parents]\n"
            "                              [--label KEY=VALUE]... [--labels-from-ci]\n"
            "                              [--db TARGET]]\n"
@@ -82,7 +83,10 @@ static void help(void)
            "  --detailed         add detailed/: per-execution samples, delegate breakdown,\n"
            "                     unresolved handles\n"
            "  --model-explorer M files (default): model_explorer/ graph + overlays + page;\n"
-           "                     open: also open the page; none: leave it out\n"
+           "                     open: also open the page; overlays: the overlays and\n"
+           "                     mapping only, without the per-program graph.json and\n"
+           "                     index.html (lighter bundles for CI); none: leave it out\n"
+           "  --no-model-explorer  the same as --model-explorer none\n"
            "  --label KEY=VALUE  a label of the run, recorded in run_metadata.json\n"
            "                     (repeatable; conventional keys: device, model, backend,\n"
            "                     commit, branch, seq). Keys: a letter, then letters, digits,\n"
@@ -232,7 +236,7 @@ typedef struct publish_request {
     const cli_logs *logs;        /* every --log (the runner's is also .log) */
     const char *format;          /* "csv" or "json" */
     int detailed;
-    const char *me_mode;         /* "files", "open" or "none" */
+    const char *me_mode;         /* "files", "open", "overlays" or "none" */
     unsigned bundle_flags;       /* ETP_BUNDLE_FORCE, ETP_BUNDLE_PARENTS */
     int json, quiet, top;        /* terminal output: summary.json, nothing, or the text */
     const cli_labels *labels;    /* --label, --labels-from-ci */
@@ -251,6 +255,7 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     po.operators_csv = !strcmp(rq->format, "csv");
     po.detailed = rq->detailed;
     po.model_explorer = strcmp(me_mode, "none") != 0;
+    po.model_explorer_overlays_only = !strcmp(me_mode, "overlays");
     po.command_line = cmd;
     char *oj = etp_analysis_options_json(opt, &po, !strcmp(me_mode, "open"));
     po.options_json = oj;
@@ -319,6 +324,7 @@ int cmd_analyze(int argc, char **argv)
         {"label", required_argument, NULL, 1101},     {"labels-from-ci", no_argument, NULL, 1102},
         {"db", required_argument, NULL, 1103},        {"finding", required_argument, NULL, 1104},
         {"list-finding-codes", no_argument, NULL, 1105},
+        {"no-model-explorer", no_argument, NULL, 1106}, /* seed 003's name for none */
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     etp_analysis_options opt;
@@ -418,10 +424,14 @@ int cmd_analyze(int argc, char **argv)
         case 'F': bundle_flags |= ETP_BUNDLE_FORCE; break;
         case 'P': bundle_flags |= ETP_BUNDLE_PARENTS; break;
         case 'M':
-            if (strcmp(optarg, "files") && strcmp(optarg, "open") && strcmp(optarg, "none"))
-                return cli_usage("analyze", "--model-explorer is files, open or none, got '%s'", optarg);
+            if (strcmp(optarg, "files") && strcmp(optarg, "open") && strcmp(optarg, "overlays") &&
+                strcmp(optarg, "none"))
+                return cli_usage("analyze",
+                                 "--model-explorer is files, open, overlays or none, got '%s'",
+                                 optarg);
             me_mode = optarg;
             break;
+        case 1106: me_mode = "none"; break;
         case 1001:
         case 1002:
         case 1003:

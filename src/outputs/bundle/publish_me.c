@@ -9,6 +9,8 @@
  *   mapping.json, sync_navigation.json  instruction <-> operator links;
  *   index.html      the standalone report, written only if the .pte still
  *                   has the bytes that were analysed.
+ * The "overlays" level (po->model_explorer_overlays_only) leaves out
+ * graph.json and index.html, the per-program files. 
  * Delegate timings sit on the delegate-call node; they are never spread over
  * the operators inside the delegate. */
 #include <stdlib.h>
@@ -303,6 +305,7 @@ struct etp_publish_me {
     size_t novf;
     label_file links;
     etp_me_findings_overlay findings;
+    int overlays_only; /* the "overlays" level: no graph.json, no index.html */
 };
 
 void etp_publish_me_free(etp_publish_me *m)
@@ -327,6 +330,7 @@ etp_status etp_publish_me_prepare(const etp_analysis *a, const etp_publish_optio
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
     me_ctx *ctx = &m->ctx;
     ctx->a = a;
+    m->overlays_only = po->model_explorer_overlays_only;
     etp_status s = ETP_OK;
     if (a->program) {
         s = etp_me_build(a->program, NULL, basename_of(a->program->path), &m->c, err);
@@ -370,8 +374,9 @@ size_t etp_publish_me_streams(etp_publish_me *m, etp_bundle_stream *jobs)
 {
     me_ctx *ctx = &m->ctx;
     size_t nj = 0;
-    jobs[nj++] = (etp_bundle_stream){"model_explorer/graph.json", "application/json", "projection",
-                                     NULL, 0, fill_graph, ctx};
+    if (!m->overlays_only)
+        jobs[nj++] = (etp_bundle_stream){"model_explorer/graph.json", "application/json",
+                                         "projection", NULL, 0, fill_graph, ctx};
     for (size_t k = 0; k < m->novf; k++)
         jobs[nj++] = (etp_bundle_stream){m->ovf[k].rel, "application/json", "projection", NULL, 0,
                                          fill_overlay, &m->ovf[k]};
@@ -387,8 +392,9 @@ size_t etp_publish_me_streams(etp_publish_me *m, etp_bundle_stream *jobs)
         jobs[nj++] = (etp_bundle_stream){"model_explorer/sync_navigation.json", "application/json",
                                          "projection", NULL, 0, fill_sync, ctx};
     }
-    jobs[nj++] = (etp_bundle_stream){"model_explorer/index.html", "text/html", "projection", NULL, 0,
-                                     fill_page, ctx};
+    if (!m->overlays_only)
+        jobs[nj++] = (etp_bundle_stream){"model_explorer/index.html", "text/html", "projection",
+                                         NULL, 0, fill_page, ctx};
     return nj;
 }
 

@@ -22,7 +22,11 @@ char *etp_analysis_options_json(const etp_analysis_options *o, const etp_publish
         etp_jw_kdouble(&w, "cpu_hz", o->cpu_hz);
     etp_jw_kstr(&w, "format", po->operators_csv ? "csv" : "json");
     etp_jw_kbool(&w, "detailed", po->detailed);
-    etp_jw_kstr(&w, "model_explorer", !po->model_explorer ? "none" : open_page ? "open" : "files");
+    etp_jw_kstr(&w, "model_explorer",
+                !po->model_explorer                  ? "none"
+                : po->model_explorer_overlays_only ? "overlays"
+                : open_page                          ? "open"
+                                                     : "files");
     etp_jw_kuint(&w, "skip_executions", o->skip_executions);
     etp_jw_kstr(&w, "rank_by", etp_rank_key_name(o->rank_by));
     /* The findings' thresholds the user changed (--finding), by setting. */
