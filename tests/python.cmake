@@ -30,3 +30,11 @@ add_test(NAME python.install
                  ${PYTHON3} ${CMAKE_C_COMPILER} $<BOOL:${ETP_SANITIZE}>)
 set_tests_properties(python.install PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}" TIMEOUT 600
                      SKIP_RETURN_CODE 77)
+# The same with the first python3 on PATH when it is not Debian's (a pyenv
+# 3.11 without the wheel package on these machines): the README's line must
+# work with it too. Skips where python3 is /usr/bin/python3.
+add_test(NAME python.install.path_python3
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/python_install.sh ${PROJECT_BINARY_DIR}
+                 PATH ${CMAKE_C_COMPILER} $<BOOL:${ETP_SANITIZE}>)
+set_tests_properties(python.install.path_python3 PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}"
+                     TIMEOUT 600 SKIP_RETURN_CODE 77)

@@ -5,9 +5,21 @@
 # ./python` (Debian's pip and setuptools, no index) installs the package into
 # a virtual environment whose prefix holds the library, and the package
 # finds it there without ETPROF_LIBRARY.
-# usage: python_install.sh BUILD_DIR PYTHON3 CC SANITIZE(0|1)
+# PYTHON3 "PATH" means the first python3 on PATH, as the README's line runs
+# it: the test skips (77) when that is Debian's /usr/bin/python3 (the other
+# test covers it), so that a pyenv or other interpreter without the wheel
+# package is tested where there is one.
+# usage: python_install.sh BUILD_DIR PYTHON3|PATH CC SANITIZE(0|1)
 set -euo pipefail
 build=$1 py=$2 cc=$3 sanitize=$4
+if [ "$py" = PATH ]; then
+  py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) ||
+    { echo "SKIP: no python3 on PATH"; exit 77; }
+  if [ "$(realpath "$py")" = "$(realpath /usr/bin/python3 2>/dev/null || true)" ]; then
+    echo "SKIP: the first python3 on PATH is /usr/bin/python3"; exit 77
+  fi
+  echo "python3 on PATH: $py ($("$py" --version 2>&1))"
+fi
 src=${ETP_SOURCE_DIR:?}
 runs=${ETP_FIXTURES:?}/real-runs
 [ -d "$runs" ] || { echo "SKIP: $runs absent"; exit 77; }
@@ -38,8 +50,12 @@ if ! "$py" -m venv --system-site-packages "$tmp/venv" 2>"$tmp/venv.err"; then
   exit 1
 fi
 cp -r "$src/python" "$tmp/pkg"   # pip builds in place: keep the source tree clean
+# The README's line: --no-build-isolation, with whatever setuptools/wheel
+# the interpreter has (none needed).
 "$tmp/venv/bin/python" -m pip install -q --no-build-isolation --no-index --no-deps "$tmp/pkg" \
   2>&1 | grep -v "Running pip as the 'root' user" || true
+"$tmp/venv/bin/python" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("etprof") is None)' ||
+  { echo "FAIL: pip did not install the package with $py"; exit 1; }
 cmake --install "$build" --prefix "$tmp/venv" >/dev/null
 pre=()
 [ "$sanitize" = 1 ] && pre=(env "LD_PRELOAD=$("$cc" -print-file-name=libasan.so)"
