@@ -39,12 +39,83 @@ def open_inputs(etdump, pte=None, etrecord=None, log=None, prepare=None):
     return out
 
 
-def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=None,
-            unit="ms", cpu_hz=None, hash_program=True, debug_buffer=None, findings=None):
-    """Analyse a run: the ETDump with its program (.pte/.bpte) and/or ETRecord,
-    optionally the runner's log, as `etprof analyze` does.
+RANK_KEYS = ("avg", "p50", "max")  # etp_rank_key order
+NX_DEVICE_NONE = 0                 # ETP_NX_DEVICE_NONE
+NX_CORE_KEYS = ("single", "word0")  # etp_nx_core_key order
 
-    logs: the runner's output (one path, or a sequence of at most one path).
+
+def nx_options(statistics_mode, profiling_device, leading_blocks, core_key):
+    """etp_nx_options from the four NX keyword arguments (None: the
+    default), checked as `--nx-statistics-mode`, `--nx-profiling-device`,
+    `--nx-leading-blocks` and `--nx-core-key` check them; None when all
+    four are None (the library's defaults)."""
+    if statistics_mode is None and profiling_device is None and leading_blocks is None \
+            and core_key is None:
+        return None
+    o = _lib.NxOptions()
+    _lib.lib.etp_nx_options_defaults(ctypes.byref(o))
+    for name, v in (("statistics_mode", statistics_mode), ("leading_blocks", leading_blocks)):
+        if v is None:
+            continue
+        if isinstance(v, bool) or v not in (0, 1):
+            raise _errors.usage(f"{name} is 0 or 1, got {v!r}")
+        setattr(o, name, int(v))
+    if profiling_device is not None:
+        d = _lib.lib.etp_nx_device_parse(profiling_device.encode()) \
+            if isinstance(profiling_device, str) else NX_DEVICE_NONE
+        if d == NX_DEVICE_NONE:
+            raise _errors.usage(f"profiling_device is Mali-G1 or Mali-G2, got {profiling_device!r}")
+        o.profiling_device = d
+    if core_key is not None:
+        if core_key not in NX_CORE_KEYS:
+            raise _errors.usage(f"core_key is single or word0, got {core_key!r}")
+        # ETP_NX_CORE_SINGLE / ETP_NX_CORE_WORD0 follow the default (0).
+        o.core_key = NX_CORE_KEYS.index(core_key)
+    return o
+
+
+def open_logs(logs):
+    """Every log read as a device log (etp_device_log_open), and the runner
+    log among them as the CLI picks it: the first with runner lines, or with
+    nothing of another tool's format. Returns (handles, runner path)."""
+    handles, runner = [], None
+    try:
+        for path in logs:
+            h = ctypes.c_void_p()
+            err = _errors.new_error()
+            _errors.check(_lib.lib.etp_device_log_open(_lib.path_arg(path), ctypes.byref(h),
+                                                       ctypes.byref(err)), err)
+            handles.append(h)
+            f = ctypes.cast(h, ctypes.POINTER(_lib.DeviceLogHead)).contents.formats
+            if runner is None and ((f & _lib.DL_RUNNER) or not (f & _lib.DL_OTHER)):
+                runner = path
+    except BaseException:
+        for h in handles:
+            _lib.lib.etp_device_log_free(h)
+        raise
+    return handles, runner
+
+
+def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=None,
+            unit="ms", cpu_hz=None, hash_program=True, debug_buffer=None, findings=None,
+            skip_executions=0, rank_by="avg", statistics_mode=None, profiling_device=None,
+            leading_blocks=None, core_key=None):
+    """Analyse a run: the ETDump with its program (.pte/.bpte) and/or ETRecord,
+    optionally the runner's and devices' logs, as `etprof analyze` does.
+
+    logs: one path or a sequence of at most 16 (as `--log`, repeatable): each
+    is read as a device log (runner, `time -v`, Arm bare-metal runner, RTT,
+    VGF, `etprof run` lines; their figures in the analysis' device report),
+    and the first with runner lines (or with nothing of another tool's
+    format) is also the runner log. The ETDump must be given (a log-carried
+    ETDump is the CLI's alone). skip_executions: leave the first N
+    executions out (warm-up, `--skip-executions`). rank_by: "avg", "p50" or
+    "max", the order of the top lists (`--rank-by`). statistics_mode (0/1),
+    profiling_device ("Mali-G1"/"Mali-G2"), leading_blocks (0/1), core_key
+    ("single"/"word0"): the VGF_NEURAL_STATISTICS decoder's fallbacks and
+    readings (`--nx-statistics-mode`, `--nx-profiling-device`,
+    `--nx-leading-blocks`, `--nx-core-key`; None: as the record says, else
+    the default).
     source_unit: unit of the ETDump ticks (None: ns assumed, and reported as
     an issue). unit: unit of the results. cpu_hz: convert cycle ticks.
     hash_program: record the program's SHA-256 (publish() needs it for the
@@ -58,9 +129,14 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
     if isinstance(logs, (str, bytes, os.PathLike)):
         logs = (logs,)
     logs = tuple(logs or ())
-    if len(logs) > 1:
-        raise _errors.usage("one runner log per analysis")
-    log = logs[0] if logs else None
+    if len(logs) > _lib.MAX_LOGS:
+        raise _errors.usage(f"at most {_lib.MAX_LOGS} logs, got {len(logs)}")
+    if isinstance(skip_executions, bool) or not isinstance(skip_executions, int) \
+            or not 0 <= skip_executions <= 100000000:
+        raise _errors.usage(f"skip_executions needs a count from 0, got {skip_executions!r}")
+    if rank_by not in RANK_KEYS:
+        raise _errors.usage(f"rank_by is avg, p50 or max, got {rank_by!r}")
+    nx = nx_options(statistics_mode, profiling_device, leading_blocks, core_key)
     src = source_unit if source_unit is not None else "ns"
     source_code, target_code = check_units(src, unit, cpu_hz)
     opt = _lib.AnalysisOptions()
@@ -72,6 +148,10 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
     method_b = method.encode() if method is not None else None
     opt.method = method_b
     opt.hash_program = int(bool(hash_program))
+    opt.skip_executions = skip_executions
+    opt.rank_by = RANK_KEYS.index(rank_by)
+    if nx is not None:
+        opt.nx_options = ctypes.cast(ctypes.pointer(nx), ctypes.c_void_p)
     for key, value in (findings or {}).items():
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise _errors.usage(f"findings[{key!r}] must be a number, got {value!r}")
@@ -88,8 +168,17 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
                                     status=1) from None
         dbg_b = _lib.path_arg(debug_buffer)
         opt.has_debug_buffer, opt.debug_buffer_size, opt.debug_buffer_name = 1, size, dbg_b
-    inputs = open_inputs(etdump, pte, etrecord, log, prepare=opt)
+    dlogs, log = open_logs(logs)
+    dl_array = (ctypes.c_void_p * max(1, len(dlogs)))(*[h.value for h in dlogs])
+    opt.device_logs = ctypes.cast(dl_array, ctypes.c_void_p) if dlogs else None
+    opt.device_log_count = len(dlogs)
     lib = _lib.lib
+    try:
+        inputs = open_inputs(etdump, pte, etrecord, log, prepare=opt)
+    except BaseException:
+        for h in dlogs:
+            lib.etp_device_log_free(h)
+        raise
     try:
         opt.runner_log = lib.etp_inputs_runner_log(inputs)
         out = ctypes.c_void_p()
@@ -102,13 +191,19 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
         _errors.check(status, err)
     except BaseException:
         lib.etp_inputs_free(inputs)
+        for h in dlogs:
+            lib.etp_device_log_free(h)
         raise
-    call = dict(etdump=etdump, pte=pte, etrecord=etrecord, log=log, method=method,
+    call = dict(etdump=etdump, pte=pte, etrecord=etrecord, log=log, logs=logs, method=method,
+                skip_executions=skip_executions, rank_by=rank_by,
+                statistics_mode=statistics_mode, profiling_device=profiling_device,
+                leading_blocks=leading_blocks, core_key=core_key,
                 source_unit=src, source_unit_given=source_unit is not None, unit=unit,
                 cpu_hz=cpu_hz, debug_buffer=debug_buffer, findings=dict(findings or {}))
     # The analysis may keep pointing at the options' strings (its method);
     # the options themselves are recorded when it is published or diffed.
-    call["_keep"] = (opt, method_b, dbg_b)
+    call["_keep"] = (opt, method_b, dbg_b, nx, dl_array)
+    call["_device_logs"] = dlogs  # borrowed by the analysis: freed with it
     call["_c_options"] = opt
     return Analysis(out, inputs, call)
 
@@ -137,6 +232,8 @@ class Analysis:
                 _lib.lib.etp_analysis_free(a)
             if inp:
                 _lib.lib.etp_inputs_free(inp)
+            for h in self._call.pop("_device_logs", None) or ():
+                _lib.lib.etp_device_log_free(h)
 
     def __enter__(self):
         return self
@@ -302,6 +399,12 @@ class Analysis:
         po.etdump_path, po.pte_path = keep["etdump"], keep["pte"]
         po.etrecord_path, po.log_path = keep["etrecord"], keep["log"]
         po.debug_buffer_path = keep["debug_buffer"]
+        # The logs other than the runner log: recorded as inputs too (as the CLI).
+        more = [_lib.path_arg(p) for p in c.get("logs", ())
+                if c["log"] is None or os.fspath(p) != os.fspath(c["log"])]
+        more_a = (ctypes.c_char_p * max(1, len(more)))(*more)
+        po.device_log_paths = ctypes.cast(more_a, ctypes.c_void_p) if more else None
+        po.device_log_count = len(more)
         rid = run_id.encode() if run_id else None
         ts = timestamp.encode() if timestamp else None
         po.run_id, po.timestamp = rid, ts

@@ -33,6 +33,25 @@ class AnalysisOptions(ctypes.Structure):
                 ("debug_buffer_name", ctypes.c_char_p), ("findings", FindingSettings)]
 
 
+class NxOptions(ctypes.Structure):
+    """etp_nx_options (etprof/nx_record.h): the VGF statistics decoder's choices."""
+    _fields_ = [("statistics_mode", ctypes.c_int), ("profiling_device", ctypes.c_int),
+                ("leading_blocks", ctypes.c_int), ("core_key", ctypes.c_int)]
+
+
+class DeviceLogHead(ctypes.Structure):
+    """The first members of etp_device_log (etprof/device_log.h): its path,
+    line count and the ETP_DL_* formats found."""
+    _fields_ = [("path", ctypes.c_char_p), ("lines", ctypes.c_uint32), ("formats", ctypes.c_uint)]
+
+
+# ETP_DL_* (etprof/device_log.h): the runner formats, and those of other tools.
+DL_RUNNER = (1 << 0) | (1 << 2)
+DL_OTHER = (1 << 1) | (1 << 3) | (1 << 4) | (1 << 6) | (1 << 7)
+# CLI_MAX_LOGS (src/cli/cli_logs.h): as many logs as `analyze --log` takes.
+MAX_LOGS = 16
+
+
 class InspectOptions(ctypes.Structure):
     """etp_inspect_options (etprof/inspect.h)."""
     _fields_ = [("source_unit", ctypes.c_int), ("target_unit", ctypes.c_int),
@@ -318,6 +337,10 @@ _PROTOTYPES = {
     "etp_unit_count": (ctypes.c_uint, []),
     "etp_unit_is_tick": (ctypes.c_int, [ctypes.c_int]),
     "etp_analysis_options_init": (None, [ctypes.POINTER(AnalysisOptions)]),
+    "etp_nx_options_defaults": (None, [ctypes.POINTER(NxOptions)]),
+    "etp_nx_device_parse": (ctypes.c_int, [ctypes.c_char_p]),
+    "etp_device_log_open": (ctypes.c_int, [ctypes.c_char_p, PP, ERR]),
+    "etp_device_log_free": (None, [P]),
     "etp_finding_settings_parse": (ctypes.c_int, [ctypes.POINTER(FindingSettings), ctypes.c_char_p, ERR]),
     "etp_inspect_options_init": (None, [ctypes.POINTER(InspectOptions)]),
     "etp_inputs_open": (ctypes.c_int, [ctypes.POINTER(InputsSpec), PP, ERR]),
