@@ -5,7 +5,6 @@
 
 #include "outputs/bundle/bundle_target.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -25,9 +24,6 @@
 #include <openssl/rand.h>
 #include <pthread.h>
 
-/* Nesting followed when removing a directory tree. A bundle is two or three
- * levels deep; a directory replaced with ETP_BUNDLE_FORCE may be deeper. */
-#define RM_DEPTH_MAX 64
 
 /* ---- the signal table ----------------------------------------------------- */
 
@@ -73,92 +69,6 @@ static void slot_set(const etp_stage *st, int state, const char *aside)
     atomic_store(&s->state, state);
 }
 
-/* ---- removing a tree with async-signal-safe calls only ------------------- */
-
-#if defined(__linux__)
-struct dirent64_raw {
-    uint64_t ino;
-    int64_t off;
-    unsigned short reclen;
-    unsigned char type;
-    char name[];
-};
-#endif
-
-static int is_dot(const char *n) { return n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2])); }
-
-static int rm_tree_at(int dirfd, const char *name, int depth);
-
-/* Remove every entry of the open directory @p fd. Linux: getdents64 into a
- * stack buffer (no allocation, safe in a signal handler). Elsewhere:
- * readdir (not async-signal-safe, but correct outside a handler). */
-static int rm_entries(int fd, int depth)
-{
-    int bad = 0;
-#if defined(__linux__)
-    _Alignas(8) char buf[4096];
-    for (;;) {
-        long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
-        if (n <= 0) {
-            if (n < 0)
-                bad = 1;
-            break;
-        }
-        for (long off = 0; off < n;) {
-            struct dirent64_raw *d = (struct dirent64_raw *)(void *)(buf + off);
-            off += d->reclen;
-            if (!is_dot(d->name) && rm_tree_at(fd, d->name, depth + 1) != 0)
-                bad = 1;
-        }
-    }
-#else
-    int dfd = dup(fd);
-    DIR *dp = dfd >= 0 ? fdopendir(dfd) : NULL;
-    if (!dp) {
-        if (dfd >= 0)
-            close(dfd);
-        return -1;
-    }
-    struct dirent *d;
-    while ((d = readdir(dp)) != NULL)
-        if (!is_dot(d->d_name) && rm_tree_at(fd, d->d_name, depth + 1) != 0)
-            bad = 1;
-    closedir(dp);
-#endif
-    return bad ? -1 : 0;
-}
-
-/* rm -rf of @p name in @p dirfd, never following a symlink (a link is
- * removed, not what it points to). 0 when gone. */
-static int rm_tree_at(int dirfd, const char *name, int depth)
-{
-    if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
-        return 0;
-    if (errno != EISDIR && errno != EPERM)
-        return -1;
-    if (depth >= RM_DEPTH_MAX)
-        return -1;
-    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return errno == ENOENT ? 0 : -1; /* removed meanwhile (a sweep): gone */
-    /* Entries removed while reading may make a file system skip others;
-     * a second pass picks them up. */
-    int rc = -1;
-    for (int pass = 0; pass < 3 && rc != 0; pass++) {
-        if (pass && lseek(fd, 0, SEEK_SET) != 0)
-            break;
-        (void)rm_entries(fd, depth);
-        rc = unlinkat(dirfd, name, AT_REMOVEDIR);
-        if (rc != 0 && errno == ENOENT)
-            rc = 0;
-        if (rc != 0 && errno != ENOTEMPTY && errno != EEXIST)
-            break;
-    }
-    close(fd);
-    return rc;
-}
-
-int etp_stage_rm_tree(int dirfd, const char *name) { return rm_tree_at(dirfd, name, 0); }
 
 void etp_bundle_abandon_from_signal(void)
 {
@@ -174,9 +84,9 @@ void etp_bundle_abandon_from_signal(void)
             state = atomic_load(&s->state);
         }
         if (state == SLOT_STAGING)
-            (void)rm_tree_at(s->parentfd, s->names[0], 0);
+            (void)etp_stage_rm_tree(s->parentfd, s->names[0]);
         else if (state == SLOT_ASIDE)
-            (void)rm_tree_at(s->parentfd, s->names[1], 0);
+            (void)etp_stage_rm_tree(s->parentfd, s->names[1]);
         else
             continue;
         atomic_store(&s->state, SLOT_FREE);
@@ -198,13 +108,6 @@ static void block_signals(sigset_t *old)
     sigaddset(&block, SIGQUIT);
     sigaddset(&block, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &block, old);
-}
-
-void etp_stage_prefix(char out[ETP_BUNDLE_NAME_MAX + 1], const char *leaf, const char *what)
-{
-    int room = ETP_BUNDLE_NAME_MAX - (int)(strlen(".") + strlen(".etprof-") + strlen(what) +
-                                            strlen("-") + ETP_STAGE_SUFFIX_LEN);
-    snprintf(out, ETP_BUNDLE_NAME_MAX + 1, ".%.*s.etprof-%s-", room, leaf, what);
 }
 
 /* ".LEAF.etprof-WHAT-" + 12 random hex digits, the leaf cut so that the
@@ -488,7 +391,7 @@ etp_status etp_stage_swap(etp_stage *st, const char *dir, unsigned flags, int *s
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (aside[0])
         etp_stage_test_pause("after-swap");
-    if (aside[0] && rm_tree_at(st->parentfd, aside, 0) != 0 && !s)
+    if (aside[0] && etp_stage_rm_tree(st->parentfd, aside) != 0 && !s)
         s = etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
                           "published, but the old directory moved aside could not be "
                           "removed: %s",
@@ -507,7 +410,7 @@ etp_status etp_stage_swap(etp_stage *st, const char *dir, unsigned flags, int *s
 void etp_stage_discard(etp_stage *st)
 {
     if (st->parentfd >= 0 && st->name[0])
-        (void)rm_tree_at(st->parentfd, st->name, 0);
+        (void)etp_stage_rm_tree(st->parentfd, st->name);
     st->name[0] = '\0';
     st->dirfd = -1; /* not ours: closed by the bundle */
     if (st->slot >= 0)

@@ -67,7 +67,7 @@ void etp_stage_prefix(char out[ETP_BUNDLE_NAME_MAX + 1], const char *leaf, const
  * meanwhile by another process counts as removed. 0 when gone. */
 int etp_stage_rm_tree(int dirfd, const char *name);
 
-/* bundle_sweep.c: remove every sibling of @p leaf in @p parentfd named like
+/* bundle_sweep.c (the two above: bundle_tree.c): remove every sibling of @p leaf in @p parentfd named like
  * a staging, moved-aside or fresh (".LEAF.etprof-init-*") directory of it
  * whose lock can be taken, that is, left by a writer that is gone (SIGKILL,
  * power loss); never one whose lock is held. Best effort: what cannot be
