@@ -41,9 +41,36 @@ typedef struct etp_runner_log {
     char *etdump_name;           /**< "ETDump written to file 'F'." */
     uint32_t lines;
     char *model_file;            /**< "Model file F is loaded." (the path as logged), or NULL */
-    uint32_t recognised_lines;   /**< lines in a runner's format (ET_LOG prefix or a known
-                                      message); 0 makes the file "not a runner log" */
+    uint32_t recognised_lines;   /**< lines in a runner's format (ET_LOG prefix, a known
+                                      message or a printed output); 0 makes the file
+                                      "not a runner log" */
+    /* What the runner printed of the method's outputs. A runner built with
+     * logging compiled out (ExecuTorch's Release default) prints these
+     * and nothing else. */
+    int has_outputs_declared;
+    uint32_t outputs_declared;   /**< "N outputs:" */
+    uint32_t output_count;       /**< outputs printed: "OutputX i: ..." lines, and the
+                                      distinct i of "Output[i][j]: ..." lines */
+    uint32_t output_text_count;
+    char **output_text;          /**< the first ETP_RUNNER_OUTPUTS_KEPT output lines as
+                                      printed (without the line end), each cut at
+                                      ETP_RUNNER_OUTPUT_TEXT_MAX bytes */
+    uint32_t bundleio_pass;      /**< "TEST: BundleIO index[i] Test_result: PASS" lines */
+    uint32_t bundleio_fail;      /**< ... FAIL */
+    int verified;                /**< example_runner's "Model verified successfully." */
 } etp_runner_log;
+
+/** At most this many printed output lines are kept (output_text). */
+#define ETP_RUNNER_OUTPUTS_KEPT 16
+/** A kept output line is cut at this many bytes. */
+#define ETP_RUNNER_OUTPUT_TEXT_MAX 240
+
+/**
+ * Whether the log says anything about the run itself (model file, method,
+ * load, iteration or total time, planned buffers, the ETDump written), as
+ * opposed to only the outputs a no-log build prints. 0 or 1.
+ */
+int etp_runner_log_has_run_lines(const etp_runner_log *l);
 
 /**
  * Read a runner log (text, at most 64 MiB, lines capped at 64 KiB). Lines it
@@ -55,6 +82,14 @@ typedef struct etp_runner_log {
  * on failure *out is NULL.
  */
 etp_status etp_runner_log_open(const char *path, etp_runner_log **out, etp_error *err);
+
+/**
+ * As etp_runner_log_open(), but the log is called @p name (not @p path) in
+ * errors and in l->path: `etprof run` reads its capture from a temporary
+ * file that the bundle carries as "logs/runner.log". @p name NULL: @p path.
+ */
+etp_status etp_runner_log_open_as(const char *path, const char *name, etp_runner_log **out,
+                                  etp_error *err);
 
 /** Parse @p size bytes of log text named @p name (tests, fuzzing); @p text
  *  is only read during the call. Ownership of *out as etp_runner_log_open(). */

@@ -109,6 +109,11 @@ static const etp_issue_code registry[] = {
     {"runner_log.other_etdump", ETP_SEV_WARNING, ANALYSIS,
      "the runner log says it wrote an ETDump with a different file name",
      "check that the log belongs to this ETDump (a renamed file is fine)"},
+    {"runner_log.outputs_only", ETP_SEV_INFO, ANALYSIS,
+     "the runner log has no load, timing or memory lines (a runner built with logging compiled out, "
+     "ExecuTorch's Release default): only its printed outputs are kept",
+     "nothing is missing from the ETDump's figures; for the runner's own load and iteration times, "
+     "run a build with logging (EXECUTORCH_ENABLE_LOGGING=ON)"},
     {"runner_log.wall_shorter_than_execute", ETP_SEV_ERROR, ANALYSIS,
      "the runner's wall time per iteration is shorter than Method::execute under every tick unit",
      "the log and the ETDump come from different runs: pass the log written with this ETDump"},

@@ -109,6 +109,11 @@ static int check_runner_log(etp_abuild *b, int coverage_checked)
     if (!log)
         return 0;
     int bad = 0;
+    if (!etp_runner_log_has_run_lines(log))
+        bad |= etp_issue_add(&a->issues, "runner_log.outputs_only", NULL,
+                             "%s has no load, timing or memory lines, only %u printed output%s: the "
+                             "runner was built with logging compiled out",
+                             log->path, log->output_count, log->output_count == 1 ? "" : "s");
     uint32_t all = a->method_executions;
     uint32_t runs = log->iteration_count ? log->iteration_count : log->has_total ? log->total_runs : 0;
     if (runs && runs != all)

@@ -113,9 +113,32 @@ static int has_et_log_prefix(const char *line)
     return 0;
 }
 
+/* A printed output (runner-logs.md §2): "OutputX I: EVALUE" (1.3+) or
+ * "Output[I]..." (older print modes). *index receives I. */
+static const char *output_line(const char *line, uint32_t *index)
+{
+    const char *p = line;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    const char *q;
+    uint64_t i;
+    if (!strncmp(p, "OutputX ", 8)) {
+        if (parse_u64(p + 8, &i, &q) || strncmp(q, ": ", 2) || i > UINT32_MAX)
+            return NULL;
+    } else if (!strncmp(p, "Output[", 7)) {
+        if (parse_u64(p + 7, &i, &q) || *q != ']' || (q[1] != '[' && q[1] != ':') || i > UINT32_MAX)
+            return NULL;
+    } else {
+        return NULL;
+    }
+    *index = (uint32_t)i;
+    return p;
+}
+
 static int is_runner_line(const char *line, const char *msg)
 {
-    if (has_et_log_prefix(line))
+    uint32_t unused;
+    if (has_et_log_prefix(line) || output_line(line, &unused))
         return 1;
     for (size_t i = 0; i < sizeof known_messages / sizeof known_messages[0]; i++)
         if (!strncmp(msg, known_messages[i], strlen(known_messages[i])))
@@ -134,6 +157,53 @@ static etp_status parse_model_file(etp_runner_log *l, const char *m, etp_error *
         return ETP_OK;
     l->model_file = etp_strndup(m + hn, n - hn - tn);
     return l->model_file ? ETP_OK : etp_error_set(err, ETP_E_NOMEM, l->path, ETP_NO_OFFSET, "out of memory");
+}
+
+/* The outputs the runner printed: "N outputs:" and each output line,
+ * counted, the first few kept as text. */
+static etp_status parse_output(etp_runner_log *l, const char *line, const char *m, uint32_t *next_index,
+                               etp_error *err)
+{
+    uint64_t a;
+    const char *p;
+    if (!parse_u64(m, &a, &p) && !strncmp(p, " outputs:", 9) && a <= MAX_ITERATIONS) {
+        l->has_outputs_declared = 1;
+        l->outputs_declared = (uint32_t)a;
+        return ETP_OK;
+    }
+    uint32_t index;
+    const char *text = output_line(line, &index);
+    if (!text)
+        return ETP_OK;
+    /* "Output[0][0]", "Output[0][1]" print one output element by element. */
+    if (!strncmp(text, "OutputX ", 8) || index >= *next_index)
+        l->output_count++;
+    if (index >= *next_index)
+        *next_index = index + 1;
+    if (l->output_text_count < ETP_RUNNER_OUTPUTS_KEPT) {
+        size_t n = strcspn(text, "\r");
+        if (n > ETP_RUNNER_OUTPUT_TEXT_MAX)
+            n = ETP_RUNNER_OUTPUT_TEXT_MAX;
+        if (!l->output_text && !(l->output_text = calloc(ETP_RUNNER_OUTPUTS_KEPT, sizeof *l->output_text)))
+            return etp_error_set(err, ETP_E_NOMEM, l->path, ETP_NO_OFFSET, "out of memory");
+        if (!(l->output_text[l->output_text_count] = etp_strndup(text, n)))
+            return etp_error_set(err, ETP_E_NOMEM, l->path, ETP_NO_OFFSET, "out of memory");
+        l->output_text_count++;
+    }
+    return ETP_OK;
+}
+
+/* Bundled-program checks: executor_runner's "TEST: BundleIO index[I]
+ * Test_result: PASS|FAIL", example_runner's "Model verified successfully." */
+static void parse_verification(etp_runner_log *l, const char *m)
+{
+    const char *r = !strncmp(m, "TEST: BundleIO index[", 21) ? strstr(m, "] Test_result: ") : NULL;
+    if (r && !strncmp(r + 15, "PASS", 4))
+        l->bundleio_pass++;
+    else if (r && !strncmp(r + 15, "FAIL", 4))
+        l->bundleio_fail++;
+    else if (!strncmp(m, "Model verified successfully.", 28))
+        l->verified = 1;
 }
 
 /* One line; returns ETP_OK, or an error for a recognised line with bad values. */
@@ -227,6 +297,7 @@ etp_status etp_runner_log_parse(const char *text, size_t size, const char *name,
         return etp_error_set(err, ETP_E_NOMEM, name, ETP_NO_OFFSET, "out of memory");
     }
     size_t i = 0;
+    uint32_t next_output = 0; /* one past the highest "Output[i]" index seen */
     etp_status st = ETP_OK;
     while (i < size && !st) {
         const char *nl = memchr(text + i, '\n', size - i);
@@ -250,6 +321,10 @@ etp_status etp_runner_log_parse(const char *text, size_t size, const char *name,
         st = parse_model_file(l, message(line), err);
         if (!st)
             st = parse_line(l, line, l->lines, err);
+        if (!st)
+            st = parse_output(l, line, message(line), &next_output, err);
+        if (!st)
+            parse_verification(l, message(line));
         i += n + 1;
     }
     free(line);
@@ -303,18 +378,38 @@ static etp_status read_stdin(etp_runner_log **out, etp_error *err)
     return etp_error_set(err, ETP_E_NOMEM, "(stdin)", ETP_NO_OFFSET, "out of memory");
 }
 
-etp_status etp_runner_log_open(const char *path, etp_runner_log **out, etp_error *err)
+etp_status etp_runner_log_open_as(const char *path, const char *name, etp_runner_log **out,
+                                  etp_error *err)
 {
     etp_blob *b;
     *out = NULL;
     if (!strcmp(path, "-"))
         return read_stdin(out, err);
+    if (!name)
+        name = path;
     etp_status st = etp_blob_open(path, MAX_LOG, &b, err);
-    if (st)
+    if (st) {
+        if (err && strcmp(name, path)) { /* the file as the user knows it */
+            char msg[sizeof err->message];
+            memcpy(msg, err->message, sizeof msg);
+            etp_error_set(err, err->code, name, err->offset, "%s", msg);
+        }
         return st;
-    st = etp_runner_log_parse((const char *)b->data, b->size, path, out, err);
+    }
+    st = etp_runner_log_parse((const char *)b->data, b->size, name, out, err);
     etp_blob_free(b);
     return st;
+}
+
+etp_status etp_runner_log_open(const char *path, etp_runner_log **out, etp_error *err)
+{
+    return etp_runner_log_open_as(path, NULL, out, err);
+}
+
+int etp_runner_log_has_run_lines(const etp_runner_log *l)
+{
+    return l->model_file || l->method || l->has_load_ms || l->iteration_count || l->has_total ||
+           l->buffer_count || l->etdump_name;
 }
 
 void etp_runner_log_free(etp_runner_log *l)
@@ -327,5 +422,8 @@ void etp_runner_log_free(etp_runner_log *l)
     free(l->buffer_bytes);
     free(l->etdump_name);
     free(l->model_file);
+    for (uint32_t i = 0; i < l->output_text_count; i++)
+        free(l->output_text[i]);
+    free(l->output_text);
     free(l);
 }

@@ -149,6 +149,22 @@ char *etp_run_metadata_json(const etp_analysis *a, const etp_publish_options *po
         etp_jw_kstr(&w, "etdump_name", l->etdump_name);
         etp_jw_kuint(&w, "planned_memory_bytes", l->planned_bytes);
         etp_jw_kstr(&w, "model_file", l->model_file);
+        /* A runner built without logging prints only its outputs. */
+        etp_jw_kbool(&w, "run_lines", etp_runner_log_has_run_lines(l));
+        etp_jw_kuint(&w, "outputs_printed", l->output_count);
+        etp_jw_key(&w, "output_lines");
+        etp_jw_arr_begin(&w);
+        for (uint32_t i = 0; i < l->output_text_count; i++)
+            etp_jw_str(&w, l->output_text[i]);
+        etp_jw_arr_end(&w);
+        if (l->bundleio_pass || l->bundleio_fail || l->verified) {
+            etp_jw_key(&w, "bundled_program_check");
+            etp_jw_obj_begin(&w);
+            etp_jw_kuint(&w, "test_cases_passed", l->bundleio_pass);
+            etp_jw_kuint(&w, "test_cases_failed", l->bundleio_fail);
+            etp_jw_kbool(&w, "verified", l->verified || (l->bundleio_pass && !l->bundleio_fail));
+            etp_jw_obj_end(&w);
+        }
         etp_jw_obj_end(&w);
         etp_jw_obj_end(&w);
     }

@@ -369,6 +369,24 @@ static void print_table(FILE *fp, const char *title, const text_row *rows, size_
     }
 }
 
+/* What the runner printed of the outputs and of a bundled program's check. */
+static void write_runner_outputs(const etp_runner_log *l, FILE *fp)
+{
+    if (l->output_count || l->has_outputs_declared)
+        fprintf(fp, "  %-30s %u printed%s\n", "outputs", l->output_count,
+                l->has_outputs_declared && l->outputs_declared != l->output_count ? " (it announced another count)"
+                                                                                  : "");
+    for (uint32_t i = 0; i < l->output_text_count; i++)
+        fprintf(fp, "    %s\n", l->output_text[i]);
+    if (l->output_count > l->output_text_count && l->output_text_count == ETP_RUNNER_OUTPUTS_KEPT)
+        fprintf(fp, "    (the first %u lines shown)\n", l->output_text_count);
+    if (l->bundleio_pass || l->bundleio_fail)
+        fprintf(fp, "  %-30s %u passed, %u failed (BundleIO test cases)\n", "bundled program check",
+                l->bundleio_pass, l->bundleio_fail);
+    else if (l->verified)
+        fprintf(fp, "  %-30s outputs verified against the bundled program\n", "bundled program check");
+}
+
 void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FILE *fp)
 {
     const char *u = etp_unit_name(a->target_unit);
@@ -447,15 +465,20 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
         char title[300];
         const char *lp = a->runner_log->path, *ls = strrchr(lp, '/');
         snprintf(title, sizeof title, "Reported by the runner (%s)", ls ? ls + 1 : lp);
-        text_row rr[2] = {{"iteration wall time", etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_ITERATION)},
-                          {"load", etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_LOAD)}};
-        print_table(fp, title, rr, 2, ETP_UNIT_MS);
+        if (etp_runner_log_has_run_lines(a->runner_log)) {
+            text_row rr[2] = {{"iteration wall time", etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_ITERATION)},
+                              {"load", etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_LOAD)}};
+            print_table(fp, title, rr, 2, ETP_UNIT_MS);
+        } else {
+            fprintf(fp, "%s: no load, timing or memory lines (a build with logging compiled out)\n", title);
+        }
         const etp_figure *pm = etp_analysis_figure_by_id(a, ETP_FIG_RUNNER_PLANNED_MEMORY);
         char b[48];
         if (pm && pm->available)
             fprintf(fp, "  %-30s %s bytes (%u buffer%s)\n", "planned memory",
                     etp_format_thousands(pm->stats.avg, b, sizeof b), a->runner_log->buffer_count,
                     a->runner_log->buffer_count == 1 ? "" : "s");
+        write_runner_outputs(a->runner_log, fp);
     }
     etp_device_write_text(a, fp);
 
