@@ -158,6 +158,12 @@ typedef struct etp_device_log {
  */
 etp_status etp_device_log_open(const char *path, etp_device_log **out, etp_error *err);
 
+/** As etp_device_log_open(), but the log is called @p name (not @p path) in
+ *  errors and in l->path (a capture read from a temporary file that the
+ *  bundle carries under another name). @p name NULL: @p path. */
+etp_status etp_device_log_open_as(const char *path, const char *name, etp_device_log **out,
+                                  etp_error *err);
+
 /** As etp_device_log_open() on @p size bytes of @p text named @p name (only
  *  read during the call). */
 etp_status etp_device_log_parse(const char *text, size_t size, const char *name,

@@ -57,6 +57,9 @@ typedef struct etp_inputs_spec {
      *  @p prepare, or the caller's own first etp_inspect_run(), checks the
      *  events' tables as it decodes them. */
     int verify_etdump;
+    /** What @c log is called in messages and records
+     *  (etp_runner_log_open_as()); NULL: its path. */
+    const char *log_name;
 } etp_inputs_spec;
 
 /** The opened inputs. Opaque; owns every input it holds. */

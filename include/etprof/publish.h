@@ -66,6 +66,13 @@ typedef struct etp_publish_options {
      *  per-program graph.json and index.html (which depend on the program
      *  and ETRecord only, and are the bulk of a bundle). */
     int model_explorer_overlays_only;
+    /** What log_path is called in the records (etprof run's capture: the
+     *  bundle's own "logs/runner.log"); NULL: log_path. */
+    const char *log_name;
+    /** `etprof run`'s account of the runner command (a JSON object: the
+     *  runner, its wrappers, where its program, ETDump and debug buffer came
+     *  from), written as run_metadata.json "runner"; NULL: no member. */
+    const char *runner_json;
 } etp_publish_options;
 
 /**

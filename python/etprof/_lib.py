@@ -64,7 +64,8 @@ class InputsSpec(ctypes.Structure):
     """etp_inputs_spec (etprof/inputs.h)."""
     _fields_ = [("etdump", ctypes.c_char_p), ("pte", ctypes.c_char_p),
                 ("etrecord", ctypes.c_char_p), ("log", ctypes.c_char_p),
-                ("prepare", ctypes.POINTER(AnalysisOptions)), ("verify_etdump", ctypes.c_int)]
+                ("prepare", ctypes.POINTER(AnalysisOptions)), ("verify_etdump", ctypes.c_int),
+                ("log_name", ctypes.c_char_p)]
 
 
 class PublishOptions(ctypes.Structure):
@@ -80,7 +81,8 @@ class PublishOptions(ctypes.Structure):
                 ("debug_buffer_path", ctypes.c_char_p),
                 ("label_keys", ctypes.POINTER(ctypes.c_char_p)),
                 ("label_values", ctypes.POINTER(ctypes.c_char_p)), ("label_count", ctypes.c_uint32),
-                ("model_explorer_overlays_only", ctypes.c_int)]
+                ("model_explorer_overlays_only", ctypes.c_int), ("log_name", ctypes.c_char_p),
+                ("runner_json", ctypes.c_char_p)]
 
 
 class _Ints(ctypes.Structure):

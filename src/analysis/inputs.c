@@ -19,7 +19,7 @@ struct etp_inputs {
  * thread of its own because it is usually the longest to read (its JSON);
  * the program and the runner log share the other. */
 typedef struct side_inputs {
-    const char *pte, *etrecord, *log;
+    const char *pte, *etrecord, *log, *log_name;
     etp_program *p;
     etp_etrecord *r;
     etp_runner_log *lg;
@@ -33,7 +33,7 @@ static void *open_program_and_log(void *arg)
     if (s->pte && (s->status = etp_program_open(s->pte, &s->p, &s->err)))
         return NULL;
     if (s->log)
-        s->status = etp_runner_log_open(s->log, &s->lg, &s->err);
+        s->status = etp_runner_log_open_as(s->log, s->log_name, &s->lg, &s->err);
     return NULL;
 }
 
@@ -62,8 +62,8 @@ etp_status etp_inputs_open(const etp_inputs_spec *spec, etp_inputs **out, etp_er
     etp_inputs *in = calloc(1, sizeof *in);
     if (!in)
         return etp_error_set(err, ETP_E_NOMEM, spec->etdump, ETP_NO_OFFSET, "out of memory");
-    side_inputs side = {spec->pte, NULL, spec->log, NULL, NULL, NULL, ETP_OK, {0}};
-    side_inputs rec = {NULL, spec->etrecord, NULL, NULL, NULL, NULL, ETP_OK, {0}};
+    side_inputs side = {spec->pte, NULL, spec->log, spec->log_name, NULL, NULL, NULL, ETP_OK, {0}};
+    side_inputs rec = {NULL, spec->etrecord, NULL, NULL, NULL, NULL, NULL, ETP_OK, {0}};
     pthread_t th, th_rec;
     int threaded = 0, threaded_rec = 0;
     if (spec->etrecord)

@@ -113,32 +113,6 @@ static void help(void)
            "3 the result is below --fail-on's threshold.\n");
 }
 
-/* The command line as typed, for run_metadata.json, with any password of a
- * database URL (--db) replaced by "***": a bundle never carries one. */
-static char *join_args(int argc, char **argv)
-{
-    size_t n = strlen("etprof analyze") + 1;
-    for (int i = 1; i < argc; i++)
-        n += strlen(argv[i]) + 3;
-    char *s = malloc(n);
-    if (!s)
-        return NULL;
-    strcpy(s, "etprof analyze");
-    for (int i = 1; i < argc; i++) {
-        char shown[4096];
-        etp_store_redact(argv[i], shown, sizeof shown);
-        const char *a = strlen(argv[i]) < sizeof shown ? shown : argv[i];
-        strcat(s, " ");
-        int q = strpbrk(a, " \t'\"") != NULL;
-        if (q)
-            strcat(s, "'");
-        strcat(s, a);
-        if (q)
-            strcat(s, "'");
-    }
-    return s;
-}
-
 static void open_page(const char *dir)
 {
     char path[4200];
@@ -247,7 +221,7 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     etp_error err;
     etp_error_clear(&err);
     const char *outdir = rq->outdir, *me_mode = rq->me_mode;
-    char *cmd = join_args(rq->argc, rq->argv);
+    char *cmd = cli_join_command("analyze", rq->argc, rq->argv);
     etp_publish_options po;
     memset(&po, 0, sizeof po);
     po.dir = outdir;
@@ -256,13 +230,15 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     po.detailed = rq->detailed;
     po.model_explorer = strcmp(me_mode, "none") != 0;
     po.model_explorer_overlays_only = !strcmp(me_mode, "overlays");
-    po.command_line = cmd;
+    po.command_line = cli_run_command_line ? cli_run_command_line : cmd;
     char *oj = etp_analysis_options_json(opt, &po, !strcmp(me_mode, "open"));
     po.options_json = oj;
     po.etdump_path = rq->etdump;
     po.pte_path = rq->pte;
     po.etrecord_path = rq->etrecord;
     po.log_path = rq->log;
+    po.log_name = cli_log_shown_name(rq->log);
+    po.runner_json = cli_run_runner_json;
     po.debug_buffer_path = rq->debug_buffer;
     /* Device logs other than the runner log: recorded as inputs too. */
     const char *more[CLI_MAX_LOGS];
@@ -538,7 +514,7 @@ int cmd_analyze(int argc, char **argv)
     /* The inputs load on three threads; their failures come in input
      * order (etprof/inputs.h). */
     etp_inputs_spec spec = {.etdump = etdump, .pte = pte, .etrecord = etrecord, .log = logpath,
-                            .prepare = &opt};
+                            .log_name = cli_log_shown_name(logpath), .prepare = &opt};
     etp_inputs *in = NULL;
     etp_analysis *a = NULL;
     int rc = ETP_EXIT_OK;

@@ -42,6 +42,11 @@ int cli_write_atomic(const char *path, cli_fill_fn fill, void *ctx);
  * returns NULL when out of memory) to @p fp and free it. ETP_OK, ETP_E_NOMEM
  * or ETP_E_IO with @p err set. */
 etp_status cli_put_text(FILE *fp, char *text, size_t len, etp_error *err);
+/* "etprof VERB ARGS..." as typed, for run_metadata.json, an argument with
+ * blanks or quotes in single quotes and any password of a database URL
+ * (--db) replaced by "***": a bundle never carries one. Malloc'd; NULL when
+ * out of memory. */
+char *cli_join_command(const char *verb, int argc, char **argv);
 /* Print "etprof: <message>" and a hint to stderr; return ETP_EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

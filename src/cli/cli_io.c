@@ -5,7 +5,32 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "etprof/store.h"
 #include "util/atomic_file.h"
+
+char *cli_join_command(const char *verb, int argc, char **argv)
+{
+    size_t n = strlen("etprof ") + strlen(verb) + 1;
+    for (int i = 1; i < argc; i++)
+        n += strlen(argv[i]) + 8; /* a space, quotes, and a short password shown as "***" */
+    char *s = malloc(n);
+    if (!s)
+        return NULL;
+    snprintf(s, n, "etprof %s", verb);
+    for (int i = 1; i < argc; i++) {
+        char shown[4096];
+        etp_store_redact(argv[i], shown, sizeof shown);
+        const char *a = strlen(argv[i]) < sizeof shown ? shown : argv[i];
+        strcat(s, " ");
+        int q = strpbrk(a, " \t'\"") != NULL;
+        if (q)
+            strcat(s, "'");
+        strcat(s, a);
+        if (q)
+            strcat(s, "'");
+    }
+    return s;
+}
 
 int cli_fail_status(etp_status s, const etp_error *err)
 {

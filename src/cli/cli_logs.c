@@ -11,6 +11,13 @@
 #include "etprof/units.h"
 
 const char *cli_run_embed_log = NULL;
+const char *cli_run_command_line = NULL;
+const char *cli_run_runner_json = NULL;
+
+const char *cli_log_shown_name(const char *path)
+{
+    return path && cli_run_embed_log && !strcmp(path, cli_run_embed_log) ? "logs/runner.log" : path;
+}
 
 int cli_logs_add(cli_logs *c, const char *path)
 {
@@ -73,7 +80,7 @@ int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given
                 c->runner = c->paths[i];
             continue;
         }
-        if (etp_device_log_open(c->paths[i], &c->logs[c->nloaded], &err))
+        if (etp_device_log_open_as(c->paths[i], cli_log_shown_name(c->paths[i]), &c->logs[c->nloaded], &err))
             return cli_fail(&err);
         const etp_device_log *l = c->logs[c->nloaded++];
         /* The runner log: the first with runner lines, or with nothing of

@@ -33,6 +33,17 @@ typedef struct cli_debug_buffer {
 /* The runner output `etprof run` captured, carried in the bundle it
  * publishes through cmd_analyze (NULL otherwise). */
 extern const char *cli_run_embed_log;
+/* The command `etprof run` was given, recorded in its bundle instead of
+ * the analyze command it builds (NULL otherwise). */
+extern const char *cli_run_command_line;
+/* What `etprof run` read of the runner's command (a JSON object, recorded
+ * as run_metadata.json "runner"; NULL otherwise). */
+extern const char *cli_run_runner_json;
+
+/* The name log @p path goes by in messages and records: "logs/runner.log"
+ * for `etprof run`'s capture (a temporary file; the bundle carries it under
+ * that name), else @p path. */
+const char *cli_log_shown_name(const char *path);
 
 /* One more --log; ETP_EXIT_USAGE past CLI_MAX_LOGS. */
 int cli_logs_add(cli_logs *c, const char *path);

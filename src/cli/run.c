@@ -5,6 +5,7 @@
  * does with the captured output as a --log, the measurements as a second
  * --log (`etprof-run:` lines) and the capture inside the bundle. */
 #include <errno.h>
+#include <jansson.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -21,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_logs.h"
+#include "cli/run_command.h"
 #include "etprof/runner_log.h"
 #include "util/str.h"
 
@@ -254,44 +256,6 @@ static int run_once(char **argv, double timeout_s, int log_fd, tail *t, run_resu
     return ETP_EXIT_OK;
 }
 
-/* The value of runner flag @p name ("--model_path"): "--name V" or "--name=V". */
-static const char *runner_flag(char **argv, int argc, const char *name)
-{
-    size_t n = strlen(name);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], name) && i + 1 < argc)
-            return argv[i + 1];
-        if (!strncmp(argv[i], name, n) && argv[i][n] == '=')
-            return argv[i] + n + 1;
-    }
-    return NULL;
-}
-
-/* In an adb command, the flag may sit inside one "shell" string: find it there. */
-static char *flag_in_strings(char **argv, int argc, const char *name)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *p = strstr(argv[i], name);
-        if (!p)
-            continue;
-        p += strlen(name);
-        if (*p == '=' || *p == ' ')
-            p++;
-        else
-            continue;
-        size_t k = strcspn(p, " ;&|'\"");
-        if (k)
-            return strndup(p, k);
-    }
-    return NULL;
-}
-
-static int is_adb(const char *argv0)
-{
-    const char *b = strrchr(argv0, '/');
-    return !strcmp(b ? b + 1 : argv0, "adb");
-}
-
 /* Analysis options before `--` that take a value (to tell values from flags). */
 static int takes_value(const char *a)
 {
@@ -312,6 +276,7 @@ typedef struct run_plan {
     char **args;
     const char *pte, *etdump, *outdir;
     int has_debug_buffer; /* --debug-buffer given: the runner's debug output is not looked for */
+    int has_method;       /* --method given: the runner's --method_name is not passed on */
     char **runner;
     int runner_argc;
 } run_plan;
@@ -361,6 +326,8 @@ static int parse(int argc, char **argv, run_plan *p)
                 p->outdir = argv[i + 1];
             if (!strcmp(a, "--debug-buffer"))
                 p->has_debug_buffer = 1;
+            if (!strcmp(a, "--method"))
+                p->has_method = 1;
             p->args[p->nargs++] = argv[i++];
         }
         p->args[p->nargs++] = argv[i];
@@ -413,6 +380,38 @@ static int adb_pull(char **runner, int rargc, const char *remote, const char *lo
     return ETP_EXIT_OK;
 }
 
+/* What the bundle records about the runner (run_metadata.json "runner"):
+ * which one, through which wrappers, and where its program, ETDump and
+ * debug buffer came from. */
+static char *runner_json(const run_command *rc, const run_plan *p, const char *etdump_src)
+{
+    json_t *o = json_object(), *w = json_array();
+    for (int i = 0; i < rc->wrapper_count; i++)
+        json_array_append_new(w, json_string(rc->wrappers[i]));
+    static const char *const from[] = {NULL, "flag", "default"};
+    json_object_set_new(o, "program", json_string(rc->runner));
+    json_object_set_new(o, "kind", json_string(run_runner_kind_name(rc->kind)));
+    json_object_set_new(o, "wrappers", w);
+    json_object_set_new(o, "program_file", rc->program && !p->pte ? json_string(rc->program) : json_null());
+    json_object_set_new(o, "program_file_from",
+                        p->pte ? json_string("--pte") : rc->program_from ? json_string(rc->program_from ==
+                                                                                   RUN_FROM_FLAG
+                                                                               ? rc->program_flag
+                                                                               : "default")
+                                                       : json_null());
+    json_object_set_new(o, "etdump_from", json_string(etdump_src));
+    json_object_set_new(o, "debug_output", rc->debug_output ? json_string(rc->debug_output) : json_null());
+    json_object_set_new(o, "debug_output_from", rc->debug_from ? json_string(from[rc->debug_from]) : json_null());
+    json_object_set_new(o, "method_name", rc->method ? json_string(rc->method) : json_null());
+    json_object_set_new(o, "testset_idx", rc->testset_idx ? json_string(rc->testset_idx) : json_null());
+    json_object_set_new(o, "num_executions", rc->num_executions ? json_string(rc->num_executions) : json_null());
+    json_object_set_new(o, "repeat", json_integer(p->repeat));
+    json_object_set_new(o, "remote", json_boolean(rc->remote));
+    char *t = json_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref(o);
+    return t;
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_plan p;
@@ -422,27 +421,42 @@ int cmd_run(int argc, char **argv)
         free(p.args);
         return rc < 0 ? ETP_EXIT_OK : rc;
     }
-    int remote = is_adb(p.runner[0]);
-    /* The program: --pte, else the runner's --model_path (checked before running it). */
-    const char *model = p.pte ? NULL : runner_flag(p.runner, p.runner_argc, "--model_path");
+    run_command cmd;
+    run_command_read(p.runner, p.runner_argc, &cmd);
+    int remote = cmd.remote;
+    /* The program: --pte, else the runner's --model_path or
+     * --bundled_program_path (or its default), checked before running it. */
+    const char *model = p.pte || remote ? NULL : cmd.program;
     if (!p.pte && (!model || remote)) {
         free(p.args);
+        run_command_free(&cmd);
         return cli_usage("run", remote ? "over adb, give --pte PROGRAM (the program on this host)"
-                                       : "give --pte PROGRAM: the runner has no --model_path");
+                                       : "give --pte PROGRAM: the runner has no --model_path or "
+                                         "--bundled_program_path");
     }
+    if (model && cmd.program_from == RUN_FROM_DEFAULT && access(model, R_OK)) {
+        free(p.args);
+        run_command_free(&cmd);
+        return cli_usage("run", "give --pte PROGRAM or the runner's %s: without it %s reads %s, which is "
+                                "not here",
+                         cmd.program_flag, run_runner_kind_name(cmd.kind), model);
+    }
+    char *command_line = cli_join_command("run", argc, argv);
     const char *tmpbase = getenv("TMPDIR");
     char dirbuf[4096];
     snprintf(dirbuf, sizeof dirbuf, "%s/etprof-run-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");
     char *tmpdir = mkdtemp(dirbuf);
-    if (!tmpdir) {
+    if (!tmpdir || !command_line) {
         free(p.args);
+        free(command_line);
+        run_command_free(&cmd);
         return cli_error("cannot create a temporary directory: %s", strerror(errno));
     }
     char log_path[4200], run_path[4200], pulled[4200];
     snprintf(log_path, sizeof log_path, "%s/runner.log", tmpdir);
     snprintf(run_path, sizeof run_path, "%s/run.log", tmpdir);
     snprintf(pulled, sizeof pulled, "%s/etdump.bin", tmpdir);
-    char *remote_etdump = NULL, *written_copy = NULL;
+    char *written_copy = NULL, *rjson = NULL;
     const char *etdump = NULL;
     tail t = {0};
     FILE *runs = fopen(run_path, "w");
@@ -452,9 +466,7 @@ int cmd_run(int argc, char **argv)
     }
     if (remote)
         fprintf(runs, "etprof-run: remote adb: the host's wait4 measures adb, not the model\n");
-    const char *etdump_flag = runner_flag(p.runner, p.runner_argc, "--etdump_path");
-    if (!etdump_flag && remote)
-        etdump_flag = remote_etdump = flag_in_strings(p.runner, p.runner_argc, "--etdump_path");
+    const char *etdump_flag = cmd.etdump;
     struct timespec started;
     clock_gettime(CLOCK_REALTIME, &started);
     for (int k = 0; k < p.repeat; k++) {
@@ -477,18 +489,18 @@ int cmd_run(int argc, char **argv)
         if (r.timed_out) {
             tail_print(&t);
             rc = cli_error("%s: timed out after %g s (its process group was killed); no bundle",
-                           p.runner[0], p.timeout_s);
+                           cmd.runner, p.timeout_s);
             goto out;
         }
         if (WIFSIGNALED(r.status)) {
             tail_print(&t);
-            rc = cli_error("%s: killed by signal %d (run %d of %d); no bundle", p.runner[0],
+            rc = cli_error("%s: killed by signal %d (run %d of %d); no bundle", cmd.runner,
                            WTERMSIG(r.status), k + 1, p.repeat);
             goto out;
         }
         if (WEXITSTATUS(r.status)) {
             tail_print(&t);
-            rc = cli_error("%s: exited with status %d (run %d of %d); no bundle", p.runner[0],
+            rc = cli_error("%s: exited with status %d (run %d of %d); no bundle", cmd.runner,
                            WEXITSTATUS(r.status), k + 1, p.repeat);
             goto out;
         }
@@ -505,20 +517,25 @@ int cmd_run(int argc, char **argv)
         goto out;
     }
     runs = NULL;
-    /* The ETDump: --etdump_path, else the "ETDump written to file" line. */
+    /* The ETDump: --etdump_path, else the "ETDump written to file" line,
+     * else the runner's default. */
     etp_runner_log *rl = NULL;
     etp_error err;
     etp_error_clear(&err);
     const char *written = NULL;
     if (etp_runner_log_open(log_path, &rl, &err) == ETP_OK && rl->etdump_name)
         written = written_copy = etp_strdup(rl->etdump_name);
-    const char *src = etdump_flag ? etdump_flag : written;
+    etp_runner_log_free(rl);
+    const char *src = cmd.etdump_from == RUN_FROM_FLAG ? etdump_flag : written ? written : etdump_flag;
+    const char *src_how = cmd.etdump_from == RUN_FROM_FLAG ? "--etdump_path"
+                          : written                       ? "the runner's \"ETDump written to file\" line"
+                          : src                           ? "the runner's default --etdump_path"
+                                                          : NULL;
     if (!src) {
         tail_print(&t);
         rc = cli_error("%s: no ETDump: the runner has no --etdump_path and printed no \"ETDump written "
                        "to file\" line; no bundle",
-                       p.runner[0]);
-        etp_runner_log_free(rl);
+                       cmd.runner);
         goto out;
     }
     if (remote) {
@@ -528,22 +545,20 @@ int cmd_run(int argc, char **argv)
         if (*base && base[0] != '.' && strlen(base) < 200 && strcmp(base, "runner.log") &&
             strcmp(base, "run.log"))
             snprintf(pulled, sizeof pulled, "%s/%s", tmpdir, base);
-        rc = adb_pull(p.runner, p.runner_argc, src, pulled);
+        rc = adb_pull(p.runner + cmd.runner_index, p.runner_argc - cmd.runner_index, src, pulled);
         etdump = pulled;
     } else {
         etdump = src;
         /* A file older than the last run is an earlier run's: not this one's. */
         if (!written_since(etdump, &started)) {
             tail_print(&t);
-            rc = cli_error("%s: the runner did not write its ETDump %s; no bundle", p.runner[0], etdump);
+            rc = cli_error("%s: the runner did not write its ETDump %s (%s); no bundle", cmd.runner, etdump,
+                           src_how);
         }
     }
-    if (rc) {
-        etp_runner_log_free(rl);
+    if (rc)
         goto out;
-    }
-    etp_runner_log_free(rl);
-    /* analyze [options] --etdump E [--pte P] --log runner.log --log run.log */
+    /* analyze [options] --etdump E [--pte P] [--method M] --log runner.log --log run.log */
     char **av = p.args;
     memmove(av + 1, av, (size_t)p.nargs * sizeof *av);
     av[0] = "analyze";
@@ -554,28 +569,40 @@ int cmd_run(int argc, char **argv)
         av[n++] = "--pte";
         av[n++] = (char *)model;
     }
+    if (cmd.method && *cmd.method && !p.has_method) {
+        av[n++] = "--method";
+        av[n++] = (char *)cmd.method;
+    }
     av[n++] = "--log";
     av[n++] = log_path;
     av[n++] = "--log";
     av[n++] = run_path;
-    /* The debug buffer: the runner's --debug_output_path (example runners
-     * write the intermediate outputs' bytes there), when this run wrote it. */
-    const char *dbg = p.has_debug_buffer || remote ? NULL
-                                                   : runner_flag(p.runner, p.runner_argc, "--debug_output_path");
+    /* The debug buffer: the runner's --debug_output_path (example_runner
+     * writes the outputs' bytes there), when this run wrote it. */
+    const char *dbg = p.has_debug_buffer || remote ? NULL : cmd.debug_output;
     if (dbg && written_since(dbg, &started)) {
         av[n++] = "--debug-buffer";
         av[n++] = (char *)dbg;
+    } else {
+        dbg = NULL;
     }
     av[n] = NULL;
+    rjson = runner_json(&cmd, &p, src_how);
     cli_run_embed_log = log_path;
+    cli_run_command_line = command_line;
+    cli_run_runner_json = rjson;
     rc = cmd_analyze(n, av);
     cli_run_embed_log = NULL;
+    cli_run_command_line = NULL;
+    cli_run_runner_json = NULL;
 out:
     if (runs)
         fclose(runs);
     free(t.buf);
-    free(remote_etdump);
     free(written_copy);
+    free(rjson);
+    free(command_line);
+    run_command_free(&cmd);
     unlink(log_path);
     unlink(run_path);
     unlink(pulled);

@@ -208,7 +208,7 @@ static void check_case(const run_case *rc)
     etp_error_clear(&err);
     etp_analysis_options opt;
     etp_analysis_options_init(&opt);
-    etp_inputs_spec spec = {etdump, pte, etrecord, log, &opt, 0};
+    etp_inputs_spec spec = {etdump, pte, etrecord, log, &opt, 0, NULL};
     etp_inputs *in;
     check_ok(etp_inputs_open(&spec, &in, &err), &err);
     opt.runner_log = etp_inputs_runner_log(in);

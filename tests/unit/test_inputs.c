@@ -31,7 +31,7 @@ static void test_opens_and_owns(void **state)
     etp_analysis_options opt;
     etp_analysis_options_init(&opt);
     for (int prepare = 0; prepare < 2; prepare++) {
-        etp_inputs_spec spec = {d, p, r, l, prepare ? &opt : NULL, !prepare};
+        etp_inputs_spec spec = {d, p, r, l, prepare ? &opt : NULL, !prepare, NULL};
         etp_inputs *in;
         etp_error err;
         etp_error_clear(&err);
@@ -53,7 +53,7 @@ static void test_opens_and_owns(void **state)
         }
         etp_inputs_free(in);
     }
-    etp_inputs_spec only = {d, NULL, NULL, NULL, &opt, 0};
+    etp_inputs_spec only = {d, NULL, NULL, NULL, &opt, 0, NULL};
     etp_inputs *in;
     etp_error err;
     assert_int_equal(etp_inputs_open(&only, &in, &err), ETP_OK);
@@ -91,20 +91,20 @@ static void test_error_order(void **state)
     etp_analysis_options_init(&opt);
     for (int prepare = 0; prepare < 2; prepare++) {
         const etp_analysis_options *o = prepare ? &opt : NULL;
-        etp_inputs_spec all_bad = {nd, np, nr, nl, o, 0};
+        etp_inputs_spec all_bad = {nd, np, nr, nl, o, 0, NULL};
         expect_fail(&all_bad, nd);
-        etp_inputs_spec prog_bad = {d, np, nr, nl, o, 0};
+        etp_inputs_spec prog_bad = {d, np, nr, nl, o, 0, NULL};
         expect_fail(&prog_bad, np);
-        etp_inputs_spec rec_bad = {d, p, nr, nl, o, 0};
+        etp_inputs_spec rec_bad = {d, p, nr, nl, o, 0, NULL};
         expect_fail(&rec_bad, nr);
-        etp_inputs_spec log_bad = {d, p, r, nl, o, 0};
+        etp_inputs_spec log_bad = {d, p, r, nl, o, 0, NULL};
         expect_fail(&log_bad, nl);
-        etp_inputs_spec log_only_bad = {d, NULL, r, nl, o, 1};
+        etp_inputs_spec log_only_bad = {d, NULL, r, nl, o, 1, NULL};
         expect_fail(&log_only_bad, nl);
     }
     etp_inputs *in = (etp_inputs *)1;
     etp_error err;
-    etp_inputs_spec none = {NULL, p, NULL, NULL, NULL, 0};
+    etp_inputs_spec none = {NULL, p, NULL, NULL, NULL, 0, NULL};
     assert_int_equal(etp_inputs_open(&none, &in, &err), ETP_E_USAGE);
     assert_null(in);
     free(d);

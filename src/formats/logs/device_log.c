@@ -47,6 +47,9 @@ static int one_line(etp_device_log *l, const char *line, uint32_t no, etp_error 
     /* The portable runner's prefix ("executorch:file.cpp:N] "). */
     if (strstr(line, "executorch:") && strstr(line, ".cpp:") && !strstr(line, "[executorch:"))
         l->formats |= ETP_DL_PORTABLE_RUNNER;
+    /* Its printed outputs: all that a build without logging prints. */
+    if (!strncmp(line, "OutputX ", 8) || !strncmp(line, "Output[", 7))
+        l->formats |= ETP_DL_PORTABLE_RUNNER;
     return 0;
 }
 
@@ -119,16 +122,30 @@ etp_status etp_device_log_parse(const char *text, size_t size, const char *name,
     return ETP_OK;
 }
 
-etp_status etp_device_log_open(const char *path, etp_device_log **out, etp_error *err)
+etp_status etp_device_log_open_as(const char *path, const char *name, etp_device_log **out,
+                                  etp_error *err)
 {
     etp_blob *b;
     *out = NULL;
+    if (!name)
+        name = path;
     etp_status st = etp_blob_open(path, MAX_LOG, &b, err);
-    if (st)
+    if (st) {
+        if (err && strcmp(name, path)) { /* the file as the user knows it */
+            char msg[sizeof err->message];
+            memcpy(msg, err->message, sizeof msg);
+            etp_error_set(err, err->code, name, err->offset, "%s", msg);
+        }
         return st;
-    st = etp_device_log_parse((const char *)b->data, b->size, path, out, err);
+    }
+    st = etp_device_log_parse((const char *)b->data, b->size, name, out, err);
     etp_blob_free(b);
     return st;
+}
+
+etp_status etp_device_log_open(const char *path, etp_device_log **out, etp_error *err)
+{
+    return etp_device_log_open_as(path, NULL, out, err);
 }
 
 static void blob_free(etp_dl_blob *b)

@@ -142,7 +142,7 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
             *err = herr;
         }
         for (size_t i = 0; !s && i < ni; i++) {
-            slots[i]->path = paths[i];
+            slots[i]->path = slots[i] == &in.log && po->log_name ? po->log_name : paths[i];
             slots[i]->sha256 = etp_bundle_input_sha256(b, roles[i], &slots[i]->size);
         }
     }

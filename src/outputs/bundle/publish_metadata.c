@@ -66,6 +66,10 @@ char *etp_run_metadata_json(const etp_analysis *a, const etp_publish_options *po
     etp_jw_kstr(&w, "version", ETP_VERSION);
     etp_jw_obj_end(&w);
     etp_jw_kstr(&w, "command_line", po->command_line);
+    if (po->runner_json) {
+        etp_jw_key(&w, "runner");
+        etp_jw_raw(&w, po->runner_json, strlen(po->runner_json));
+    }
     etp_jw_key(&w, "options");
     if (po->options_json)
         etp_jw_raw(&w, po->options_json, strlen(po->options_json));
