@@ -20,3 +20,12 @@ add_test(NAME device_logs.ethosu_page.chromium
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/ethosu_page_check.py
                  ${CMAKE_CURRENT_BINARY_DIR}/ethosu/page)
 set_tests_properties(device_logs.ethosu_page.chromium PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")
+# `etprof run` and `analyze --log` with ExecuTorch's own runners
+# (../shared/tools/executorch/): executor_runner, its no-log Release build
+# and example_runner on the real programs; each bundle verifies and its
+# Method::execute equals flatc's decode of the ETDump the runner wrote.
+get_filename_component(ETP_SHARED "${PROJECT_SOURCE_DIR}/../shared" ABSOLUTE)
+add_test(NAME device_logs.real_runners
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/real_runners.py $<TARGET_FILE:etprof_cli> ${ETP_SHARED}
+                 ${PROJECT_SOURCE_DIR}/schemas/flatbuffers)
+set_tests_properties(device_logs.real_runners PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")

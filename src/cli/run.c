@@ -435,11 +435,12 @@ int cmd_run(int argc, char **argv)
                                          "--bundled_program_path");
     }
     if (model && cmd.program_from == RUN_FROM_DEFAULT && access(model, R_OK)) {
+        rc = cli_usage("run", "give --pte PROGRAM or the runner's %s: without it %s reads %s, which is "
+                              "not here",
+                       cmd.program_flag, run_runner_kind_name(cmd.kind), model);
         free(p.args);
         run_command_free(&cmd);
-        return cli_usage("run", "give --pte PROGRAM or the runner's %s: without it %s reads %s, which is "
-                                "not here",
-                         cmd.program_flag, run_runner_kind_name(cmd.kind), model);
+        return rc;
     }
     char *command_line = cli_join_command("run", argc, argv);
     const char *tmpbase = getenv("TMPDIR");
