@@ -264,6 +264,21 @@ rc, out, err = etprof(["run", "-o", "slow", "--timeout", "1", "--", EXECUTOR, "-
 expect(rc == 1 and "timed out" in err, "a timeout: exit 1 (%d, %s)" % (rc, err.strip()[-200:]))
 expect(not os.path.exists(os.path.join(TMP, "slow")), "a timeout: no bundle")
 
+# 10. The README's `run` example, as written, with a real runner.
+readme_md = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")
+with open(readme_md) as f:
+    lines = [ln for ln in f.read().splitlines() if ln.startswith("./build/etprof run ")]
+expect(len(lines) == 1 and "../shared/tools/executorch/executor_runner" in lines[0],
+       "the README has one `etprof run` example with a real runner")
+if lines:
+    words = lines[0].split(" && ")[0].split()
+    words = [ETPROF if w == "./build/etprof" else w.replace("../shared", SHARED) for w in words]
+    p = subprocess.run(words, cwd=TMP, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    d = words[words.index("-o") + 1]
+    expect(p.returncode == 0, "the README's run example publishes (%s)" % p.stderr.decode()[-200:])
+    if p.returncode == 0:
+        check_bundle("README example", d, words[words.index("--etdump_path") + 1], 20)
+
 shutil.rmtree(TMP, ignore_errors=True)
 if failures:
     print("%d failure(s)" % len(failures))
