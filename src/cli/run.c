@@ -47,7 +47,8 @@ static void help(void)
            "  (any other option before `--` is passed to analyze: see `etprof analyze --help`)\n\n"
            "Over adb (RUNNER is adb) the host's peak RSS is adb's, not the model's: it is\n"
            "reported unavailable unless the device ran the runner under `time -v`; the\n"
-           "ETDump is fetched with `adb pull`, and --pte must name the program on the host.\n"
+           "ETDump is fetched with `adb pull` into the working directory (under its device\n"
+           "file name), and --pte must name the program on the host.\n"
            "A runner that fails (non-zero exit, signal, timeout, no ETDump) -> exit 1 with\n"
            "its last lines, no bundle.\n"
            "Exit status: 0 published, 1 failed runner or bad input, 2 usage.\n");
@@ -458,6 +459,7 @@ int cmd_run(int argc, char **argv)
     snprintf(run_path, sizeof run_path, "%s/run.log", tmpdir);
     snprintf(pulled, sizeof pulled, "%s/etdump.bin", tmpdir);
     char *written_copy = NULL, *rjson = NULL;
+    int pulled_kept = 0; /* adb: the ETDump pulled into the working directory stays */
     const char *etdump = NULL;
     tail t = {0};
     FILE *runs = fopen(run_path, "w");
@@ -540,14 +542,19 @@ int cmd_run(int argc, char **argv)
         goto out;
     }
     if (remote) {
-        /* Keep the device file's name: the runner log names it. */
+        /* Into the working directory under the device file's name, as
+         * `adb pull REMOTE` does: the bundle then records a file the user
+         * has (and the runner log's name for it still matches). */
         const char *base = strrchr(src, '/');
         base = base ? base + 1 : src;
-        if (*base && base[0] != '.' && strlen(base) < 200 && strcmp(base, "runner.log") &&
-            strcmp(base, "run.log"))
-            snprintf(pulled, sizeof pulled, "%s/%s", tmpdir, base);
+        if (!*base || base[0] == '.' || strlen(base) >= 200) {
+            rc = cli_error("%s: the ETDump's device path %s has no usable file name; no bundle", cmd.runner, src);
+            goto out;
+        }
+        snprintf(pulled, sizeof pulled, "%s", base);
         rc = adb_pull(p.runner + cmd.runner_index, p.runner_argc - cmd.runner_index, src, pulled);
         etdump = pulled;
+        pulled_kept = 1;
     } else {
         etdump = src;
         /* A file older than the last run is an earlier run's: not this one's. */
@@ -606,7 +613,8 @@ out:
     run_command_free(&cmd);
     unlink(log_path);
     unlink(run_path);
-    unlink(pulled);
+    if (!pulled_kept)
+        unlink(pulled);
     rmdir(tmpdir);
     free(p.args);
     return rc;
