@@ -6,7 +6,7 @@
  * same value; the analysis document adds "inputs", "executions", "figures"
  * and "entities" (the whole analysis, too big for a bundle's headline file);
  * only "schema" differs (docs/result-bundle.md; the test
- * bundle.summary_equals_json compares the two on every kind of run).
+ * analyze.json_equals_summary compares the two on every kind of run).
  *
  * summary.json: the headline a reader looks at first (Method::execute,
  * time per delegate backend, native kernels, framework overhead, top
