@@ -17,3 +17,12 @@ set_tests_properties(analyze.rules analyze.oracle analyze.smoke PROPERTIES SKIP_
 add_test(NAME analyze.runner_log
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/runner_log.py $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES})
 set_tests_properties(analyze.runner_log PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")
+# `analyze --json` carries everything summary.json has (issue 30): on every
+# kind of run (plain, ETRecord, logs, Ethos-U, VGF statistics) the two
+# documents hold the same members with the same values, but for the
+# analysis-only ones (docs/result-bundle.md), and their schemas agree.
+add_test(NAME analyze.json_equals_summary
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/json_equals_summary.py $<TARGET_FILE:etprof_cli>
+                 ${ETP_FIXTURES} ${PROJECT_SOURCE_DIR})
+set_tests_properties(analyze.json_equals_summary PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
+                     ENVIRONMENT "${ETP_TEST_ENV}")

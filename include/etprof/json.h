@@ -32,6 +32,9 @@ extern "C" {
 /**
  * The analysis as the document `etprof analyze --json` prints (schema
  * etprof.analysis v1), compact (no indentation; the values are the same).
+ * It holds every member of etp_summary_json() (a bundle's summary.json) by
+ * the same name with the same value, "schema" aside, plus "inputs",
+ * "executions", "figures" and "entities".
  * @param flags  0 or ETP_JSON_NO_ENTITIES
  * @param len    receives the length (may be NULL)
  * @return the text, or NULL when out of memory

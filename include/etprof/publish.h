@@ -105,7 +105,10 @@ char *etp_analysis_options_json(const etp_analysis_options *o, const etp_publish
 /**
  * The text summary.json of a bundle of @p a would hold (schema
  * etprof.summary v1: validity, headline figures, metrics, top operators,
- * issues), without writing anything. malloc'd (caller frees); NULL when out
+ * issues, vgf_cycles with VGF statistics), without writing anything. It is
+ * etp_analysis_json()'s document without "inputs", "executions", "figures"
+ * and "entities", and with "schema" etprof.summary: every other member has
+ * the same name and value in both. malloc'd (caller frees); NULL when out
  * of memory.
  */
 char *etp_summary_json(const etp_analysis *a);

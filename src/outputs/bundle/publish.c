@@ -1,7 +1,9 @@
 /* publish.c - write an analysis as a result bundle (see publish.h): records
  * the inputs, has each writer produce its file, then the manifest's members,
- * and commits. The writers live in publish_summary.c, publish_operators.c,
- * publish_metadata.c, publish_detailed.c and publish_me.c. */
+ * and commits. The writers live in publish_operators.c, publish_metadata.c,
+ * publish_detailed.c and publish_me.c; summary.json is the analysis document
+ * of outputs/report/report_doc.c (etp_summary_json()), the one `analyze
+ * --json` prints, without its analysis-only members. */
 #include "outputs/bundle/publish.h"
 
 #include <stdlib.h>

@@ -7,9 +7,10 @@
 #define ETP_PUBLISH_H
 
 #include "etprof/publish.h"
+#include "outputs/report/analysis_report.h"
 
-/* Bundle artifact schemas. */
-#define ETP_SUMMARY_SCHEMA "etprof.summary"
+/* Bundle artifact schemas (ETP_SUMMARY_SCHEMA: analysis_report.h, where
+ * summary.json is written). */
 #define ETP_OPERATORS_SCHEMA "etprof.operators"
 #define ETP_RUN_METADATA_SCHEMA "etprof.run-metadata"
 

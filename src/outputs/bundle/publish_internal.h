@@ -1,5 +1,5 @@
 /* publish_internal.h - the writers etp_publish() puts together, each in its
- * own file: summary (publish_summary.c), operators (publish_operators.c),
+ * own file: operators (publish_operators.c),
  * run metadata and manifest members (publish_metadata.c), detailed/
  * (publish_detailed.c), model_explorer/ (publish_me.c). */
 #ifndef ETP_PUBLISH_INTERNAL_H
@@ -25,7 +25,8 @@ typedef struct etp_publish_inputs {
 
 /* Each text writer returns a malloc'd text (the caller frees it), NULL when
  * out of memory; *len (if given) receives its length. */
-/* etp_summary_json() is public (etprof/publish.h). */
+/* etp_summary_json() is public (etprof/publish.h), written by
+ * outputs/report/report_doc.c with `analyze --json`'s document. */
 char *etp_operators_csv(const etp_analysis *a, size_t *len);
 /* The same table into @p w (a memory or a file writer). */
 void etp_operators_csv_write(const etp_analysis *a, etp_csvw *w);

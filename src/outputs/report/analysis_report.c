@@ -46,15 +46,6 @@ void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f)
     etp_jw_obj_end(w);
 }
 
-static void handles_array(etp_jw *w, const char *key, const int64_t *h, uint32_t n)
-{
-    etp_jw_key(w, key);
-    etp_jw_arr_begin(w);
-    for (uint32_t i = 0; i < n; i++)
-        etp_jw_int(w, h[i]);
-    etp_jw_arr_end(w);
-}
-
 void etp_json_cell(etp_jw *w, const etp_column *c, etp_cell v)
 {
     switch (c->type) {
@@ -245,70 +236,6 @@ void etp_json_inputs(etp_jw *w, const etp_analysis *a)
         etp_jw_obj_end(w);
     } else
         etp_jw_null(w);
-    etp_jw_obj_end(w);
-}
-
-int etp_analysis_write_json(const etp_analysis *a, FILE *fp)
-{
-    etp_jw w;
-    etp_jw_init_file(&w, fp, 1);
-    etp_analysis_json_doc(&w, a, 1);
-    return etp_jw_finish(&w);
-}
-
-void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, int entities)
-{
-    etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "schema", "etprof.analysis");
-    etp_jw_kint(w, "schema_version", 1);
-    etp_jw_kstr(w, "validity", etp_validity_name(a->validity));
-    etp_jw_key(w, "inputs");
-    etp_json_inputs(w, a);
-    etp_jw_key(w, "method");
-    etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "name", a->method);
-    etp_jw_kstr(w, "basis", a->method_basis);
-    etp_jw_obj_end(w);
-    etp_jw_key(w, "units");
-    etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "source", etp_unit_name(a->source_unit));
-    etp_jw_kstr(w, "target", etp_unit_name(a->target_unit));
-    etp_jw_kdouble(w, "divisor", a->divisor);
-    if (a->cpu_hz > 0)
-        etp_jw_kdouble(w, "cpu_hz", a->cpu_hz);
-    etp_jw_key(w, "tick_unit");
-    etp_json_tick_unit(w, a);
-    etp_jw_obj_end(w);
-    etp_jw_key(w, "warmup");
-    etp_json_warmup(w, a);
-    etp_jw_key(w, "executions");
-    etp_jw_obj_begin(w);
-    etp_jw_kuint(w, "count", a->execution_count);
-    etp_jw_ku32s(w, "run_indices", a->executions, a->execution_count);
-    etp_jw_obj_end(w);
-    etp_jw_key(w, "figures");
-    etp_jw_arr_begin(w);
-    for (uint32_t i = 0; i < a->figure_count; i++)
-        etp_json_figure(w, a, &a->figures[i]);
-    etp_jw_arr_end(w);
-    etp_jw_key(w, "entities");
-    etp_jw_arr_begin(w);
-    for (uint32_t i = 0; entities && i < a->entity_count; i++)
-        etp_json_entity(w, a, &a->entities[i]);
-    etp_jw_arr_end(w);
-    handles_array(w, "runtime_unresolved_debug_handles", a->unresolved_handles, a->unresolved_count);
-    etp_jw_key(w, "device");
-    etp_json_device(w, a);
-    etp_jw_key(w, "memory");
-    etp_json_memory(w, a);
-    etp_jw_key(w, "npu");
-    etp_json_npu(w, a);
-    etp_jw_key(w, "debug_buffer");
-    etp_json_debug_buffer(w, a);
-    etp_jw_key(w, "issues");
-    etp_json_issues(w, &a->issues);
-    etp_jw_key(w, "findings");
-    etp_json_findings(w, &a->findings);
     etp_jw_obj_end(w);
 }
 

@@ -20,11 +20,20 @@ void etp_analysis_write_text(const etp_analysis *a, const etp_text_style *st, FI
 /* The "Findings" block of the terminal summary (nothing without findings). */
 void etp_findings_write_text(const etp_finding_list *l, const etp_text_style *st, FILE *fp);
 
-/* The whole analysis as one JSON document (schema etprof.analysis v1). */
+/* The document of an analysis (report_doc.c), one writer for both forms:
+ * ETP_DOC_SUMMARY is a bundle's summary.json (etprof.summary v1),
+ * ETP_DOC_ANALYSIS the whole analysis (etprof.analysis v1: `analyze --json`
+ * without -o, etp_analysis_json()). The analysis document holds every member
+ * of summary.json under the same name with the same value, and adds
+ * "inputs", "executions", "figures" and "entities"; only "schema" differs. */
+#define ETP_SUMMARY_SCHEMA "etprof.summary"
+#define ETP_ANALYSIS_SCHEMA "etprof.analysis"
+typedef enum etp_doc_kind { ETP_DOC_ANALYSIS, ETP_DOC_SUMMARY } etp_doc_kind;
+/* The document into @p w; @p entities 0 leaves the analysis document's
+ * "entities" array empty (etp_analysis_json() with ETP_JSON_NO_ENTITIES). */
+void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, etp_doc_kind kind, int entities);
+/* The whole analysis (ETP_DOC_ANALYSIS) on @p fp, indented. */
 int etp_analysis_write_json(const etp_analysis *a, FILE *fp);
-/* The same document into @p w; @p entities 0 leaves the "entities" array
- * empty (etp_analysis_json() with ETP_JSON_NO_ENTITIES). */
-void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, int entities);
 
 /* Pieces reused by the bundle writer. */
 void etp_json_figure(etp_jw *w, const etp_analysis *a, const etp_figure *f);

@@ -12,7 +12,8 @@
 
 /* The whole hierarchy (malloc'd JSON text, *len its length), NULL on OOM. */
 char *etp_nx_hierarchy_json(const etp_nx_result *r, size_t *len);
-/* The "vgf_cycles" value of summary.json: decoder settings and model metrics. */
+/* The "vgf_cycles" value of summary.json and `analyze --json`: decoder
+ * settings and model metrics. */
 void etp_nx_summary_write(etp_jw *w, const etp_nx_result *r);
 /* A few lines for the terminal: settings, model cycles, top chains. */
 void etp_nx_write_text(const etp_nx_result *r, FILE *fp);

@@ -1,6 +1,8 @@
-/* report_json.c - the analysis and inspect documents as text in memory
- * (etprof/json.h), the same writers the CLI's --json uses. */
+/* report_json.c - the analysis, summary and inspect documents as text in
+ * memory (etprof/json.h, etprof/publish.h), the same writers the CLI's
+ * --json and a bundle's summary.json use. */
 #include "etprof/json.h"
+#include "etprof/publish.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +15,17 @@ char *etp_analysis_json(const etp_analysis *a, unsigned flags, size_t *len)
 {
     etp_jw w;
     etp_jw_init_mem(&w, 0);
-    etp_analysis_json_doc(&w, a, !(flags & ETP_JSON_NO_ENTITIES));
+    etp_analysis_json_doc(&w, a, ETP_DOC_ANALYSIS, !(flags & ETP_JSON_NO_ENTITIES));
     return etp_jw_take(&w, len);
+}
+
+/* summary.json: the same document without the analysis-only members. */
+char *etp_summary_json(const etp_analysis *a)
+{
+    etp_jw w;
+    etp_jw_init_mem(&w, 1);
+    etp_analysis_json_doc(&w, a, ETP_DOC_SUMMARY, 0);
+    return etp_jw_take(&w, NULL);
 }
 
 /* The inspect writer writes to a FILE: here a memory stream. */

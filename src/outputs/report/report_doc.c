@@ -1,12 +1,22 @@
-/* publish_summary.c - summary.json of a bundle: the headline a reader looks
- * at first (Method::execute, time per delegate backend, native kernels,
- * framework overhead, top operators) and every figure as metric objects. */
+/* report_doc.c - the one document of an analysis, in its two forms:
+ * summary.json of a bundle (schema etprof.summary) and `etprof analyze
+ * --json` without -o (etprof.analysis, also etp_analysis_json()). Both are
+ * written here by one function, member by member: every member of
+ * summary.json is in the analysis document, by the same name and with the
+ * same value; the analysis document adds "inputs", "executions", "figures"
+ * and "entities" (the whole analysis, too big for a bundle's headline file);
+ * only "schema" differs (docs/result-bundle.md; the test
+ * analyze.json_equals_summary compares the two on every kind of run).
+ *
+ * summary.json: the headline a reader looks at first (Method::execute,
+ * time per delegate backend, native kernels, framework overhead, top
+ * operators) and every figure as metric objects. */
 #include <stdlib.h>
+#include <string.h>
 
-#include "outputs/report/device_output.h"
-#include "outputs/bundle/publish_internal.h"
-#include "outputs/report/nx_output.h"
 #include "outputs/report/analysis_report.h"
+#include "outputs/report/device_output.h"
+#include "outputs/report/nx_output.h"
 #include "util/jsonw.h"
 
 static void metric(etp_jw *w, const char *name, double v, const char *unit, const char *agg,
@@ -158,69 +168,119 @@ static void headline(etp_jw *w, const etp_analysis *a)
     etp_jw_obj_end(w);
 }
 
-char *etp_summary_json(const etp_analysis *a)
+static void handles_array(etp_jw *w, const char *key, const int64_t *h, uint32_t n)
 {
-    const char *u = etp_unit_name(a->target_unit);
-    etp_jw w;
-    etp_jw_init_mem(&w, 1);
-    etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "schema", ETP_SUMMARY_SCHEMA);
-    etp_jw_kint(&w, "schema_version", 1);
-    etp_jw_kstr(&w, "validity", etp_validity_name(a->validity));
-    etp_jw_key(&w, "method");
-    etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "name", a->method);
-    etp_jw_kstr(&w, "basis", a->method_basis);
-    etp_jw_obj_end(&w);
-    etp_jw_key(&w, "units");
-    etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "time", u);
-    etp_jw_kstr(&w, "etdump_ticks", etp_unit_name(a->source_unit));
-    etp_jw_kbool(&w, "etdump_ticks_assumed", a->tick_unit.assumed);
-    etp_jw_key(&w, "tick_unit");
-    etp_json_tick_unit(&w, a);
-    etp_jw_obj_end(&w);
-    etp_jw_key(&w, "warmup");
-    etp_json_warmup(&w, a);
-    headline(&w, a);
-    etp_jw_key(&w, "metrics");
-    etp_jw_arr_begin(&w);
-    metric(&w, "executions", (double)a->execution_count, "count", "count", 0, a->execution_count);
-    for (uint32_t i = 0; i < a->figure_count; i++)
-        figure_metrics(&w, a, &a->figures[i]);
-    etp_jw_arr_end(&w);
-    etp_jw_key(&w, "runtime_unresolved_debug_handles");
-    etp_jw_arr_begin(&w);
-    for (uint32_t i = 0; i < a->unresolved_count; i++)
-        etp_jw_int(&w, a->unresolved_handles[i]);
-    etp_jw_arr_end(&w);
-    etp_jw_key(&w, "memory");
-    etp_json_memory(&w, a);
-    etp_jw_key(&w, "npu");
-    etp_json_npu(&w, a);
-    etp_jw_key(&w, "debug_buffer");
-    etp_json_debug_buffer(&w, a);
-    etp_jw_key(&w, "device");
-    etp_json_device(&w, a);
-    if (a->nx) { /* VGF NX cycles: kept apart from the runtime timings */
-        etp_jw_key(&w, "vgf_cycles");
-        etp_nx_summary_write(&w, a->nx);
-    }
-    etp_jw_key(&w, "issues");
-    etp_json_issues(&w, &a->issues);
-    etp_jw_key(&w, "findings");
-    etp_json_findings(&w, &a->findings);
-    etp_jw_key(&w, "notes");
-    etp_jw_arr_begin(&w);
-    etp_jw_str(&w, "Every figure is a per-execution total summarised across executions "
-                   "(load figures: across their occurrences).");
-    etp_jw_str(&w, "Only metrics marked additive may be summed; p50, min and max never are.");
-    etp_jw_str(&w, "Shared timings give each co-attributed operator the full time of the event.");
+    etp_jw_key(w, key);
+    etp_jw_arr_begin(w);
+    for (uint32_t i = 0; i < n; i++)
+        etp_jw_int(w, h[i]);
+    etp_jw_arr_end(w);
+}
+
+/* "units": the time unit of the document and the ticks' unit, under both
+ * documents' historical names (time = target, etdump_ticks = source). */
+static void units(etp_jw *w, const etp_analysis *a)
+{
+    etp_jw_key(w, "units");
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "time", etp_unit_name(a->target_unit));
+    etp_jw_kstr(w, "etdump_ticks", etp_unit_name(a->source_unit));
+    etp_jw_kbool(w, "etdump_ticks_assumed", a->tick_unit.assumed);
+    etp_jw_kstr(w, "source", etp_unit_name(a->source_unit));
+    etp_jw_kstr(w, "target", etp_unit_name(a->target_unit));
+    etp_jw_kdouble(w, "divisor", a->divisor);
+    if (a->cpu_hz > 0)
+        etp_jw_kdouble(w, "cpu_hz", a->cpu_hz);
+    etp_jw_key(w, "tick_unit");
+    etp_json_tick_unit(w, a);
+    etp_jw_obj_end(w);
+}
+
+static void notes(etp_jw *w, const etp_analysis *a)
+{
+    etp_jw_key(w, "notes");
+    etp_jw_arr_begin(w);
+    etp_jw_str(w, "Every figure is a per-execution total summarised across executions "
+                  "(load figures: across their occurrences).");
+    etp_jw_str(w, "Only metrics marked additive may be summed; p50, min and max never are.");
+    etp_jw_str(w, "Shared timings give each co-attributed operator the full time of the event.");
     if (etp_analysis_figure_by_id(a, ETP_FIG_VGF_EXCLUDED_RUNTIME))
-        etp_jw_str(&w, "Instructions with VGF statistics are measured as NX cycles (vgf_cycles): their runtime "
-                       "events are left out of every runtime figure and operator; their DELEGATE_CALL time is "
-                       "vgf_excluded_runtime, never added to the runtime totals or to cycles.");
-    etp_jw_arr_end(&w);
-    etp_jw_obj_end(&w);
-    return etp_jw_take(&w, NULL);
+        etp_jw_str(w, "Instructions with VGF statistics are measured as NX cycles (vgf_cycles): their runtime "
+                      "events are left out of every runtime figure and operator; their DELEGATE_CALL time is "
+                      "vgf_excluded_runtime, never added to the runtime totals or to cycles.");
+    etp_jw_arr_end(w);
+}
+
+void etp_analysis_json_doc(etp_jw *w, const etp_analysis *a, etp_doc_kind kind, int entities)
+{
+    int whole = kind == ETP_DOC_ANALYSIS; /* the members summary.json leaves out */
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "schema", whole ? ETP_ANALYSIS_SCHEMA : ETP_SUMMARY_SCHEMA);
+    etp_jw_kint(w, "schema_version", 1);
+    etp_jw_kstr(w, "validity", etp_validity_name(a->validity));
+    if (whole) {
+        etp_jw_key(w, "inputs");
+        etp_json_inputs(w, a);
+    }
+    etp_jw_key(w, "method");
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "name", a->method);
+    etp_jw_kstr(w, "basis", a->method_basis);
+    etp_jw_obj_end(w);
+    units(w, a);
+    etp_jw_key(w, "warmup");
+    etp_json_warmup(w, a);
+    if (whole) {
+        etp_jw_key(w, "executions");
+        etp_jw_obj_begin(w);
+        etp_jw_kuint(w, "count", a->execution_count);
+        etp_jw_ku32s(w, "run_indices", a->executions, a->execution_count);
+        etp_jw_obj_end(w);
+    }
+    headline(w, a);
+    etp_jw_key(w, "metrics");
+    etp_jw_arr_begin(w);
+    metric(w, "executions", (double)a->execution_count, "count", "count", 0, a->execution_count);
+    for (uint32_t i = 0; i < a->figure_count; i++)
+        figure_metrics(w, a, &a->figures[i]);
+    etp_jw_arr_end(w);
+    if (whole) {
+        etp_jw_key(w, "figures");
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; i < a->figure_count; i++)
+            etp_json_figure(w, a, &a->figures[i]);
+        etp_jw_arr_end(w);
+        etp_jw_key(w, "entities");
+        etp_jw_arr_begin(w);
+        for (uint32_t i = 0; entities && i < a->entity_count; i++)
+            etp_json_entity(w, a, &a->entities[i]);
+        etp_jw_arr_end(w);
+    }
+    handles_array(w, "runtime_unresolved_debug_handles", a->unresolved_handles, a->unresolved_count);
+    etp_jw_key(w, "memory");
+    etp_json_memory(w, a);
+    etp_jw_key(w, "npu");
+    etp_json_npu(w, a);
+    etp_jw_key(w, "debug_buffer");
+    etp_json_debug_buffer(w, a);
+    etp_jw_key(w, "device");
+    etp_json_device(w, a);
+    if (a->nx) { /* VGF NX cycles: kept apart from the runtime timings */
+        etp_jw_key(w, "vgf_cycles");
+        etp_nx_summary_write(w, a->nx);
+    }
+    etp_jw_key(w, "issues");
+    etp_json_issues(w, &a->issues);
+    etp_jw_key(w, "findings");
+    etp_json_findings(w, &a->findings);
+    notes(w, a);
+    etp_jw_obj_end(w);
+}
+
+int etp_analysis_write_json(const etp_analysis *a, FILE *fp)
+{
+    etp_jw w;
+    etp_jw_init_file(&w, fp, 1);
+    etp_analysis_json_doc(&w, a, ETP_DOC_ANALYSIS, 1);
+    return etp_jw_finish(&w);
 }
