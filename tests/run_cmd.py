@@ -147,9 +147,16 @@ bindir = os.path.join(TMP, "bin")
 os.makedirs(bindir)
 os.symlink(os.path.join(HERE, "support", "fake_adb.py"), os.path.join(bindir, "adb"))
 adb = os.path.join(bindir, "adb")
-cmd = "%s --model_path /data/local/tmp/m.pte --etdump_path %s/dev.etdp --fake_etdump %s.etdp --num_executions 10" % (FAKE, TMP, ADD)
+device = os.path.join(TMP, "device")  # the fake device's storage (adb pull copies from it)
+os.makedirs(device)
+cmd = "%s --model_path /data/local/tmp/m.pte --etdump_path %s/dev.etdp --fake_etdump %s.etdp --num_executions 10" % (FAKE, device, ADD)
 rc, out, err, _ = run(["run", "-o", "adb", "--quiet", "--pte", ADD + ".pte", "--", adb, "-s", "emu", "shell", cmd])
 s = summary("adb") if rc == 0 else None
+if rc == 0:
+    meta = json.load(open(os.path.join(TMP, "adb", "run_metadata.json")))
+    dumps = [i["path"] for i in meta["inputs"] if i["role"] == "etdump"]
+    expect(dumps == ["dev.etdp"] and os.path.isfile(os.path.join(TMP, "dev.etdp")),
+           "over adb the ETDump is pulled into the working directory and recorded there (%s)" % dumps)
 expect(s and s["memory"]["peak_rss"]["value"] is None and "adb" in s["memory"]["peak_rss"]["reason"] and
        any(i["code"] == "memory.peak_rss_unavailable" for i in s["issues"]) and
        "process.peak_rss" not in {x["name"] for x in s["device"]["figures"]} and
