@@ -73,6 +73,9 @@ typedef struct etp_publish_options {
      *  runner, its wrappers, where its program, ETDump and debug buffer came
      *  from), written as run_metadata.json "runner"; NULL: no member. */
     const char *runner_json;
+    /** `etprof run`'s measurement lines, carried as logs/run.log (the
+     *  device log of that name the manifest records); NULL: none. */
+    const char *embed_measurements_path;
 } etp_publish_options;
 
 /**

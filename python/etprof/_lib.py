@@ -82,7 +82,7 @@ class PublishOptions(ctypes.Structure):
                 ("label_keys", ctypes.POINTER(ctypes.c_char_p)),
                 ("label_values", ctypes.POINTER(ctypes.c_char_p)), ("label_count", ctypes.c_uint32),
                 ("model_explorer_overlays_only", ctypes.c_int), ("log_name", ctypes.c_char_p),
-                ("runner_json", ctypes.c_char_p)]
+                ("runner_json", ctypes.c_char_p), ("embed_measurements_path", ctypes.c_char_p)]
 
 
 class _Ints(ctypes.Structure):

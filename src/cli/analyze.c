@@ -115,26 +115,6 @@ static void help(void)
            "3 the result is below --fail-on's threshold.\n");
 }
 
-static void open_page(const char *dir)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/model_explorer/index.html", dir);
-    if (access(path, R_OK) != 0) {
-        fprintf(stderr, "etprof: %s: no page to open\n", path);
-        return;
-    }
-    printf("page: %s\n", path);
-    if (access("/usr/bin/xdg-open", X_OK) == 0) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            execl("/usr/bin/xdg-open", "xdg-open", path, (char *)NULL);
-            _exit(127);
-        }
-    } else {
-        fprintf(stderr, "etprof: xdg-open is not installed; open the page yourself\n");
-    }
-}
-
 /* The files of the bundle, as its manifest lists them. */
 static void list_artifacts(const char *dir)
 {
@@ -251,6 +231,7 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
     po.device_log_paths = more;
     po.device_log_count = nmore;
     po.embed_log_path = cli_run_embed_log; /* set by `etprof run` */
+    po.embed_measurements_path = cli_run_embed_measurements;
     po.label_keys = rq->labels->keys;
     po.label_values = rq->labels->values;
     po.label_count = rq->labels->n;
@@ -273,7 +254,7 @@ static int publish(const etp_analysis *a, const etp_analysis_options *opt, const
         list_artifacts(outdir);
     }
     if (rc == ETP_EXIT_OK && !strcmp(me_mode, "open"))
-        open_page(outdir);
+        cli_open_page(outdir);
     if (fflush(stdout) && rc == ETP_EXIT_OK)
         rc = cli_error("write error on standard output");
     free(summary);

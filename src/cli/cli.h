@@ -22,6 +22,7 @@ int cmd_trace(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 
 /* Print "etprof: FILE: message (offset N)" to stderr; return ETP_EXIT_INPUT. */
@@ -47,6 +48,9 @@ etp_status cli_put_text(FILE *fp, char *text, size_t len, etp_error *err);
  * (--db) replaced by "***": a bundle never carries one. Malloc'd; NULL when
  * out of memory. */
 char *cli_join_command(const char *verb, int argc, char **argv);
+/* Show DIR/model_explorer/index.html in the desktop's browser (xdg-open),
+ * or say why not. */
+void cli_open_page(const char *dir);
 /* Print "etprof: <message>" and a hint to stderr; return ETP_EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

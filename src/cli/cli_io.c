@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "etprof/store.h"
@@ -86,3 +87,24 @@ int cli_write_atomic(const char *path, cli_fill_fn fill, void *ctx)
         return cli_fail(&err);
     return ETP_EXIT_OK;
 }
+
+void cli_open_page(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/model_explorer/index.html", dir);
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "etprof: %s: no page to open\n", path);
+        return;
+    }
+    printf("page: %s\n", path);
+    if (access("/usr/bin/xdg-open", X_OK) == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            execl("/usr/bin/xdg-open", "xdg-open", path, (char *)NULL);
+            _exit(127);
+        }
+    } else {
+        fprintf(stderr, "etprof: xdg-open is not installed; open the page yourself\n");
+    }
+}
+

@@ -14,9 +14,33 @@ const char *cli_run_embed_log = NULL;
 const char *cli_run_command_line = NULL;
 const char *cli_run_runner_json = NULL;
 
+const char *cli_run_embed_measurements = NULL;
+
+#define CLI_MAX_ALIASES 40
+static const char *alias_real[CLI_MAX_ALIASES], *alias_shown[CLI_MAX_ALIASES];
+static int alias_count;
+
+int cli_path_alias(const char *real, const char *shown)
+{
+    if (alias_count == CLI_MAX_ALIASES)
+        return -1;
+    alias_real[alias_count] = real;
+    alias_shown[alias_count++] = shown;
+    return 0;
+}
+
+void cli_path_aliases_clear(void) { alias_count = 0; }
+
 const char *cli_log_shown_name(const char *path)
 {
-    return path && cli_run_embed_log && !strcmp(path, cli_run_embed_log) ? "logs/runner.log" : path;
+    if (!path)
+        return NULL;
+    if (cli_run_embed_log && !strcmp(path, cli_run_embed_log))
+        return "logs/runner.log";
+    for (int i = 0; i < alias_count; i++)
+        if (!strcmp(path, alias_real[i]))
+            return alias_shown[i];
+    return path;
 }
 
 int cli_logs_add(cli_logs *c, const char *path)
@@ -157,7 +181,8 @@ int cli_logs_debug_buffer(cli_logs *c, const char *given, cli_debug_buffer *out)
                              "(%llu bytes)",
                              carrier->path, carrier->debug_buffer.line, carrier->debug_buffer.size, given,
                              (unsigned long long)out->size);
-        out->path = out->name = given;
+        out->path = given;
+        out->name = cli_log_shown_name(given);
         return ETP_EXIT_OK;
     }
     if (!carrier)

@@ -45,6 +45,16 @@ extern const char *cli_run_runner_json;
  * that name), else @p path. */
 const char *cli_log_shown_name(const char *path);
 
+/* `etprof view`: input @p real is shown as @p shown (the path the bundle
+ * recorded), so that the analysis made again is the one published. Both
+ * strings must outlive the analysis. -1 when the table is full. */
+int cli_path_alias(const char *real, const char *shown);
+void cli_path_aliases_clear(void);
+
+/* etprof run's own measurements (`etprof-run:` lines), carried in the
+ * bundle as logs/run.log beside the capture (NULL otherwise). */
+extern const char *cli_run_embed_measurements;
+
 /* One more --log; ETP_EXIT_USAGE past CLI_MAX_LOGS. */
 int cli_logs_add(cli_logs *c, const char *path);
 /* Read the logs; when *@p etdump is NULL, point it at a carried ETDump

@@ -597,10 +597,12 @@ int cmd_run(int argc, char **argv)
     av[n] = NULL;
     rjson = runner_json(&cmd, &p, src_how);
     cli_run_embed_log = log_path;
+    cli_run_embed_measurements = run_path;
     cli_run_command_line = command_line;
     cli_run_runner_json = rjson;
     rc = cmd_analyze(n, av);
     cli_run_embed_log = NULL;
+    cli_run_embed_measurements = NULL;
     cli_run_command_line = NULL;
     cli_run_runner_json = NULL;
 out:

@@ -59,14 +59,15 @@ static int fill_operators(FILE *fp, void *ctx, etp_error *err)
     return put == len ? 0 : -1;
 }
 
-/* The runner's captured output, carried in the bundle as logs/runner.log. */
-static etp_status embed_log(etp_bundle *b, const char *path, etp_error *err)
+/* The runner's captured output, carried in the bundle as logs/runner.log
+ * (and etprof run's measurements as logs/run.log). */
+static etp_status embed_log(etp_bundle *b, const char *path, const char *as, etp_error *err)
 {
     etp_blob *blob;
     etp_status s = etp_blob_open(path, (size_t)256 << 20, &blob, err);
     if (s)
         return s;
-    s = etp_bundle_write(b, "logs/runner.log", blob->data, blob->size, "text/plain", "diagnostic", NULL,
+    s = etp_bundle_write(b, as, blob->data, blob->size, "text/plain", "diagnostic", NULL,
                          0, err);
     etp_blob_free(blob);
     return s;
@@ -159,7 +160,9 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
     for (uint32_t i = 0; !s && i < po->device_log_count; i++)
         s = etp_bundle_add_input(b, "device_log", po->device_log_paths[i], err);
     if (!s && po->embed_log_path)
-        s = embed_log(b, po->embed_log_path, err);
+        s = embed_log(b, po->embed_log_path, "logs/runner.log", err);
+    if (!s && po->embed_measurements_path)
+        s = embed_log(b, po->embed_measurements_path, "logs/run.log", err);
     if (!s && po->detailed)
         s = etp_publish_memory(b, a, err);
     if (!s)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "etprof/findings.h"
+#include "etprof/nx_record.h"
 #include "etprof/publish.h"
 #include "etprof/units.h"
 #include "util/jsonw.h"
@@ -48,6 +49,23 @@ char *etp_analysis_options_json(const etp_analysis_options *o, const etp_publish
         }
     if (any)
         etp_jw_obj_end(&w);
+    /* The VGF statistics decoder's choices given (--nx-*), so that the
+     * analysis can be made again from the bundle (`etprof view`). */
+    const etp_nx_options *nx = o->nx_options;
+    if (nx && (nx->statistics_mode >= 0 || nx->profiling_device != ETP_NX_DEVICE_NONE || nx->leading_blocks >= 0 ||
+               nx->core_key != ETP_NX_CORE_SINGLE)) {
+        etp_jw_key(&w, "nx");
+        etp_jw_obj_begin(&w);
+        if (nx->statistics_mode >= 0)
+            etp_jw_kint(&w, "statistics_mode", nx->statistics_mode);
+        if (nx->profiling_device != ETP_NX_DEVICE_NONE)
+            etp_jw_kstr(&w, "profiling_device", etp_nx_device_name(nx->profiling_device));
+        if (nx->leading_blocks >= 0)
+            etp_jw_kint(&w, "leading_blocks", nx->leading_blocks);
+        if (nx->core_key != ETP_NX_CORE_SINGLE)
+            etp_jw_kstr(&w, "core_key", "word0");
+        etp_jw_obj_end(&w);
+    }
     etp_jw_obj_end(&w);
     return etp_jw_take(&w, NULL);
 }
