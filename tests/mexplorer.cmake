@@ -37,3 +37,10 @@ add_test(NAME mexplorer.levels
          COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/me_levels.py $<TARGET_FILE:etprof_cli>
                  ${ETP_FIXTURES} ${CMAKE_CURRENT_BINARY_DIR}/me-levels)
 set_tests_properties(mexplorer.levels PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")
+# `etprof view`: the graph and page of a light bundle made later, byte for
+# byte a full publication's, its inputs checked by SHA-256.
+get_filename_component(ETP_SHARED_TOOLS "${PROJECT_SOURCE_DIR}/../shared/tools/executorch" ABSOLUTE)
+add_test(NAME mexplorer.view
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/view_check.py $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES}
+                 ${ETP_SHARED_TOOLS})
+set_tests_properties(mexplorer.view PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")

@@ -62,6 +62,7 @@ typedef struct view_files {
     char sha[VIEW_MAX_FILES][ETP_SHA256_HEX];
     int used[VIEW_MAX_FILES];
     int n;
+    char links[4096]; /* a temporary directory of links, made on first use ("" until then) */
 } view_files;
 
 static int hash_file(const char *path, char sha[ETP_SHA256_HEX])
@@ -90,6 +91,34 @@ static const char *base_of(const char *p)
     return b ? b + 1 : p;
 }
 
+/* A given file under another name: read through a link of the recorded
+ * name, since the analysis compares names (a runner log's model file with
+ * the program's, for one). */
+static int link_as(view_files *f, const char *path, view_input *in)
+{
+    if (!f->links[0]) {
+        const char *base = getenv("TMPDIR");
+        snprintf(f->links, sizeof f->links, "%s/etprof-view-XXXXXX", base && *base ? base : "/tmp");
+        if (!mkdtemp(f->links)) {
+            f->links[0] = 0;
+            return cli_error("cannot create a temporary directory: %s", strerror(errno));
+        }
+    }
+    char *abs = realpath(path, NULL);
+    size_t n = strlen(f->links) + strlen(in->name) + 2;
+    in->found = malloc(n);
+    if (!abs || !in->found || strchr(in->name, '/')) {
+        free(abs);
+        return cli_error("%s: cannot be read under its recorded name %s", path, in->name);
+    }
+    snprintf(in->found, n, "%s/%s", f->links, in->name);
+    int bad = symlink(abs, in->found) != 0;
+    free(abs);
+    return bad ? cli_error("%s: cannot link it as %s: %s", path, in->found, strerror(errno)) : ETP_EXIT_OK;
+}
+
+static int links_used(const view_files *f) { return f->links[0] != 0; }
+
 /* Find input @p in: a given file of its digest; the recorded path; the
  * bundle's logs/NAME. A candidate of the same name with another digest is
  * an error naming both digests. */
@@ -98,6 +127,8 @@ static int find_input(const char *bundle, view_input *in, view_files *f)
     for (int i = 0; i < f->n; i++)
         if (!strncmp(f->sha[i], in->sha256, 64)) {
             f->used[i] = 1;
+            if (strcmp(base_of(f->path[i]), in->name))
+                return link_as(f, f->path[i], in);
             in->found = strdup(f->path[i]);
             return in->found ? ETP_EXIT_OK : cli_error("out of memory");
         }
@@ -384,9 +415,9 @@ int cmd_view(int argc, char **argv)
     snprintf(sa, sizeof sa, "%s/summary.json", bundle);
     snprintf(sb, sizeof sb, "%s/summary.json", staged);
     if (!same_file_bytes(sa, sb)) {
-        rc = cli_error("%s: the analysis made again differs from the one published (summary.json): the inputs "
-                       "are the recorded ones, so an option it used is not recorded; no view written",
-                       bundle);
+        rc = cli_error("%s: the analysis made again differs from the one published (summary.json): its "
+                       "messages name an input by the path it had%s; no view written",
+                       bundle, links_used(&files) ? ": give the files at the paths the bundle recorded" : "");
         goto out;
     }
     struct stat st;
@@ -412,6 +443,8 @@ int cmd_view(int argc, char **argv)
     if (open_after)
         cli_open_page(outdir);
 out:
+    if (files.links[0])
+        remove_tree(files.links);
     if (tmp) {
         remove_tree(tmp);
         free(tmp);
