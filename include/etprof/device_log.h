@@ -173,6 +173,36 @@ etp_status etp_device_log_parse(const char *text, size_t size, const char *name,
 void etp_device_log_free(etp_device_log *l);
 
 /**
+ * What several device logs of one run say together, read alike by the CLI
+ * and the Python package: which is the runner log (the first with runner
+ * lines, or with nothing of another tool's format: a `time -v` file, an RTT
+ * capture or etprof run's measurements are not a runner's output), which
+ * carries the ETDump and the debug buffer (every log that carries one must
+ * carry the same bytes), and the carried dump's tick unit when a log says it.
+ * Pointers point into @p logs.
+ */
+typedef struct etp_device_logs_view {
+    int runner;                              /**< index in @p logs, -1: none */
+    const etp_device_log *etdump_carrier;    /**< NULL: no log carries an ETDump */
+    const etp_device_log *debug_carrier;     /**< NULL: no log carries a debug buffer */
+    int has_tick_unit;                       /**< the ETDump carrier says its tick unit */
+    etp_unit tick_unit;
+} etp_device_logs_view;
+
+/**
+ * Read @p n logs together into @p out. ETP_E_MISMATCH ("A and B carry
+ * different ETDumps: which run is it?", or debug buffers) when two logs
+ * disagree. Thread safety: reads the logs only.
+ */
+etp_status etp_device_logs_view_read(const etp_device_log *const *logs, uint32_t n, etp_device_logs_view *out,
+                                     etp_error *err);
+
+/** The bytes of the ETDump @p l carries (NULL, *size 0: none); owned by @p l. */
+const uint8_t *etp_device_log_etdump(const etp_device_log *l, size_t *size);
+/** The bytes of the debug buffer @p l carries (NULL, *size 0: none); owned by @p l. */
+const uint8_t *etp_device_log_debug_buffer(const etp_device_log *l, size_t *size);
+
+/**
  * Decode standard base64 (with padding, no whitespace inside) of @p n chars.
  * Returns 0 and a malloc'd *@p out of *@p size bytes (the caller frees it);
  * -1 with *@p bad_at = offset of the first bad character (or @p n when the

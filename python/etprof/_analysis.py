@@ -75,10 +75,11 @@ def nx_options(statistics_mode, profiling_device, leading_blocks, core_key):
 
 
 def open_logs(logs):
-    """Every log read as a device log (etp_device_log_open), and the runner
-    log among them as the CLI picks it: the first with runner lines, or with
-    nothing of another tool's format. Returns (handles, runner path)."""
-    handles, runner = [], None
+    """Every log read as a device log (etp_device_log_open), and what they
+    say together as the CLI reads it (etp_device_logs_view_read): the runner
+    log, the log carrying the ETDump or debug buffer, the dump's tick unit.
+    Returns (handles, runner path, view)."""
+    handles = []
     try:
         for path in logs:
             h = ctypes.c_void_p()
@@ -86,18 +87,62 @@ def open_logs(logs):
             _errors.check(_lib.lib.etp_device_log_open(_lib.path_arg(path), ctypes.byref(h),
                                                        ctypes.byref(err)), err)
             handles.append(h)
-            f = ctypes.cast(h, ctypes.POINTER(_lib.DeviceLogHead)).contents.formats
-            if runner is None and ((f & _lib.DL_RUNNER) or not (f & _lib.DL_OTHER)):
-                runner = path
+        view = _lib.DeviceLogsView()
+        arr = (ctypes.c_void_p * max(1, len(handles)))(*[h.value for h in handles])
+        err = _errors.new_error()
+        _errors.check(_lib.lib.etp_device_logs_view_read(arr, len(handles), ctypes.byref(view),
+                                                         ctypes.byref(err)), err)
     except BaseException:
         for h in handles:
             _lib.lib.etp_device_log_free(h)
         raise
-    return handles, runner
+    runner = logs[view.runner] if view.runner >= 0 else None
+    return handles, runner, view
 
 
-def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=None,
-            unit="ms", cpu_hz=None, hash_program=True, debug_buffer=None, findings=None,
+def carried(fn, log):
+    """The bytes a log carries (fn: etp_device_log_etdump or _debug_buffer)."""
+    n = ctypes.c_size_t()
+    p = fn(log, ctypes.byref(n))
+    return ctypes.string_at(p, n.value) if p else None
+
+
+def take_carried(etdump, debug_buffer, view, carry):
+    """The ETDump and debug buffer a log carries, as the CLI takes them:
+    written to a private directory (carry["dir"]) when not given, checked
+    against the given file otherwise. Returns (etdump, debug_buffer, whether
+    the dump's ticks are the Arm runner's cycles)."""
+    import tempfile
+    lib = _lib.lib
+    from_log = False
+
+    def write(name, data):
+        if "dir" not in carry:
+            carry["dir"] = tempfile.TemporaryDirectory(prefix="etprof-log-")
+        path = os.path.join(carry["dir"].name, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    if view.etdump_carrier:
+        data = carried(lib.etp_device_log_etdump, view.etdump_carrier)
+        if etdump is None:
+            etdump, from_log = write("etdump.bin", data), True
+        else:
+            with open(etdump, "rb") as f:
+                if f.read() != data:
+                    raise _errors.MismatchError("mismatch", "a log carries an ETDump that differs from this one",
+                                                file=os.fspath(etdump), status=6)
+            from_log = True
+    if debug_buffer is None and view.debug_carrier:
+        debug_buffer = write("debug_buffer.bin", carried(lib.etp_device_log_debug_buffer, view.debug_carrier))
+    if etdump is None:
+        raise _errors.usage("an ETDump is required (no log carries one)")
+    return etdump, debug_buffer, from_log and view.has_tick_unit and view.tick_unit == unit_code("cycles", "unit")
+
+
+def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_unit=None,
+            unit=None, cpu_hz=None, hash_program=True, debug_buffer=None, findings=None,
             skip_executions=0, rank_by="avg", statistics_mode=None, profiling_device=None,
             leading_blocks=None, core_key=None):
     """Analyse a run: the ETDump with its program (.pte/.bpte) and/or ETRecord,
@@ -107,8 +152,12 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
     is read as a device log (runner, `time -v`, Arm bare-metal runner, RTT,
     VGF, `etprof run` lines; their figures in the analysis' device report),
     and the first with runner lines (or with nothing of another tool's
-    format) is also the runner log. The ETDump must be given (a log-carried
-    ETDump is the CLI's alone). skip_executions: leave the first N
+    format) is also the runner log. etdump may be None when a log carries
+    the ETDump as base64 (a console capture); given both, they must be the
+    same bytes. A dump carried by an Arm runner's log ticks in CPU cycles:
+    with source_unit None it is read so (and reported in cycles unless unit
+    or cpu_hz say otherwise), as the CLI does. A debug buffer a log carries
+    is checked as debug_buffer would be. skip_executions: leave the first N
     executions out (warm-up, `--skip-executions`). rank_by: "avg", "p50" or
     "max", the order of the top lists (`--rank-by`). statistics_mode (0/1),
     profiling_device ("Mali-G1"/"Mali-G2"), leading_blocks (0/1), core_key
@@ -117,7 +166,7 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
     `--nx-leading-blocks`, `--nx-core-key`; None: as the record says, else
     the default).
     source_unit: unit of the ETDump ticks (None: ns assumed, and reported as
-    an issue). unit: unit of the results. cpu_hz: convert cycle ticks.
+    an issue). unit: unit of the results (None: ms). cpu_hz: convert cycle ticks.
     hash_program: record the program's SHA-256 (publish() needs it for the
     Model Explorer views). debug_buffer: the debug buffer written beside the
     ETDump; every tensor its debug events logged must lie inside it (as
@@ -137,6 +186,20 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
     if rank_by not in RANK_KEYS:
         raise _errors.usage(f"rank_by is avg, p50 or max, got {rank_by!r}")
     nx = nx_options(statistics_mode, profiling_device, leading_blocks, core_key)
+    dlogs, log, view = open_logs(logs)
+    carry = {}  # the files a log carries, written where the library can read them
+    try:
+        etdump, debug_buffer, cycles = take_carried(etdump, debug_buffer, view, carry)
+    except BaseException:
+        for h in dlogs:
+            _lib.lib.etp_device_log_free(h)
+        raise
+    if cycles and source_unit is None:
+        source_unit = "cycles"
+        if unit is None and cpu_hz is None:
+            unit = "cycles"
+    if unit is None:
+        unit = "ms"
     src = source_unit if source_unit is not None else "ns"
     source_code, target_code = check_units(src, unit, cpu_hz)
     opt = _lib.AnalysisOptions()
@@ -168,7 +231,6 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
                                     status=1) from None
         dbg_b = _lib.path_arg(debug_buffer)
         opt.has_debug_buffer, opt.debug_buffer_size, opt.debug_buffer_name = 1, size, dbg_b
-    dlogs, log = open_logs(logs)
     dl_array = (ctypes.c_void_p * max(1, len(dlogs)))(*[h.value for h in dlogs])
     opt.device_logs = ctypes.cast(dl_array, ctypes.c_void_p) if dlogs else None
     opt.device_log_count = len(dlogs)
@@ -204,6 +266,7 @@ def analyze(etdump, pte=None, etrecord=None, logs=(), method=None, source_unit=N
     # the options themselves are recorded when it is published or diffed.
     call["_keep"] = (opt, method_b, dbg_b, nx, dl_array)
     call["_device_logs"] = dlogs  # borrowed by the analysis: freed with it
+    call["_carried"] = carry     # the carried files' directory: removed with it
     call["_c_options"] = opt
     return Analysis(out, inputs, call)
 
@@ -234,6 +297,9 @@ class Analysis:
                 _lib.lib.etp_inputs_free(inp)
             for h in self._call.pop("_device_logs", None) or ():
                 _lib.lib.etp_device_log_free(h)
+            tmp = self._call.pop("_carried", {}).get("dir")
+            if tmp is not None:
+                tmp.cleanup()
 
     def __enter__(self):
         return self

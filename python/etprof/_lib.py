@@ -45,9 +45,12 @@ class DeviceLogHead(ctypes.Structure):
     _fields_ = [("path", ctypes.c_char_p), ("lines", ctypes.c_uint32), ("formats", ctypes.c_uint)]
 
 
-# ETP_DL_* (etprof/device_log.h): the runner formats, and those of other tools.
-DL_RUNNER = (1 << 0) | (1 << 2)
-DL_OTHER = (1 << 1) | (1 << 3) | (1 << 4) | (1 << 6) | (1 << 7)
+class DeviceLogsView(ctypes.Structure):
+    """etp_device_logs_view (etprof/device_log.h): what a run's logs say together."""
+    _fields_ = [("runner", ctypes.c_int), ("etdump_carrier", ctypes.c_void_p),
+                ("debug_carrier", ctypes.c_void_p), ("has_tick_unit", ctypes.c_int),
+                ("tick_unit", ctypes.c_int)]
+
 # CLI_MAX_LOGS (src/cli/cli_logs.h): as many logs as `analyze --log` takes.
 MAX_LOGS = 16
 
@@ -343,6 +346,10 @@ _PROTOTYPES = {
     "etp_nx_device_parse": (ctypes.c_int, [ctypes.c_char_p]),
     "etp_device_log_open": (ctypes.c_int, [ctypes.c_char_p, PP, ERR]),
     "etp_device_log_free": (None, [P]),
+    "etp_device_logs_view_read": (ctypes.c_int, [ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint32,
+                                                 ctypes.POINTER(DeviceLogsView), ERR]),
+    "etp_device_log_etdump": (ctypes.POINTER(ctypes.c_uint8), [P, SIZE]),
+    "etp_device_log_debug_buffer": (ctypes.POINTER(ctypes.c_uint8), [P, SIZE]),
     "etp_finding_settings_parse": (ctypes.c_int, [ctypes.POINTER(FindingSettings), ctypes.c_char_p, ERR]),
     "etp_inspect_options_init": (None, [ctypes.POINTER(InspectOptions)]),
     "etp_inputs_open": (ctypes.c_int, [ctypes.POINTER(InputsSpec), PP, ERR]),

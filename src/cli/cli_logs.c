@@ -97,31 +97,25 @@ int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given
 {
     etp_error err;
     etp_error_clear(&err);
-    const etp_device_log *carrier = NULL;
+    const char *real[CLI_MAX_LOGS]; /* the path each loaded log was read from */
+    int stdin_at = -1;              /* how many logs were loaded before "-" */
     for (uint32_t i = 0; i < c->n; i++) {
         if (!strcmp(c->paths[i], "-")) { /* standard input: read once, by the runner log */
-            if (!c->runner)
-                c->runner = c->paths[i];
+            if (stdin_at < 0)
+                stdin_at = (int)c->nloaded;
             continue;
         }
         if (etp_device_log_open_as(c->paths[i], cli_log_shown_name(c->paths[i]), &c->logs[c->nloaded], &err))
             return cli_fail(&err);
-        const etp_device_log *l = c->logs[c->nloaded++];
-        /* The runner log: the first with runner lines, or with nothing of
-         * another format (a time -v file, an RTT capture or etprof run's
-         * measurements are not a runner's output). */
-        unsigned other = ETP_DL_GNU_TIME | ETP_DL_RTT | ETP_DL_VGF | ETP_DL_ETPROF_RUN | ETP_DL_PROC_STATUS;
-        if (!c->runner && ((l->formats & (ETP_DL_PORTABLE_RUNNER | ETP_DL_ARM_RUNNER)) || !(l->formats & other)))
-            c->runner = c->paths[i];
-        if (l->etdump.data) {
-            if (carrier && (carrier->etdump.size != l->etdump.size ||
-                            memcmp(carrier->etdump.data, l->etdump.data, l->etdump.size)))
-                return cli_error("%s and %s carry different ETDumps: which run is it?", carrier->path,
-                                 l->path);
-            if (!carrier)
-                carrier = l;
-        }
+        real[c->nloaded++] = c->paths[i];
     }
+    etp_device_logs_view v;
+    if (etp_device_logs_view_read((const etp_device_log *const *)c->logs, c->nloaded, &v, &err))
+        return cli_fail(&err);
+    c->runner = stdin_at >= 0 && (v.runner < 0 || stdin_at <= v.runner) ? "-"
+                : v.runner >= 0                                         ? real[v.runner]
+                                                                        : NULL;
+    const etp_device_log *carrier = v.etdump_carrier;
     int from_log = 0;
     if (carrier && *etdump) {
         int same = same_bytes(*etdump, &carrier->etdump);
@@ -139,8 +133,7 @@ int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given
     if (from_log)
         c->etdump_log = carrier->path;
     /* Tick-unit evidence (the Arm runner's cycle clock) counts for the dump it came with. */
-    if (from_log && carrier->has_etdump_tick_unit && !u->source_given &&
-        carrier->etdump_tick_unit == ETP_UNIT_CYCLES) {
+    if (from_log && v.has_tick_unit && !u->source_given && v.tick_unit == ETP_UNIT_CYCLES) {
         u->source = ETP_UNIT_CYCLES;
         u->source_given = 1;
         if (!unit_given && !(u->cpu_hz > 0))
@@ -152,18 +145,12 @@ int cli_logs_load(cli_logs *c, const char **etdump, cli_units *u, int unit_given
 int cli_logs_debug_buffer(cli_logs *c, const char *given, cli_debug_buffer *out)
 {
     memset(out, 0, sizeof *out);
-    const etp_device_log *carrier = NULL;
-    for (uint32_t i = 0; i < c->nloaded; i++) {
-        const etp_device_log *l = c->logs[i];
-        if (!l->debug_buffer.data)
-            continue;
-        if (carrier && (carrier->debug_buffer.size != l->debug_buffer.size ||
-                        memcmp(carrier->debug_buffer.data, l->debug_buffer.data, l->debug_buffer.size)))
-            return cli_error("%s and %s carry different debug buffers: which run is it?", carrier->path,
-                             l->path);
-        if (!carrier)
-            carrier = l;
-    }
+    etp_device_logs_view v;
+    etp_error verr;
+    etp_error_clear(&verr);
+    if (etp_device_logs_view_read((const etp_device_log *const *)c->logs, c->nloaded, &v, &verr))
+        return cli_fail(&verr);
+    const etp_device_log *carrier = v.debug_carrier;
     if (given) {
         if (cli_input_not_executorch(given, "a debug buffer", "--debug-buffer"))
             return ETP_EXIT_INPUT;

@@ -198,3 +198,24 @@ def test_nx_readings_as_the_cli(vgf_dumps):
 def test_bad_options_are_usage_errors(kw):
     with pytest.raises(etprof.UsageError):
         etprof.analyze(*KWS[:1], pte=KWS[1], **kw)
+
+
+def test_log_carried_etdump_as_the_cli():
+    """A console log carrying the ETDump (base64, Arm runner): no etdump
+    argument, the dump read from the log in the Arm runner's cycles, as
+    `etprof analyze --pte P --log CONSOLE` does; a different --etdump is a
+    mismatch."""
+    ref = cli_json("analyze", "--pte", KWS[1], "--log", ARM_LOG, "--json")
+    with etprof.analyze(pte=KWS[1], logs=[ARM_LOG]) as a:
+        mine = json.loads(a.to_json())
+    # The carried dump is written to a private temporary file by each: its
+    # path differs, nothing else.
+    strip = lambda d: {k: v for k, v in d.items() if k != "inputs"}
+    assert strip(mine) == strip(ref)
+    assert mine["units"]["etdump_ticks"] == "cycles" and mine["units"]["time"] == "cycles"
+    with etprof.analyze(pte=KWS[1], logs=[ARM_LOG], cpu_hz=1e9) as a:
+        assert json.loads(a.to_json())["units"]["time"] == "ms"
+    with pytest.raises(etprof.MismatchError):
+        etprof.analyze(R("et_add_x10", "etdp"), pte=KWS[1], logs=[ARM_LOG])
+    with pytest.raises(etprof.UsageError):
+        etprof.analyze(pte=KWS[1], logs=[R("cm_et_arduino_kws_x10", "log")])
