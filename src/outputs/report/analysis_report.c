@@ -249,29 +249,31 @@ typedef struct text_row {
     const etp_figure *f;
 } text_row;
 
-/* A table of figures: avg, p50, min, max, each column in the unit that
- * suits its values (text_numbers.h); cycles as integers. */
+/* A table of figures: avg, p50, min, max, all in one unit, the one that
+ * suits the table's largest value (text_numbers.h): a reader compares rows
+ * and columns without converting (small values get more decimals, never a
+ * 0 for a nonzero time); cycles as integers. */
 static void print_table(FILE *fp, const char *title, const text_row *rows, size_t n, etp_unit unit)
 {
-    double col[4][64];
+    double all[4 * 64];
     size_t k = 0;
-    for (size_t r = 0; r < n && k < 64; r++)
+    for (size_t r = 0; r < n && k < 4 * 64; r++)
         if (rows[r].f && rows[r].f->available) {
             const etp_stats *s = &rows[r].f->stats;
-            col[0][k] = s->avg;
-            col[1][k] = s->p50;
-            col[2][k] = s->min;
-            col[3][k] = s->max;
-            k++;
+            all[k++] = s->avg;
+            all[k++] = s->p50;
+            all[k++] = s->min;
+            all[k++] = s->max;
         }
     static const char *const names[4] = {"avg", "p50", "min", "max"};
     etp_colfmt fm[4];
+    const etp_colfmt one = etp_colfmt_for(unit, all, k);
     if (strlen(title) > 31) /* a long title (the log's name) gets a line of its own */
         fprintf(fp, "%s\n%-32s", title, "");
     else
         fprintf(fp, "%-32s", title);
     for (int c = 0; c < 4; c++) {
-        fm[c] = etp_colfmt_for(unit, col[c], k);
+        fm[c] = one;
         char h[32];
         snprintf(h, sizeof h, "%s %s", names[c], etp_unit_name(fm[c].unit));
         fprintf(fp, " %12s", h);

@@ -56,6 +56,13 @@ char *etp_colfmt_value(const etp_colfmt *f, double v, char *buf, size_t cap)
 {
     if (etp_unit_dim(f->unit) == ETP_DIM_CYCLES)
         return etp_format_thousands(v, buf, cap);
-    snprintf(buf, cap, "%.3f", v * f->factor);
+    /* Three decimals; a small nonzero value (a table in the unit of its
+     * largest value) gets the decimals that show two significant digits,
+     * so that it never reads as 0. */
+    double x = v * f->factor;
+    int decimals = 3;
+    while (x != 0 && isfinite(x) && fabs(x) < pow(10, 1 - decimals) && decimals < 12)
+        decimals++;
+    snprintf(buf, cap, "%.*f", decimals, x);
     return buf;
 }
