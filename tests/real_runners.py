@@ -224,6 +224,17 @@ with open(junk, "wb") as f:
 rc, out, err = etprof(["analyze", "--etdump", "n2.etdp", "--pte", fix("et_add_x10.pte"), "--log", junk])
 expect(rc == 1 and err.count("\n") == 1, "random bytes as --log are refused in one line (%d %s)" % (rc, err.strip()))
 
+# A debug buffer given positionally: the message names --debug-buffer.
+dbg = fix("et_bundled_program_debug_intermediate.debug.bin")
+rc, out, err = etprof(["analyze", fix("et_bundled_program_debug_intermediate.etdp"), BPTE, dbg])
+expect(rc == 1 and err.count("\n") == 1 and "--debug-buffer" in err and dbg in err,
+       "a positional debug buffer: one line naming the file and --debug-buffer (%d %s)" % (rc, err.strip()))
+rc, out, err = etprof(["analyze", fix("et_bundled_program_debug_intermediate.etdp"), BPTE, "--debug-buffer", dbg])
+expect(rc == 0, "the same file with --debug-buffer is accepted (%s)" % err.strip())
+rc, out, err = etprof(["analyze", "n2.etdp", fix("et_add_x10.pte"), junk])
+expect(rc == 1 and err.count("\n") == 1 and "--debug-buffer" in err,
+       "positional random bytes: one line naming --debug-buffer (%d %s)" % (rc, err.strip()))
+
 # 6. --repeat 3: wait4 over three runs, the last run analysed.
 rc, out, err = etprof(["run", "-o", "rep", "--repeat", "3", "--", EXECUTOR, "--model_path", fix("et_add_x10.pte"),
                        "--etdump_path", "rep.etdp", "--num_executions", "5"])

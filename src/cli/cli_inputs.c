@@ -40,9 +40,13 @@ static int sniff(const char *path, char *what, size_t cap)
     case ETP_KIND_ZIP: return CLI_IN_ETRECORD;
     default: break;
     }
-    /* Text (no NUL in the first bytes) is a log candidate; the log reader
-     * decides whether it is one. */
-    if (!memchr(head, '\0', n)) {
+    /* Text (no NUL and hardly a control byte in the first bytes) is a log
+     * candidate; the log reader decides whether it is one. Tensor bytes
+     * (a debug buffer) are not text even without a zero byte. */
+    size_t control = 0;
+    for (size_t i = 0; i < n; i++)
+        control += head[i] < 0x20 && head[i] != '\n' && head[i] != '\r' && head[i] != '\t' && head[i] != 0x1b;
+    if (!memchr(head, '\0', n) && control * 20 <= n) {
         snprintf(what, cap, "a text file");
         return CLI_IN_LOG;
     }
@@ -64,6 +68,12 @@ int cli_inputs_add(const char *cmd, cli_inputs *in, const char *path, unsigned a
         for (int r = 0; r < CLI_IN_COUNT; r++)
             if (accept & (1u << r))
                 len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", role_names[r]);
+        /* Raw bytes: a runner's debug buffer (tensor data, no identifier) is
+         * the usual one, and it only goes with its option. */
+        if (role < 0 && !strcmp(cmd, "analyze"))
+            return cli_error("%s: %s; analyze takes %s in any order, and raw bytes such as the runner's debug "
+                             "buffer (--debug_output_path) with --debug-buffer FILE",
+                             path, what, list);
         if (role < 0)
             return cli_error("%s: %s; %s takes %s", path, what, cmd, list);
         return cli_error("%s is %s, which %s does not take (it takes %s)", path, found_names[role], cmd,
