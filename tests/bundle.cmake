@@ -17,3 +17,9 @@ add_test(NAME bundle.cli_verify_ok
 set_tests_properties(bundle.make PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}" FIXTURES_SETUP etp_bundle)
 set_tests_properties(bundle.schema bundle.cli_verify_ok PROPERTIES ENVIRONMENT "${ETP_TEST_ENV}"
                      FIXTURES_REQUIRED etp_bundle)
+# mlia-output.json (MLIA's standardized result, schema 1.1.0 with the target
+# schema): valid with python3-jsonschema on every real run, the Arm console,
+# the demo and a VGF NX run, its numbers against summary.json's.
+add_test(NAME bundle.mlia_output
+         COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/mlia_check.py $<TARGET_FILE:etprof_cli> ${ETP_FIXTURES})
+set_tests_properties(bundle.mlia_output PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${ETP_TEST_ENV}")
