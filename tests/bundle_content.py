@@ -607,20 +607,21 @@ def same_analysis_twice(label, args, out):
     check(sorted(first) == sorted(second), f"{label}: file sets differ: {sorted(set(first) ^ set(second))}")
     for p in sorted(set(first) & set(second)):
         a, b = first[p], second[p]
-        if p == "run_metadata.json":
+        if p in ("run_metadata.json", "mlia-output.json"):
+            # MLIA's schema requires the run's id and time: the bundle's own.
             ja, jb = load_json_text(a.decode()), load_json_text(b.decode())
-            check(ja["run_id"] != jb["run_id"], f"{label}: the run id did not change")
+            check(ja["run_id"] != jb["run_id"], f"{label}: the run id did not change in {p}")
             for j in (ja, jb):
                 del j["run_id"], j["timestamp"]
-            check(ja == jb, f"{label}: run_metadata.json differs beyond run_id/timestamp")
+            check(ja == jb, f"{label}: {p} differs beyond run_id/timestamp")
         elif p == "result_manifest.json":
             ja, jb = load_json_text(a.decode()), load_json_text(b.decode())
             for j in (ja, jb):
                 del j["run_id"], j["timestamp"]
                 for art in j["artifacts"]:
-                    if art["path"] == "run_metadata.json":
+                    if art["path"] in ("run_metadata.json", "mlia-output.json"):
                         del art["sha256"], art["size_bytes"]
-            check(ja == jb, f"{label}: result_manifest.json differs beyond run_id/timestamp/run_metadata digest")
+            check(ja == jb, f"{label}: result_manifest.json differs beyond run_id/timestamp/run_metadata and mlia-output digests")
         else:
             check(a == b, f"{label}: {p} is not byte-identical across two analyses")
     rc, _, err = run(["verify", "--strict", out])

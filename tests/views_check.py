@@ -264,11 +264,11 @@ def bundle(kind, work):
     page = check_page(me)
     fnodes = check_findings_overlay(a, graphs)
     # Deterministic: same inputs, same bytes (run ids and times live in
-    # run_metadata.json and the manifest only).
+    # run_metadata.json, mlia-output.json and the manifest only).
     for root, _, files in os.walk(a):
         for name in files:
             rel = os.path.relpath(os.path.join(root, name), a)
-            if rel in ("run_metadata.json", "result_manifest.json"):
+            if rel in ("run_metadata.json", "result_manifest.json", "mlia-output.json"):
                 continue
             with open(os.path.join(a, rel), "rb") as x, open(os.path.join(b, rel), "rb") as y:
                 if x.read() != y.read():

@@ -12,7 +12,7 @@
 #include "etprof/blob.h"
 #include "etprof/bundle.h"
 #include "outputs/bundle/publish_internal.h"
-#include "outputs/mlia/mlia_output.h"
+#include "outputs/bundle/mlia_output.h"
 #include "outputs/report/nx_output.h"
 
 static etp_status nomem(etp_error *err)

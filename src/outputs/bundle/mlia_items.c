@@ -8,7 +8,7 @@
 #include "etprof/findings.h"
 #include "etprof/nx_stats.h"
 #include "etprof/units.h"
-#include "outputs/mlia/mlia_output.h"
+#include "outputs/bundle/mlia_output.h"
 
 const char *etp_mlia_placement(const etp_analysis *a, const char *backend)
 {

@@ -3,7 +3,7 @@
  * warnings, errors, the standard metrics, breakdowns, entities, advice) and
  * extensions.executorch. MLIA's schema is closed almost everywhere: what it
  * has no member for goes into extensions, qualifiers or attributes. */
-#include "outputs/mlia/mlia_output.h"
+#include "outputs/bundle/mlia_output.h"
 
 #include <math.h>
 #include <string.h>
