@@ -217,21 +217,17 @@ static void entity_breakdown(etp_jw *w, const etp_analysis *a, const etp_entity 
     location(w, a, e);
     etp_jw_key(w, "metrics");
     etp_jw_arr_begin(w);
-    metric(w, "runtime", s->avg, u, "mean over executions", e->time.executions);
-    metric(w, "runtime_p50", s->p50, u, "median over executions", e->time.executions);
-    metric(w, "runtime_min", s->min, u, "min over executions", e->time.executions);
-    metric(w, "runtime_max", s->max, u, "max over executions", e->time.executions);
-    if (execute_avg > 0)
-        metric(w, "share_of_inference", 100.0 * s->avg / execute_avg, "%", "mean over executions / Method::execute mean",
-               e->time.executions);
+    /* The mean only: the median, min and max of every entity are in the
+     * operators table (a large model has tens of thousands of rows). */
+    metric(w, "runtime", s->avg, u, "mean", e->time.executions);
+    if (execute_avg > 0) /* of Method::execute's mean */
+        metric(w, "share_of_inference", 100.0 * s->avg / execute_avg, "%", "mean", 0);
     etp_jw_arr_end(w);
     etp_jw_key(w, "qualifiers");
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "placement", entity_placement(a, e));
-    etp_jw_kstr(w, "entity_kind", kind_name(e));
     /* etprof's rule: a shared or non-additive timing is never summed */
-    etp_jw_kbool(w, "additive", e->additive);
-    etp_jw_kbool(w, "shared_timing", e->shared);
+    etp_jw_kbool(w, "additive", e->additive && !e->shared);
     etp_jw_obj_end(w);
     etp_jw_obj_end(w);
 }
@@ -246,16 +242,15 @@ static void nx_breakdown(etp_jw *w, const etp_nx_row *r)
     etp_jw_kstr(w, "location", n->id);
     etp_jw_key(w, "metrics");
     etp_jw_arr_begin(w);
-    metric(w, "total_cycles", n->s.mean_total, "cycles", "mean over executions", n->s.count);
-    metric(w, "total_cycles_p50", n->s.median_total, "cycles", "median over executions", n->s.count);
-    metric(w, "total_cycles_min", (double)n->s.min_total, "cycles", "min over executions", n->s.count);
-    metric(w, "total_cycles_max", (double)n->s.max_total, "cycles", "max over executions", n->s.count);
-    metric(w, "op_cycles", n->s.mean_op, "cycles", "mean over executions", n->s.count);
+    metric(w, "total_cycles", n->s.mean_total, "cycles", "mean", n->s.count);
+    metric(w, "total_cycles_p50", n->s.median_total, "cycles", "median", n->s.count);
+    metric(w, "total_cycles_min", (double)n->s.min_total, "cycles", "min", n->s.count);
+    metric(w, "total_cycles_max", (double)n->s.max_total, "cycles", "max", n->s.count);
+    metric(w, "op_cycles", n->s.mean_op, "cycles", "mean", n->s.count);
     etp_jw_arr_end(w);
     etp_jw_key(w, "qualifiers");
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "placement", "NX");
-    etp_jw_kstr(w, "entity_kind", r->kind);
     etp_jw_kbool(w, "full_coverage", n->full_coverage);
     etp_jw_obj_end(w);
     etp_jw_obj_end(w);

@@ -311,7 +311,7 @@ char *etp_mlia_output_json(const etp_analysis *a, const etp_publish_options *po,
                            const char *run_id, const char *timestamp)
 {
     etp_jw w;
-    etp_jw_init_mem(&w, 1);
+    etp_jw_init_mem(&w, 0); /* compact: one entry per entity of a large model */
     etp_jw_obj_begin(&w);
     etp_jw_kstr(&w, "schema_version", ETP_MLIA_SCHEMA_VERSION);
     etp_jw_kstr(&w, "run_id", run_id);
