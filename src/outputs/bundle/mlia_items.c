@@ -9,6 +9,7 @@
 #include "etprof/nx_stats.h"
 #include "etprof/units.h"
 #include "outputs/bundle/mlia_output.h"
+#include "outputs/report/analysis_report.h"
 
 const char *etp_mlia_placement(const etp_analysis *a, const char *backend)
 {
@@ -193,7 +194,8 @@ static const char *entity_placement(const etp_analysis *a, const etp_entity *e)
 
 /* ---- breakdowns ------------------------------------------------------------ */
 
-static void metric(etp_jw *w, const char *name, double v, const char *unit, const char *agg, uint64_t samples)
+void etp_mlia_metric(etp_jw *w, const char *name, double v, const char *unit, const char *agg, uint64_t samples,
+                     const char *basis)
 {
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "name", name);
@@ -203,6 +205,12 @@ static void metric(etp_jw *w, const char *name, double v, const char *unit, cons
         etp_jw_kstr(w, "aggregation", agg);
     if (samples)
         etp_jw_kuint(w, "samples", samples);
+    if (basis) {
+        etp_jw_key(w, "qualifiers");
+        etp_jw_obj_begin(w);
+        etp_jw_kstr(w, "basis", basis);
+        etp_jw_obj_end(w);
+    }
     etp_jw_obj_end(w);
 }
 
@@ -219,9 +227,9 @@ static void entity_breakdown(etp_jw *w, const etp_analysis *a, const etp_entity 
     etp_jw_arr_begin(w);
     /* The mean only: the median, min and max of every entity are in the
      * operators table (a large model has tens of thousands of rows). */
-    metric(w, "runtime", s->avg, u, "mean", e->time.executions);
+    etp_mlia_metric(w, "runtime", s->avg, u, "mean", e->time.executions, NULL);
     if (execute_avg > 0) /* of Method::execute's mean */
-        metric(w, "share_of_inference", 100.0 * s->avg / execute_avg, "%", "mean", 0);
+        etp_mlia_metric(w, "share_of_inference", 100.0 * s->avg / execute_avg, "%", "mean", 0, NULL);
     etp_jw_arr_end(w);
     etp_jw_key(w, "qualifiers");
     etp_jw_obj_begin(w);
@@ -242,11 +250,11 @@ static void nx_breakdown(etp_jw *w, const etp_nx_row *r)
     etp_jw_kstr(w, "location", n->id);
     etp_jw_key(w, "metrics");
     etp_jw_arr_begin(w);
-    metric(w, "total_cycles", n->s.mean_total, "cycles", "mean", n->s.count);
-    metric(w, "total_cycles_p50", n->s.median_total, "cycles", "median", n->s.count);
-    metric(w, "total_cycles_min", (double)n->s.min_total, "cycles", "min", n->s.count);
-    metric(w, "total_cycles_max", (double)n->s.max_total, "cycles", "max", n->s.count);
-    metric(w, "op_cycles", n->s.mean_op, "cycles", "mean", n->s.count);
+    etp_mlia_metric(w, "total_cycles", n->s.mean_total, "cycles", "mean", n->s.count, NULL);
+    etp_mlia_metric(w, "total_cycles_p50", n->s.median_total, "cycles", "median", n->s.count, NULL);
+    etp_mlia_metric(w, "total_cycles_min", (double)n->s.min_total, "cycles", "min", n->s.count, NULL);
+    etp_mlia_metric(w, "total_cycles_max", (double)n->s.max_total, "cycles", "max", n->s.count, NULL);
+    etp_mlia_metric(w, "op_cycles", n->s.mean_op, "cycles", "mean", n->s.count, NULL);
     etp_jw_arr_end(w);
     etp_jw_key(w, "qualifiers");
     etp_jw_obj_begin(w);
@@ -395,19 +403,7 @@ void etp_mlia_advice(etp_jw *w, const etp_analysis *a)
         etp_jw_kstr(w, "code", f->rule->code);
         etp_jw_kstr(w, "etprof_category", etp_finding_category_name(f->rule->category));
         etp_jw_kstr(w, "next_step", f->rule->next_step);
-        etp_jw_key(w, "evidence");
-        etp_jw_arr_begin(w);
-        for (uint32_t k = 0; k < f->evidence_count; k++) {
-            const etp_finding_value *v = &f->evidence[k];
-            etp_jw_obj_begin(w);
-            etp_jw_kstr(w, "name", v->name);
-            etp_jw_kdouble(w, "value", v->value);
-            etp_jw_kstr(w, "unit", v->unit);
-            etp_jw_kbool(w, "additive", v->additive);
-            etp_jw_kstr(w, "source", v->source);
-            etp_jw_obj_end(w);
-        }
-        etp_jw_arr_end(w);
+        etp_json_finding_evidence(w, f);
         if (f->entities_omitted)
             etp_jw_kuint(w, "entities_omitted", f->entities_omitted);
         etp_jw_obj_end(w);

@@ -15,6 +15,7 @@
 #include "etprof/nx_stats.h"
 #include "etprof/program.h"
 #include "etprof/units.h"
+#include "outputs/report/analysis_report.h"
 
 static const char *base_of(const char *p)
 {
@@ -99,36 +100,6 @@ static void model(etp_jw *w, const etp_analysis *a, const etp_publish_inputs *in
 
 /* ---- the standard performance metrics (MLIA's eight names and units) ------- */
 
-static void unavailable(etp_jw *w, const char *name, const char *unit, const char *reason)
-{
-    etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "name", name);
-    etp_jw_kstr(w, "unit", unit);
-    etp_jw_kstr(w, "availability", "unavailable");
-    etp_jw_kstr(w, "reason", reason);
-    etp_jw_obj_end(w);
-}
-
-static void value(etp_jw *w, const char *name, double v, const char *unit, const char *agg, uint64_t samples,
-                  const char *basis)
-{
-    etp_jw_obj_begin(w);
-    etp_jw_kstr(w, "name", name);
-    etp_jw_kdouble(w, "value", v);
-    etp_jw_kstr(w, "unit", unit);
-    if (agg)
-        etp_jw_kstr(w, "aggregation", agg);
-    if (samples)
-        etp_jw_kuint(w, "samples", samples);
-    if (basis) {
-        etp_jw_key(w, "qualifiers");
-        etp_jw_obj_begin(w);
-        etp_jw_kstr(w, "basis", basis);
-        etp_jw_obj_end(w);
-    }
-    etp_jw_obj_end(w);
-}
-
 /* accelerator_operator_percentage: the share of source operators (with an
  * ETRecord) or of instructions placed on an accelerator (not the CPU). */
 static void accelerator_share(etp_jw *w, const etp_analysis *a)
@@ -147,13 +118,13 @@ static void accelerator_share(etp_jw *w, const etp_analysis *a)
         }
     }
     if (ops)
-        value(w, "accelerator_operator_percentage", 100.0 * ops_acc / ops, "%", "count", ops,
+        etp_mlia_metric(w, "accelerator_operator_percentage", 100.0 * ops_acc / ops, "%", "count", ops,
               "source operators of the ETRecord placed on an NPU, NX, GPU or DSP delegate");
     else if (ins)
-        value(w, "accelerator_operator_percentage", 100.0 * ins_acc / ins, "%", "count", ins,
+        etp_mlia_metric(w, "accelerator_operator_percentage", 100.0 * ins_acc / ins, "%", "count", ins,
               "kernel and delegate call instructions placed on an NPU, NX, GPU or DSP delegate (no ETRecord)");
     else
-        unavailable(w, "accelerator_operator_percentage", "%", "neither the ETRecord nor the program lists operators");
+        etp_json_metric_unavailable(w, "accelerator_operator_percentage", "%", "neither the ETRecord nor the program lists operators");
 }
 
 static void standard_metrics(etp_jw *w, const etp_analysis *a)
@@ -163,40 +134,39 @@ static void standard_metrics(etp_jw *w, const etp_analysis *a)
     int time = etp_unit_dim(a->target_unit) == ETP_DIM_TIME;
     if (ex && ex->available && time && ex->stats.n) {
         double ms = ex->stats.avg * etp_unit_factor(a->target_unit, ETP_UNIT_MS);
-        value(w, "inference_time", ms, "ms", "mean over executions", ex->stats.n, "Method::execute per execution");
+        etp_mlia_metric(w, "inference_time", ms, "ms", "mean over executions", ex->stats.n, "Method::execute per execution");
         if (ms > 0)
-            value(w, "inferences_per_second", 1000.0 / ms, "inferences/s", "1000 / inference_time", ex->stats.n,
+            etp_mlia_metric(w, "inferences_per_second", 1000.0 / ms, "inferences/s", "1000 / inference_time", ex->stats.n,
                   "Method::execute per execution");
         else
-            unavailable(w, "inferences_per_second", "inferences/s", "Method::execute took 0 ms on average");
+            etp_json_metric_unavailable(w, "inferences_per_second", "inferences/s", "Method::execute took 0 ms on average");
     } else {
         const char *why = !ex || !ex->available ? (ex && ex->reason ? ex->reason : "no Method::execute events")
                                                 : "the ETDump ticks are CPU cycles and no clock rate was given "
                                                   "(--cpu-hz): see inference_cycles";
-        unavailable(w, "inference_time", "ms", why);
-        unavailable(w, "inferences_per_second", "inferences/s", why);
+        etp_json_metric_unavailable(w, "inference_time", "ms", why);
+        etp_json_metric_unavailable(w, "inferences_per_second", "inferences/s", why);
     }
     if (ex && ex->available && !time && ex->stats.n)
-        value(w, "inference_cycles", ex->stats.avg, etp_unit_name(a->target_unit), "mean over executions",
+        etp_mlia_metric(w, "inference_cycles", ex->stats.avg, etp_unit_name(a->target_unit), "mean over executions",
               ex->stats.n, "Method::execute per execution");
     accelerator_share(w, a);
-    unavailable(w, "cpu_utilization", "%", "an ETDump times events; it does not sample CPU utilisation");
-    unavailable(w, "target_utilization", "%", "an ETDump has no compute-cycle and total-cycle counters");
+    etp_json_metric_unavailable(w, "cpu_utilization", "%", "an ETDump times events; it does not sample CPU utilisation");
+    etp_json_metric_unavailable(w, "target_utilization", "%", "an ETDump has no compute-cycle and total-cycle counters");
     const etp_memory_summary *m = a->device ? &a->device->memory : NULL;
-    unavailable(w, "model_weight_memory", "bytes", "the constant (weight) bytes of the program are not counted "
+    etp_json_metric_unavailable(w, "model_weight_memory", "bytes", "the constant (weight) bytes of the program are not counted "
                                                    "by this version");
     if (m && m->planned_source && m->planned_total)
-        value(w, "peak_activation_memory", (double)m->planned_total, "bytes", "sum of the planned arena buffers",
+        etp_mlia_metric(w, "peak_activation_memory", (double)m->planned_total, "bytes", "sum of the planned arena buffers",
               m->planned_count,
-              !strcmp(m->planned_source, "program") ? "the program's memory plan (non_const_buffer_sizes)"
-                                                    : "the runner log's planned buffers");
+              m->planned_source);
     else
-        unavailable(w, "peak_activation_memory", "bytes", "no program memory plan and no runner log planned buffers");
-    unavailable(w, "average_memory", "bytes", "no memory samples over the run (the logs give a peak at most)");
+        etp_json_metric_unavailable(w, "peak_activation_memory", "bytes", "no program memory plan and no runner log planned buffers");
+    etp_json_metric_unavailable(w, "average_memory", "bytes", "no memory samples over the run (the logs give a peak at most)");
     if (m && m->has_peak_rss)
-        value(w, "peak_rss", (double)m->peak_rss_kib * 1024.0, "bytes", "max", 0, m->peak_rss_source);
+        etp_mlia_metric(w, "peak_rss", (double)m->peak_rss_kib * 1024.0, "bytes", "max", 0, m->peak_rss_source);
     if (a->nx && a->nx->model_available && a->nx->entity_count && a->nx->entities[0].s.count)
-        value(w, "total_cycles", a->nx->entities[0].s.mean_total, "cycles", "mean over executions",
+        etp_mlia_metric(w, "total_cycles", a->nx->entities[0].s.mean_total, "cycles", "mean over executions",
               a->nx->entities[0].s.count, "VGF NX cycles of the model (all segments)");
     etp_jw_arr_end(w);
 }

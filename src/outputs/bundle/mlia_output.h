@@ -1,4 +1,4 @@
-/* mlia_output.h - the bundle's mlia-output.json: the analysis as MLIA's
+/* mlia_output.h - (private to mlia_output.c and mlia_items.c) the bundle's mlia-output.json: the analysis as MLIA's
  * standardized result (output schema 1.1.0 with target schema 1.0.0,
  * ../shared/fixtures/mlia-schema/), so that a team moving from MLIA's
  * measured workflow keeps its consumers. docs/mlia.md gives the mapping.
@@ -16,12 +16,15 @@
 #include "outputs/bundle/publish_internal.h"
 #include "util/jsonw.h"
 
-#define ETP_MLIA_OUTPUT_PATH "mlia-output.json"
 #define ETP_MLIA_SCHEMA_VERSION "1.1.0"
 
-/* The whole document (malloc'd text, NULL when out of memory). */
-char *etp_mlia_output_json(const etp_analysis *a, const etp_publish_options *po, const etp_publish_inputs *in,
-                           const char *run_id, const char *timestamp);
+/* The whole document: etp_mlia_output_json(), declared with the bundle's
+ * other writers in publish_internal.h. */
+
+/* One metric with a value: {name, value, unit, aggregation?, samples?
+ * (0: none), qualifiers.basis?}. */
+void etp_mlia_metric(etp_jw *w, const char *name, double v, const char *unit, const char *agg, uint64_t samples,
+                     const char *basis);
 
 /* mlia_items.c: the per-entity parts of the performance result: breakdowns,
  * entities (with placement, parents and children) and advice (findings). */

@@ -12,7 +12,6 @@
 #include "etprof/blob.h"
 #include "etprof/bundle.h"
 #include "outputs/bundle/publish_internal.h"
-#include "outputs/bundle/mlia_output.h"
 #include "outputs/report/nx_output.h"
 
 static etp_status nomem(etp_error *err)
@@ -170,7 +169,7 @@ etp_status etp_publish(const etp_analysis *a, const etp_publish_options *po, cha
         s = write_text(b, "run_metadata.json",
                        etp_run_metadata_json(a, po, &in, etp_bundle_run_id(b), etp_bundle_timestamp(b)),
                        0, "application/json", "core", ETP_RUN_METADATA_SCHEMA, err);
-    /* MLIA's standardized result, beside the bundle's own (mlia_output.h). */
+    /* MLIA's standardized result, beside the bundle's own (mlia_output.c). */
     if (!s)
         s = write_text(b, ETP_MLIA_OUTPUT_PATH,
                        etp_mlia_output_json(a, po, &in, etp_bundle_run_id(b), etp_bundle_timestamp(b)), 0,

@@ -33,6 +33,11 @@ void etp_operators_csv_write(const etp_analysis *a, etp_csvw *w);
 char *etp_operators_json(const etp_analysis *a, size_t *len);
 char *etp_run_metadata_json(const etp_analysis *a, const etp_publish_options *po,
                             const etp_publish_inputs *in, const char *run_id, const char *timestamp);
+/* mlia-output.json: the analysis as MLIA's standardized result, schema
+ * 1.1.0 (mlia_output.c; its run_id and timestamp are the bundle's). */
+#define ETP_MLIA_OUTPUT_PATH "mlia-output.json"
+char *etp_mlia_output_json(const etp_analysis *a, const etp_publish_options *po, const etp_publish_inputs *in,
+                           const char *run_id, const char *timestamp);
 /* The labels of @p po checked (ETP_E_USAGE naming the first bad one), and
  * written as run_metadata.json's "labels" member when there are any
  * (publish_labels.c). */

@@ -58,6 +58,11 @@ void etp_json_issues(etp_jw *w, const etp_issue_list *l);
  * unit, given, why}], specific?}}; one finding alone with etp_json_finding. */
 void etp_json_findings(etp_jw *w, const etp_finding_list *l);
 void etp_json_finding(etp_jw *w, const etp_finding *f);
+/* A finding's "evidence" member: [{name, value, unit, additive, source}]. */
+void etp_json_finding_evidence(etp_jw *w, const etp_finding *f);
+/* A metric without a value: {name, unit, availability: "unavailable",
+ * reason} (summary.json's and mlia-output.json's form). */
+void etp_json_metric_unavailable(etp_jw *w, const char *name, const char *unit, const char *reason);
 void etp_json_inputs(etp_jw *w, const etp_analysis *a);
 
 #endif

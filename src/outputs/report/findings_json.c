@@ -5,7 +5,7 @@
 
 #include "outputs/report/analysis_report.h"
 
-static void write_evidence(etp_jw *w, const etp_finding *f)
+void etp_json_finding_evidence(etp_jw *w, const etp_finding *f)
 {
     etp_jw_key(w, "evidence");
     etp_jw_arr_begin(w);
@@ -77,7 +77,7 @@ void etp_json_finding(etp_jw *w, const etp_finding *f)
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "title", f->rule->title);
     etp_jw_kstr(w, "next_step", f->rule->next_step);
-    write_evidence(w, f);
+    etp_json_finding_evidence(w, f);
     write_thresholds(w, f);
     if (f->details_json) {
         etp_jw_key(w, "specific");

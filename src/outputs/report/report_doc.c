@@ -32,7 +32,7 @@ static void metric(etp_jw *w, const char *name, double v, const char *unit, cons
     etp_jw_obj_end(w);
 }
 
-static void unavailable(etp_jw *w, const char *name, const char *unit, const char *reason)
+void etp_json_metric_unavailable(etp_jw *w, const char *name, const char *unit, const char *reason)
 {
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "name", name);
@@ -53,7 +53,7 @@ static void figure_metric(etp_jw *w, const etp_analysis *a, const etp_figure *f,
     char name[200];
     snprintf(name, sizeof name, "%s.%s", f->name, stat_names[k]);
     if (!f->available) {
-        unavailable(w, name, u, f->reason ? f->reason : "not measured");
+        etp_json_metric_unavailable(w, name, u, f->reason ? f->reason : "not measured");
         return;
     }
     static const char *const over_words[] = {
