@@ -116,6 +116,14 @@ typedef struct etp_analysis_options {
     const char *debug_buffer_name; /**< how errors and outputs name it (copied) */
     /** the findings' thresholds the user changed (--finding); all zero: defaults */
     etp_finding_settings findings;
+    /** optional, with has_debug_buffer: the buffer's bytes (borrowed for the
+     *  call, and for the life of the analysis: etp_analysis.tensors points into
+     *  them). When set, every logged value is read and attributed
+     *  (etprof/tensors.h) and a bundled program's expected outputs checked. */
+    const uint8_t *debug_buffer_data;
+    int32_t testset;              /**< the bundled test case that ran (-1: from the ETDump or log) */
+    int tolerance_given;          /**< 1: tolerance below, else ExecuTorch's rtol 1e-5 / atol 1e-8 */
+    double rtol, atol;
 } etp_analysis_options;
 
 void etp_analysis_options_init(etp_analysis_options *o);
@@ -381,6 +389,9 @@ typedef struct etp_analysis {
     struct etp_nx_result *nx;         /**< VGF NX cycles (etprof/nx_stats.h), NULL when the
                                            ETDump has no VGF_NEURAL_STATISTICS (owned) */
     etp_debug_buffer_info debug_buffer; /**< the debug buffer checked, if one was given */
+    struct etp_tensor_set *tensors;   /**< the logged values read from the debug buffer's bytes
+                                           (etprof/tensors.h), NULL unless
+                                           etp_analysis_options.debug_buffer_data was given (owned) */
     struct etp_nx_row *nx_rows;       /**< the operators table's NX rows (etprof/columns.h):
                                            segments, cascades, chains of nx, in its order (owned) */
     uint32_t nx_row_count;

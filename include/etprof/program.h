@@ -207,6 +207,31 @@ const etp_plan *etp_program_find_plan(const etp_program *p, const char *name);
  */
 etp_status etp_program_sha256(const etp_program *p, char hex[65], etp_error *err);
 
+/** One value of a bundled test case (an input or an expected output), a
+ *  view into the .bpte's bytes. */
+typedef struct etp_bundled_value {
+    etp_evalue_kind kind;      /**< ETP_EV_TENSOR, _INT, _BOOL, _DOUBLE, or ETP_EV_NONE (absent) */
+    int8_t scalar_type;        /**< tensors: ExecuTorch ScalarType */
+    uint32_t rank;
+    const int32_t *sizes;      /**< rank entries (verified, 4-byte aligned) */
+    const uint8_t *data;       /**< the tensor's bytes (data_len of them), NULL when absent */
+    uint32_t data_len;
+    const uint8_t *dim_order;  /**< dim_order_len entries, may be NULL */
+    uint32_t dim_order_len;
+    int64_t i;                 /**< Int / Bool value */
+    double d;                  /**< Double value */
+    uint64_t offset;           /**< file offset of the Value table (for messages) */
+} etp_bundled_value;
+
+/**
+ * Value @p k of test case @p test_case of suite @p suite of a bundled
+ * program: an expected output when @p expected is 1, an input when 0.
+ * A lookup: returns 0 with @p out filled, -1 when @p p is not bundled or
+ * there is no such value. Pure.
+ */
+int etp_program_bundled_value(const etp_program *p, uint32_t suite, uint32_t test_case, int expected, uint32_t k,
+                              etp_bundled_value *out);
+
 /** Short name of an instruction kind: "KernelCall", "DelegateCall", ...
  *  (a static string). */
 const char *etp_instr_kind_name(etp_instr_kind k);

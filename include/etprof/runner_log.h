@@ -58,6 +58,10 @@ typedef struct etp_runner_log {
     uint32_t bundleio_pass;      /**< "TEST: BundleIO index[i] Test_result: PASS" lines */
     uint32_t bundleio_fail;      /**< ... FAIL */
     int verified;                /**< example_runner's "Model verified successfully." */
+    int32_t testset_idx;         /**< the bundled test case the runner ran: --testset_idx of a
+                                      "$ COMMAND" line heading the log (how etprof's fixtures and
+                                      many CI scripts record the command), -1 when not known */
+    int example_runner;          /**< lines of example_runner.cpp (its --testset_idx defaults to 0) */
 } etp_runner_log;
 
 /** At most this many printed output lines are kept (output_text). */

@@ -63,6 +63,9 @@ typedef struct etp_logged_tensor {
                                       argument, method output), -1 when not known */
     const struct etp_entity *entity; /**< the instruction's or delegate event's entity in the
                                       analysis (debug handles, source operators), NULL when none */
+    const char *source_operators;/**< the source-graph operators (ETRecord nodes) the instruction
+                                      ran, "a;b" in the analysis' order, NULL when none are known
+                                      (owned by the set, shared by the instruction's values) */
     int8_t value_type;           /**< etp_value_type (etprof/etdump.h) */
     int has_bytes;               /**< 0: logged without bytes (offset -1) */
     int64_t buffer_offset;       /**< byte offset in the debug buffer, -1 without bytes or for a scalar */
@@ -84,10 +87,12 @@ typedef struct etp_bundled_output {
     int scalar_expected;         /**< the expected value is an Int/Bool/Double */
     int match;
     etp_tensor_gap gap;
+    uint8_t scalar_bytes[8];     /**< a scalar expected value (expected's bytes point here) */
 } etp_bundled_output;
 
 /** A bundled program's expected outputs against the logged ones. */
 typedef struct etp_bundled_check {
+    int bundled_program;         /**< the program is a .bpte (else nothing to compare) */
     int done;                    /**< 1: compared; 0: see reason */
     const char *reason;          /**< why not compared (static), NULL when done */
     int32_t testset;             /**< the test case (-1 when unknown) */
@@ -112,6 +117,8 @@ typedef struct etp_tensor_set {
     uint32_t without_bytes;
     uint64_t bytes;              /**< tensor bytes read from the buffer */
     uint32_t program_outputs;    /**< items that are method outputs */
+    uint32_t op_text_count;
+    char **op_texts;             /**< the source_operators strings (owned) */
     etp_bundled_check bundled;
 } etp_tensor_set;
 

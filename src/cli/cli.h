@@ -23,6 +23,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_view(int argc, char **argv);
+int cmd_tensors(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 
 /* Print "etprof: FILE: message (offset N)" to stderr; return ETP_EXIT_INPUT. */

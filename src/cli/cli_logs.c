@@ -162,7 +162,8 @@ int cli_logs_debug_buffer(cli_logs *c, const char *given, cli_debug_buffer *out)
         int same = !carrier || (f->size == carrier->debug_buffer.size &&
                                 !memcmp(f->data, carrier->debug_buffer.data, f->size));
         out->size = f->size;
-        etp_blob_free(f);
+        out->data = f->data;
+        c->debug_blob = f;
         if (!same)
             return cli_error("%s carries a debug buffer (line %u, %zu bytes) that differs from --debug-buffer %s "
                              "(%llu bytes)",
@@ -184,6 +185,7 @@ int cli_logs_debug_buffer(cli_logs *c, const char *given, cli_debug_buffer *out)
     out->path = c->tmp_debug;
     out->name = c->debug_name;
     out->size = carrier->debug_buffer.size;
+    out->data = carrier->debug_buffer.data;
     return ETP_EXIT_OK;
 }
 
@@ -195,6 +197,7 @@ void cli_logs_free(cli_logs *c)
         unlink(c->tmp_debug);
     free(c->tmp_debug);
     free(c->debug_name);
+    etp_blob_free(c->debug_blob);
     if (c->tmp_etdump)
         unlink(c->tmp_etdump);
     if (c->tmpdir)

@@ -20,6 +20,7 @@ typedef struct cli_logs {
     char *tmpdir, *tmp_etdump;        /* where that ETDump was written (removed by cli_logs_free) */
     char *tmp_debug;                  /* a carried debug buffer written there, or NULL */
     char *debug_name;                 /* how the analysis names the buffer (owned), or NULL */
+    struct etp_blob *debug_blob;      /* --debug-buffer's bytes, kept for the analysis (owned) */
 } cli_logs;
 
 /* The debug buffer of an analysis: --debug-buffer's file or, without one,
@@ -28,6 +29,7 @@ typedef struct cli_debug_buffer {
     const char *path;                 /* the file (a temporary one for a carried buffer), or NULL */
     const char *name;                 /* for messages and outputs */
     uint64_t size;
+    const uint8_t *data;              /* its bytes (owned by the cli_logs: live until cli_logs_free) */
 } cli_debug_buffer;
 
 /* The runner output `etprof run` captured, carried in the bundle it

@@ -23,6 +23,7 @@ static const struct {
     {"diff", cmd_diff, "compare two runs (bundles or ETDumps); gate CI on a regression", 1},
     {"gen", cmd_gen, "generate synthetic inputs (large ETDumps, a demo triple)", 0},
     {"run", cmd_run, "run an ExecuTorch runner, measure it, then analyse and publish", 1},
+    {"tensors", cmd_tensors, "the tensors a run logged: values, statistics, bundled-output check", 1},
     {"view", cmd_view, "make a light bundle's graph and page later (its inputs checked by SHA-256)", 1},
     {"extract", cmd_extract, "decode the ETDump a device console log carries as base64", 0},
     {"db", cmd_db, "the run history: ingest bundles, list runs, migrate, gc (SQLite, PostgreSQL)", 0},

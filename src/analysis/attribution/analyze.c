@@ -8,6 +8,7 @@
 #include "analysis/findings/findings_internal.h"
 #include "analysis/nx/nx_attach.h"
 #include "analysis/nx/nx_rows.h"
+#include "analysis/numerics/numerics_internal.h"
 #include "analysis/attribution/analysis_internal.h"
 #include "analysis/attribution/device_report.h"
 #include "analysis/attribution/entities.h"
@@ -18,12 +19,14 @@
 #include "util/parallel.h"
 #include "util/str.h"
 #include "etprof/etrecord.h"
+#include "etprof/tensors.h"
 
 void etp_analysis_options_init(etp_analysis_options *o)
 {
     memset(o, 0, sizeof *o);
     o->source_unit = ETP_UNIT_NS;
     o->target_unit = ETP_UNIT_MS;
+    o->testset = -1;
 }
 
 /* The debug buffer beside the ETDump: every logged tensor inside it (the
@@ -216,6 +219,8 @@ etp_status etp_analyze_prepared(const etp_etdump *d, etp_inspect *in, const etp_
     b.ents.v = NULL;
     if (!s)
         s = etp_nx_rows_build(a, err);
+    if (!s && opt->has_debug_buffer && opt->debug_buffer_data)
+        s = etp_read_tensors(a, opt, err);
     if (!s) /* last: the findings read every result above */
         s = finding_rules_run(a, &opt->findings, &a->findings, err);
     etp_hm_free(&b.instr_map);
@@ -253,6 +258,7 @@ void etp_analysis_free(etp_analysis *a)
     free(a->backend_totals);
     free(a->figures);
     free(a->debug_buffer.name);
+    etp_tensor_set_free(a->tensors);
     free(a->executions);
     free(a->unresolved_handles);
     etp_issue_list_free(&a->issues);

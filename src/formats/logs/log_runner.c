@@ -206,6 +206,24 @@ static void parse_verification(etp_runner_log *l, const char *m)
         l->verified = 1;
 }
 
+/* A "$ COMMAND" line naming the test case: --testset_idx N, --testset_idx=N
+ * or -testset_idx N (gflags' spellings). */
+static void parse_command(etp_runner_log *l, const char *line)
+{
+    if (strncmp(line, "$ ", 2) || l->testset_idx >= 0)
+        return;
+    for (const char *f = strstr(line, "testset_idx"); f; f = strstr(f + 1, "testset_idx")) {
+        if (f - line < 3 || f[-1] != '-' || (f[-2] != '-' && f[-2] != ' ') || (f[11] != '=' && f[11] != ' '))
+            continue;
+        const char *v = f + 12;
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (end > v && n >= 0 && n <= INT32_MAX && (*end == ' ' || *end == '\0' || *end == '\r'))
+            l->testset_idx = (int32_t)n;
+        return;
+    }
+}
+
 /* One line; returns ETP_OK, or an error for a recognised line with bad values. */
 static etp_status parse_line(etp_runner_log *l, const char *line, uint32_t no, etp_error *err)
 {
@@ -296,6 +314,7 @@ etp_status etp_runner_log_parse(const char *text, size_t size, const char *name,
         etp_runner_log_free(l);
         return etp_error_set(err, ETP_E_NOMEM, name, ETP_NO_OFFSET, "out of memory");
     }
+    l->testset_idx = -1;
     size_t i = 0;
     uint32_t next_output = 0; /* one past the highest "Output[i]" index seen */
     etp_status st = ETP_OK;
@@ -325,6 +344,9 @@ etp_status etp_runner_log_parse(const char *text, size_t size, const char *name,
             st = parse_output(l, line, message(line), &next_output, err);
         if (!st)
             parse_verification(l, message(line));
+        parse_command(l, line);
+        if (strstr(line, "example_runner.cpp:"))
+            l->example_runner = 1;
         i += n + 1;
     }
     free(line);
