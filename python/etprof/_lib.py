@@ -30,7 +30,9 @@ class AnalysisOptions(ctypes.Structure):
                 ("wall_evidence_count", ctypes.c_uint32), ("device_logs", ctypes.c_void_p),
                 ("device_log_count", ctypes.c_uint32), ("nx_options", ctypes.c_void_p),
                 ("has_debug_buffer", ctypes.c_int), ("debug_buffer_size", ctypes.c_uint64),
-                ("debug_buffer_name", ctypes.c_char_p), ("findings", FindingSettings)]
+                ("debug_buffer_name", ctypes.c_char_p), ("findings", FindingSettings),
+                ("debug_buffer_data", ctypes.c_void_p), ("testset", ctypes.c_int32),
+                ("tolerance_given", ctypes.c_int), ("rtol", ctypes.c_double), ("atol", ctypes.c_double)]
 
 
 class NxOptions(ctypes.Structure):
