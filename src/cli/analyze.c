@@ -21,12 +21,14 @@
 #include "etprof/inputs.h"
 #include "outputs/report/analysis_report.h"
 #include "outputs/bundle/publish.h"
+#include "cli/cli_numerics.h"
 
 static void help(void)
 {
     printf("usage: etprof analyze [RUN.etdp] [PROGRAM] [ETRECORD] [LOG] [--method NAME]\n"
            "                      [--source-unit ns|us|ms|s|cycles] [--unit ms|us|ns|s|cycles]\n"
            "                      [--cpu-hz HZ] [--log FILE|-] [--debug-buffer FILE]\n"
+           "                      [--testset N] [--rtol X] [--atol X]\n"
            "                      [--skip-executions N] [--finding CODE.KEY=VALUE]...\n"
            "                      [--rank-by avg|p50|max] [--fail-on warning|error]\n"
            "                      [--json] [--top N] [--quiet]\n"
@@ -60,7 +62,11 @@ static void help(void)
            "  --debug-buffer FILE the debug buffer written beside the ETDump (intermediate-\n"
            "                     output logging): every tensor a debug event logged must lie\n"
            "                     inside it; recorded as an input of the bundle. A buffer a\n"
-           "                     --log carries stands in for it (or must equal it)\n"
+           "                     --log carries stands in for it (or must equal it). Its values\n"
+           "                     are read (`etprof tensors`; with --detailed,\n"
+           "                     detailed/tensors.csv) and a bundled program's expected\n"
+           "                     outputs checked against the logged ones\n"
+           CLI_NUMERICS_HELP
            "  --skip-executions N leave the first N executions (warm-up) out of the statistics\n"
            "                     (the cold start, first execution against the rest, is always\n"
            "                     reported)\n"
@@ -284,6 +290,7 @@ int cmd_analyze(int argc, char **argv)
         {"db", required_argument, NULL, 1103},        {"finding", required_argument, NULL, 1104},
         {"list-finding-codes", no_argument, NULL, 1105},
         {"no-model-explorer", no_argument, NULL, 1106}, /* seed 003's name for none */
+        CLI_NUMERICS_LONG_OPTIONS,
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     etp_analysis_options opt;
@@ -391,6 +398,12 @@ int cmd_analyze(int argc, char **argv)
             me_mode = optarg;
             break;
         case 1106: me_mode = "none"; break;
+        case CLI_OPT_TESTSET:
+        case CLI_OPT_RTOL:
+        case CLI_OPT_ATOL:
+            if (cli_numerics_option("analyze", c, optarg, &opt))
+                return ETP_EXIT_USAGE;
+            break;
         case 1001:
         case 1002:
         case 1003:
@@ -477,6 +490,7 @@ int cmd_analyze(int argc, char **argv)
         opt.has_debug_buffer = 1;
         opt.debug_buffer_size = dbg.size;
         opt.debug_buffer_name = dbg.name;
+        opt.debug_buffer_data = dbg.data; /* the values are read too (etprof/tensors.h) */
     }
     opt.source_unit = (etp_unit)units.source;
     opt.target_unit = (etp_unit)units.target;

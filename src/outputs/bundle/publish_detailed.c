@@ -11,7 +11,9 @@
 
 #include "etprof/columns.h"
 #include "etprof/diff_io.h"
+#include "etprof/tensors.h"
 #include "outputs/bundle/publish_internal.h"
+#include "outputs/tensors/tensors_write.h"
 #include "util/csvw.h"
 #include "util/jsonw.h"
 
@@ -156,6 +158,13 @@ etp_status etp_publish_detailed(etp_bundle *b, const etp_analysis *a, etp_error 
         t = unresolved_json(a, &len);
         s = put(b, "detailed/unresolved_handles.json", t, len, "application/json",
                 "etprof.unresolved-handles", err);
+    }
+    if (!s && a->tensors) { /* every logged value, its attribution and statistics */
+        etp_csvw w;
+        etp_csvw_init(&w);
+        etp_tensors_csv(&w, a->tensors);
+        t = etp_csvw_take(&w, &len);
+        s = put(b, "detailed/tensors.csv", t, len, "text/csv", NULL, err);
     }
     return s;
 }

@@ -7,6 +7,8 @@
 
 #include "etprof/columns.h"
 #include "etprof/device_report.h"
+#include "etprof/tensors.h"
+#include "outputs/tensors/tensors_write.h"
 
 const char *etp_thousands(uint64_t v, char *buf, size_t cap)
 {
@@ -198,6 +200,23 @@ const char *etp_npu_row_note(const etp_analysis *a, const etp_entity *e, char *b
     return buf;
 }
 
+/* NaN and Inf elements over every logged value (counts: may be added). */
+static uint64_t tensors_nan(const etp_tensor_set *t)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < t->count; i++)
+        n += t->items[i].stats.nan;
+    return n;
+}
+
+static uint64_t tensors_inf(const etp_tensor_set *t)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < t->count; i++)
+        n += t->items[i].stats.pos_inf + t->items[i].stats.neg_inf;
+    return n;
+}
+
 void etp_json_debug_buffer(etp_jw *w, const etp_analysis *a)
 {
     const etp_debug_buffer_info *db = &a->debug_buffer;
@@ -213,6 +232,29 @@ void etp_json_debug_buffer(etp_jw *w, const etp_analysis *a)
     etp_jw_kuint(w, "empty_tensors", db->check.empty_tensors);
     etp_jw_kuint(w, "bytes_referenced", db->check.bytes_referenced);
     etp_jw_kstr(w, "check", "every logged tensor's bytes lie inside the buffer");
+    /* The values read from it (etprof tensors; detailed/tensors.csv), when
+     * the analysis had the buffer's bytes. */
+    const etp_tensor_set *t = a->tensors;
+    etp_jw_key(w, "values");
+    if (t) {
+        etp_jw_obj_begin(w);
+        etp_jw_kuint(w, "logged", t->count);
+        etp_jw_kuint(w, "tensors", t->tensors);
+        etp_jw_kuint(w, "scalars", t->scalars);
+        etp_jw_kuint(w, "program_outputs", t->program_outputs);
+        etp_jw_kuint(w, "not_decoded", t->not_decoded);
+        etp_jw_kuint(w, "without_bytes", t->without_bytes);
+        etp_jw_kuint(w, "bytes_read", t->bytes);
+        etp_jw_kuint(w, "nan_elements", tensors_nan(t));
+        etp_jw_kuint(w, "inf_elements", tensors_inf(t));
+        etp_jw_obj_end(w);
+        etp_jw_key(w, "bundled_check");
+        etp_bundled_check_json(w, &t->bundled);
+    } else {
+        etp_jw_null(w);
+        etp_jw_key(w, "bundled_check");
+        etp_jw_null(w);
+    }
     etp_jw_obj_end(w);
 }
 
@@ -222,6 +264,26 @@ const char *etp_npu_verdict(const etp_npu_call_site *c)
         return "no NPU event: the whole call is CPU-side time";
     return c->npu_larger ? "the NPU is the larger cost of the call"
                          : "the CPU side (copies and the rest of the call) is the larger cost";
+}
+
+/* What the logged values showed: counts, NaN/Inf, the bundled check. */
+static void tensors_text(FILE *fp, const etp_tensor_set *t)
+{
+    uint64_t nan = tensors_nan(t), inf = tensors_inf(t);
+    fprintf(fp, "Logged values: %u read (%u program output%s)%s", t->count, t->program_outputs,
+            t->program_outputs == 1 ? "" : "s", nan || inf ? "" : ", no NaN or Inf");
+    if (nan || inf)
+        fprintf(fp, ", %llu NaN and %llu Inf elements", (unsigned long long)nan, (unsigned long long)inf);
+    fprintf(fp, " (etprof tensors lists them)\n");
+    const etp_bundled_check *c = &t->bundled;
+    if (c->done && !c->mismatched)
+        fprintf(fp, "Bundled program: outputs match test case %d (%s)\n", c->testset, c->testset_basis);
+    else if (c->done)
+        fprintf(fp, "Bundled program: %u of %u outputs DIFFER from test case %d: element %llu expected %.9g, got %.9g\n",
+                c->mismatched, c->output_count, c->testset, (unsigned long long)c->worst->gap.worst_index,
+                c->worst->gap.worst_reference, c->worst->gap.worst_got);
+    else if (c->bundled_program)
+        fprintf(fp, "Bundled program: outputs not compared: %s\n", c->reason);
 }
 
 /* "43.6 MB" style, decimal megabytes of @p bytes. */
@@ -270,6 +332,8 @@ void etp_device_write_text(const etp_analysis *a, FILE *fp)
                 etp_thousands(db->size, t, sizeof t), db->name, (unsigned long long)db->check.tensors,
                 db->check.tensors == 1 ? "" : "s", (unsigned long long)db->check.debug_events,
                 db->check.debug_events == 1 ? "" : "s", (unsigned long long)db->check.bytes_referenced);
+    if (a->tensors)
+        tensors_text(fp, a->tensors);
     const char *u = etp_unit_name(a->target_unit);
     if (r->npu.present) {
         const etp_npu_split *p = &r->npu;
