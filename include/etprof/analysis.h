@@ -122,6 +122,7 @@ typedef struct etp_analysis_options {
      *  (etprof/tensors.h) and a bundled program's expected outputs checked. */
     const uint8_t *debug_buffer_data;
     int32_t testset;              /**< the bundled test case that ran (-1: from the ETDump or log) */
+    const char *testset_basis;    /**< how testset is known, for the outputs (NULL: "--testset") */
     int tolerance_given;          /**< 1: tolerance below, else ExecuTorch's rtol 1e-5 / atol 1e-8 */
     double rtol, atol;
 } etp_analysis_options;

@@ -129,6 +129,7 @@ typedef struct etp_tensors_options {
     uint64_t buffer_size;
     const char *buffer_name;     /**< for messages (copied) */
     int32_t testset;             /**< -1: from the ETDump, else the runner log, else none */
+    const char *testset_basis;   /**< how testset is known (NULL: "--testset"; static or borrowed) */
     int32_t log_testset;         /**< the runner log's --testset_idx (-1: none) */
     const char *log_testset_basis; /**< how it was known (static), e.g. "runner log --testset_idx" */
     etp_tolerance tol;           /**< used when tol_given, else ETP_TOLERANCE_DEFAULT */

@@ -32,6 +32,7 @@ class AnalysisOptions(ctypes.Structure):
                 ("has_debug_buffer", ctypes.c_int), ("debug_buffer_size", ctypes.c_uint64),
                 ("debug_buffer_name", ctypes.c_char_p), ("findings", FindingSettings),
                 ("debug_buffer_data", ctypes.c_void_p), ("testset", ctypes.c_int32),
+                ("testset_basis", ctypes.c_char_p),
                 ("tolerance_given", ctypes.c_int), ("rtol", ctypes.c_double), ("atol", ctypes.c_double)]
 
 

@@ -491,6 +491,8 @@ int cmd_analyze(int argc, char **argv)
         opt.debug_buffer_size = dbg.size;
         opt.debug_buffer_name = dbg.name;
         opt.debug_buffer_data = dbg.data; /* the values are read too (etprof/tensors.h) */
+        if (cli_run_testset_basis && opt.testset >= 0)
+            opt.testset_basis = cli_run_testset_basis;
     }
     opt.source_unit = (etp_unit)units.source;
     opt.target_unit = (etp_unit)units.target;

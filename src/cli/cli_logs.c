@@ -13,6 +13,7 @@
 const char *cli_run_embed_log = NULL;
 const char *cli_run_command_line = NULL;
 const char *cli_run_runner_json = NULL;
+const char *cli_run_testset_basis = NULL;
 
 const char *cli_run_embed_measurements = NULL;
 

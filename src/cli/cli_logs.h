@@ -41,6 +41,9 @@ extern const char *cli_run_command_line;
 /* What `etprof run` read of the runner's command (a JSON object, recorded
  * as run_metadata.json "runner"; NULL otherwise). */
 extern const char *cli_run_runner_json;
+/* How `etprof run` knows the test case it passes as --testset (the
+ * runner's --testset_idx, or example_runner's default); NULL otherwise. */
+extern const char *cli_run_testset_basis;
 
 /* The name log @p path goes by in messages and records: "logs/runner.log"
  * for `etprof run`'s capture (a temporary file; the bundle carries it under

@@ -263,7 +263,7 @@ static int takes_value(const char *a)
     static const char *const with[] = {"--pte", "--companion-model", "--method", "--source-unit", "--unit", "--cpu-hz",
                                        "--top", "-o", "--output", "--format", "--model-explorer",
                                        "--log", "--etdump", "--debug-buffer", "--label", "--db", "--finding", "--skip-executions",
-                                       "--rank-by", "--fail-on", "--etrecord", NULL};
+                                       "--rank-by", "--fail-on", "--etrecord", "--testset", "--rtol", "--atol", NULL};
     for (int i = 0; with[i]; i++)
         if (!strcmp(a, with[i]))
             return 1;
@@ -278,6 +278,7 @@ typedef struct run_plan {
     const char *pte, *etdump, *outdir;
     int has_debug_buffer; /* --debug-buffer given: the runner's debug output is not looked for */
     int has_method;       /* --method given: the runner's --method_name is not passed on */
+    int has_testset;      /* --testset given: the runner's --testset_idx is not passed on */
     char **runner;
     int runner_argc;
 } run_plan;
@@ -329,6 +330,8 @@ static int parse(int argc, char **argv, run_plan *p)
                 p->has_debug_buffer = 1;
             if (!strcmp(a, "--method"))
                 p->has_method = 1;
+            if (!strcmp(a, "--testset"))
+                p->has_testset = 1;
             p->args[p->nargs++] = argv[i++];
         }
         p->args[p->nargs++] = argv[i];
@@ -581,6 +584,15 @@ int cmd_run(int argc, char **argv)
         av[n++] = "--method";
         av[n++] = (char *)cmd.method;
     }
+    /* The test case a bundled program's runner ran (its --testset_idx, or
+     * example_runner's documented default): what its logged outputs are
+     * checked against. */
+    if (cmd.testset_idx && *cmd.testset_idx && !p.has_testset) {
+        av[n++] = "--testset";
+        av[n++] = (char *)cmd.testset_idx;
+        cli_run_testset_basis = cmd.testset_idx_given ? "the runner's --testset_idx"
+                                                      : "example_runner's default --testset_idx 0";
+    }
     av[n++] = "--log";
     av[n++] = log_path;
     av[n++] = "--log";
@@ -605,6 +617,7 @@ int cmd_run(int argc, char **argv)
     cli_run_embed_measurements = NULL;
     cli_run_command_line = NULL;
     cli_run_runner_json = NULL;
+    cli_run_testset_basis = NULL;
 out:
     if (runs)
         fclose(runs);

@@ -192,6 +192,7 @@ void run_command_read(char **argv, int argc, run_command *rc)
     rc->debug_output = find_flag(rc, argv, argc, "debug_output_path");
     rc->method = find_flag(rc, argv, argc, "method_name");
     rc->testset_idx = find_flag(rc, argv, argc, "testset_idx");
+    rc->testset_idx_given = rc->testset_idx != NULL;
     rc->num_executions = find_flag(rc, argv, argc, "num_executions");
     rc->program_from = rc->program ? RUN_FROM_FLAG : RUN_FROM_NONE;
     rc->etdump_from = rc->etdump ? RUN_FROM_FLAG : RUN_FROM_NONE;

@@ -29,6 +29,7 @@ typedef struct run_command {
     /* Pointers into argv (or the static defaults); owned strings for adb
      * (flags inside one shell string) are in owned[]. */
     const char *program, *etdump, *debug_output, *method, *testset_idx, *num_executions;
+    int testset_idx_given;        /* --testset_idx was on the command line (else a default) */
     const char *program_flag;      /* "--model_path" or "--bundled_program_path" */
     run_source program_from, etdump_from, debug_from;
     char *owned[6];

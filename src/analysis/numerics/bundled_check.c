@@ -43,7 +43,7 @@ static int32_t testset_of(const etp_analysis *a, const etp_tensors_options *o, c
         }
     }
     if (o->testset >= 0) {
-        *basis = "--testset";
+        *basis = o->testset_basis ? o->testset_basis : "--testset";
         return o->testset;
     }
     if (o->log_testset >= 0) {

@@ -63,6 +63,7 @@ etp_status etp_read_tensors(etp_analysis *a, const etp_analysis_options *opt, et
     o.buffer_size = opt->debug_buffer_size;
     o.buffer_name = opt->debug_buffer_name;
     o.testset = opt->testset;
+    o.testset_basis = opt->testset_basis;
     if (opt->tolerance_given) {
         o.tol_given = 1;
         o.tol.rtol = opt->rtol;
