@@ -32,14 +32,15 @@ PUBLIC = {
     "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs", "history_io.h": "outputs",
     "gen.h": "gen", "store.h": "store",
     "nx_record.h": "formats", "nx_stats.h": "analysis", "gen_nx_stats.h": "gen",
+    "tensor.h": "analysis", "tensors.h": "analysis", "tensor_columns.h": "analysis",
 }
 # The folders of each layer (a new one is declared here, with the README's map).
 FOLDERS = {
     "util": [],
     "formats": ["flatbuffers", "etdump", "program", "etrecord", "vgf", "nx", "logs", "bundle"],
-    "analysis": ["inspect", "attribution", "nx", "diff", "history", "findings"],
+    "analysis": ["inspect", "attribution", "nx", "diff", "history", "findings", "numerics"],
     "store": [],
-    "outputs": ["bundle", "report", "mexplorer", "diff", "dump", "trace", "history", "assets"],
+    "outputs": ["bundle", "report", "mexplorer", "diff", "dump", "trace", "history", "assets", "tensors"],
     "gen": [],
     "cli": [],
 }

@@ -19,7 +19,7 @@
 #include "etprof/analysis.h"
 #include "etprof/etdump.h"
 #include "etprof/program.h"
-#include "formats/tensor/tensor_decode.h"
+#include "analysis/numerics/tensor_decode.h"
 
 static const etp_test_suite *suite_of(const etp_program *p, const char *method, uint32_t *index)
 {

@@ -20,7 +20,7 @@
 #include "etprof/etdump.h"
 #include "etprof/program.h"
 #include "etprof/tensors.h"
-#include "formats/tensor/tensor_decode.h"
+#include "analysis/numerics/tensor_decode.h"
 #include "util/hashmap.h"
 #include "util/str.h"
 

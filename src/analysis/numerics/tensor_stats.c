@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "etprof/tensor.h"
-#include "formats/tensor/tensor_decode.h"
+#include "analysis/numerics/tensor_decode.h"
 
 enum { CHUNK = 1024 };
 

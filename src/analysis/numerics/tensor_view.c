@@ -8,7 +8,7 @@
 
 #include "etprof/etdump.h"
 #include "etprof/tensor.h"
-#include "formats/tensor/tensor_decode.h"
+#include "analysis/numerics/tensor_decode.h"
 
 etp_dtype_class etp_dtype_class_of(int type)
 {
