@@ -70,6 +70,9 @@ typedef struct etp_logged_tensor {
     int has_bytes;               /**< 0: logged without bytes (offset -1) */
     int64_t buffer_offset;       /**< byte offset in the debug buffer, -1 without bytes or for a scalar */
     etp_tensor_view view;
+    uint32_t stride_count;       /**< the ETDump's strides (elements), recorded, never used to
+                                      reorder: the runtime wrote the bytes contiguous */
+    int64_t strides[ETP_TENSOR_MAX_RANK];
     etp_dtype_class dtype_class; /**< UNKNOWN / UNDECODED: listed, not decoded (stats count 0) */
     etp_tensor_stats stats;
     etp_quant_params quant;      /**< scale and zero point the program gives this value (the output

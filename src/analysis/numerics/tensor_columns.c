@@ -28,6 +28,8 @@ static const etp_tcol columns[ETP_TCOL_COUNT_OF_COLUMNS] = {
     {ETP_TCOL_SOURCE_OPERATORS, "source_operators", NULL, 0, "source-graph operators the instruction ran, ;-separated"},
     {ETP_TCOL_DTYPE, "dtype", NULL, 0, "element type (ExecuTorch ScalarType name, or its number when unknown)"},
     {ETP_TCOL_SHAPE, "shape", NULL, 0, "sizes, e.g. [2,2] ([] for a scalar)"},
+    {ETP_TCOL_STRIDES, "strides", "elements", 0, "the strides the ETDump records (the bytes are contiguous in any case)"},
+    {ETP_TCOL_DIM_ORDER, "dim_order", NULL, 0, "dimensions from outermost to innermost, as the strides imply"},
     {ETP_TCOL_NUMEL, "numel", "elements", 1, "elements"},
     {ETP_TCOL_NBYTES, "nbytes", "bytes", 1, "bytes of the tensor"},
     {ETP_TCOL_BUFFER_OFFSET, "buffer_offset", "bytes", 0, "offset of its bytes in the debug buffer"},
@@ -117,6 +119,33 @@ etp_tcell etp_tensor_cell(const etp_logged_tensor *t, etp_tcol_id id, char *buf,
         size_t k = (size_t)snprintf(buf, cap, "[");
         for (uint32_t i = 0; i < t->view.rank && k + 24 < cap; i++)
             k += (size_t)snprintf(buf + k, cap - k, "%s%" PRId64, i ? "," : "", t->view.sizes[i]);
+        snprintf(buf + k, cap - k, "]");
+        return str(buf);
+    }
+    case ETP_TCOL_STRIDES: {
+        if (t->value_type != ETP_VAL_TENSOR && t->value_type != ETP_VAL_TENSOR_LIST)
+            return none;
+        size_t k = (size_t)snprintf(buf, cap, "[");
+        for (uint32_t i = 0; i < t->stride_count && k + 24 < cap; i++)
+            k += (size_t)snprintf(buf + k, cap - k, "%s%" PRId64, i ? "," : "", t->strides[i]);
+        snprintf(buf + k, cap - k, "]");
+        return str(buf);
+    }
+    case ETP_TCOL_DIM_ORDER: {
+        /* By decreasing stride, ties in dimension order (ExecuTorch's
+         * dim-order convention); none when the strides do not cover the rank. */
+        if (t->stride_count != t->view.rank || (t->value_type != ETP_VAL_TENSOR && t->value_type != ETP_VAL_TENSOR_LIST))
+            return none;
+        uint32_t order[ETP_TENSOR_MAX_RANK];
+        for (uint32_t i = 0; i < t->view.rank; i++) {
+            uint32_t j = i;
+            for (; j > 0 && t->strides[order[j - 1]] < t->strides[i]; j--)
+                order[j] = order[j - 1];
+            order[j] = i;
+        }
+        size_t k = (size_t)snprintf(buf, cap, "[");
+        for (uint32_t i = 0; i < t->view.rank && k + 24 < cap; i++)
+            k += (size_t)snprintf(buf + k, cap - k, "%s%" PRIu32, i ? "," : "", order[i]);
         snprintf(buf + k, cap - k, "]");
         return str(buf);
     }

@@ -252,6 +252,12 @@ static etp_status add_value(builder *b, uint32_t r, uint32_t j, const etp_debug_
                                   what, err);
         if (st)
             return st;
+        if (dt.stride_count > ETP_TENSOR_MAX_RANK)
+            return etp_error_set(err, ETP_E_FORMAT, b->path, ev->offset, "%s: %" PRIu32 " strides (at most %d)",
+                                 what, dt.stride_count, ETP_TENSOR_MAX_RANK);
+        t->stride_count = dt.stride_count;
+        for (uint32_t d = 0; d < dt.stride_count; d++)
+            t->strides[d] = dt.strides[d];
         scalar_type = dt.scalar_type;
         b->s->tensors++;
         if (dt.offset == -1) {
