@@ -126,7 +126,8 @@ etp_status etp_tensor_view_init(etp_tensor_view *out, int scalar_type, uint32_t 
         if (s < 0)
             return etp_error_set(err, ETP_E_FORMAT, path, offset, "%s: size %" PRId64 " of dimension %" PRIu32
                                  " is negative", what, s, i);
-        if (s && n > (UINT64_C(1) << 62) / (uint64_t)s / esize)
+        /* n * s * esize < 2^62, i.e. n <= (2^62 - 1) / (s * esize). */
+        if (s && n > ((UINT64_C(1) << 62) - 1) / (uint64_t)s / esize)
             return etp_error_set(err, ETP_E_FORMAT, path, offset, "%s: more than 2^62 bytes", what);
         n *= (uint64_t)s;
         out->sizes[i] = s;
