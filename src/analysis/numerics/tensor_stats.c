@@ -6,6 +6,7 @@
  * deviations from it) and the chunks are merged with Chan's formula: exact
  * to double rounding and still one pass over memory. NaN and Inf are
  * counted and left out of everything else. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -13,6 +14,14 @@
 #include "formats/tensor/tensor_decode.h"
 
 enum { CHUNK = 1024 };
+
+/* The chunk kernels are inlined into their full-chunk loop, where their
+ * trip count is the constant CHUNK (which is what lets -O2 vectorise). */
+#if defined(__GNUC__)
+#define ETP_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ETP_ALWAYS_INLINE inline
+#endif
 
 typedef struct acc {
     uint64_t n;                  /* finite elements so far */
@@ -37,27 +46,102 @@ static void merge(acc *a, uint64_t n, double mean, double m2, double mn, double 
         a->max = mx;
 }
 
+/* Independent partial sums per chunk: LANES chains instead of one keep the
+ * adds from waiting on each other (and let the compiler use vectors)
+ * without reordering anything across chunks. */
+enum { LANES = 8 };
+
+static double lanes_sum(const double *s)
+{
+    return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
 /* One chunk of already-decoded finite values. */
 static void chunk_done(acc *a, const double *v, uint32_t n)
 {
     if (!n)
         return;
-    double sum = 0, mn = v[0], mx = v[0];
-    for (uint32_t i = 0; i < n; i++) {
-        sum += v[i];
-        mn = v[i] < mn ? v[i] : mn;
-        mx = v[i] > mx ? v[i] : mx;
+    double s[LANES] = {0}, mn[LANES], mx[LANES];
+    for (uint32_t j = 0; j < LANES; j++)
+        mn[j] = mx[j] = v[0];
+    uint32_t i = 0;
+    for (; i + LANES <= n; i += LANES)
+        for (uint32_t j = 0; j < LANES; j++) {
+            double x = v[i + j];
+            s[j] += x;
+            mn[j] = x < mn[j] ? x : mn[j];
+            mx[j] = x > mx[j] ? x : mx[j];
+        }
+    for (; i < n; i++) {
+        s[0] += v[i];
+        mn[0] = v[i] < mn[0] ? v[i] : mn[0];
+        mx[0] = v[i] > mx[0] ? v[i] : mx[0];
     }
-    double mean = sum / n, m2 = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        double d = v[i] - mean;
-        m2 += d * d;
+    for (uint32_t j = 1; j < LANES; j++) {
+        mn[0] = mn[j] < mn[0] ? mn[j] : mn[0];
+        mx[0] = mx[j] > mx[0] ? mx[j] : mx[0];
     }
+    double mean = lanes_sum(s) / n, q[LANES] = {0};
+    for (i = 0; i + LANES <= n; i += LANES)
+        for (uint32_t j = 0; j < LANES; j++) {
+            double d = v[i + j] - mean;
+            q[j] += d * d;
+        }
+    for (; i < n; i++)
+        q[0] += (v[i] - mean) * (v[i] - mean);
+    merge(a, n, mean, lanes_sum(q), mn[0], mx[0]);
+}
+
+/* A chunk of integers whose sum and sum of squares are exact in int64:
+ * mean and m2 = (n sumsq - sum^2) / n each with one rounding (the
+ * numerator is an exact integer below 2^53 for the types using this). */
+static void merge_exact(acc *a, uint32_t n, int64_t sum, int64_t sumsq, double mn, double mx)
+{
+    double mean = (double)sum / n;
+    double m2 = (double)((int64_t)n * sumsq - sum * sum) / n;
     merge(a, n, mean, m2, mn, mx);
 }
 
-/* Integers: never NaN; one loop per element type (the compiler vectorises
- * the loads and compares). */
+/* 8- and 16-bit integers: sums in integers (SUM_T, SQ_T hold a chunk's
+ * exactly; PROD_T a square), min and max in the element type, branchless
+ * so the loop vectorises. n * sumsq and sum^2 stay below 2^53 for chunks
+ * of 1024: 8-bit 2^36, 16-bit 2^52. The full-chunk call has a constant
+ * trip count. */
+#define SMALL_INT_STATS(T, NAME, SUM_T, SQ_T, PROD_T)                                              \
+    static ETP_ALWAYS_INLINE void NAME##_chunk(const uint8_t *p, uint32_t n, acc *a, uint64_t *zero)          \
+    {                                                                                              \
+        SUM_T s = 0;                                                                               \
+        SQ_T q = 0;                                                                                \
+        uint32_t z = 0;                                                                            \
+        T mn, mx;                                                                                  \
+        memcpy(&mn, p, sizeof mn);                                                                 \
+        mx = mn;                                                                                   \
+        for (uint32_t i = 0; i < n; i++) {                                                         \
+            T x;                                                                                   \
+            memcpy(&x, p + (size_t)i * sizeof x, sizeof x);                                        \
+            s += x;                                                                                \
+            q += (SQ_T)((PROD_T)x * (PROD_T)x);                                                    \
+            z += x == 0;                                                                           \
+            mn = x < mn ? x : mn;                                                                  \
+            mx = x > mx ? x : mx;                                                                  \
+        }                                                                                          \
+        *zero += z;                                                                                \
+        merge_exact(a, n, (int64_t)s, (int64_t)q, (double)mn, (double)mx);                         \
+    }                                                                                              \
+    static void NAME(const uint8_t *p, uint64_t count, acc *a, uint64_t *zero)                     \
+    {                                                                                              \
+        uint64_t base = 0;                                                                         \
+        for (; base + CHUNK <= count; base += CHUNK)                                               \
+            NAME##_chunk(p + base * sizeof(T), CHUNK, a, zero);                                    \
+        if (base < count)                                                                          \
+            NAME##_chunk(p + base * sizeof(T), (uint32_t)(count - base), a, zero);                 \
+    }
+SMALL_INT_STATS(uint8_t, stats_u8, uint32_t, uint32_t, uint32_t)
+SMALL_INT_STATS(int8_t, stats_i8, int32_t, int32_t, int32_t)
+SMALL_INT_STATS(int16_t, stats_i16, int32_t, int64_t, int32_t)
+SMALL_INT_STATS(uint16_t, stats_u16, uint32_t, uint64_t, uint32_t)
+
+/* Wider integers: through doubles (a square may not fit in 64 bits). */
 #define INT_STATS(T, NAME)                                                                         \
     static void NAME(const uint8_t *p, uint64_t count, acc *a, uint64_t *zero)                     \
     {                                                                                              \
@@ -68,32 +152,27 @@ static void chunk_done(acc *a, const double *v, uint32_t n)
             for (uint32_t i = 0; i < n; i++) {                                                     \
                 T x;                                                                               \
                 memcpy(&x, p + (base + i) * sizeof x, sizeof x);                                   \
-                z += x == 0;                                                               \
+                z += x == 0;                                                                       \
                 buf[i] = (double)x;                                                                \
             }                                                                                      \
             chunk_done(a, buf, n);                                                                 \
         }                                                                                          \
         *zero += z;                                                                                \
     }
-INT_STATS(uint8_t, stats_u8)
-INT_STATS(int8_t, stats_i8)
-INT_STATS(int16_t, stats_i16)
-INT_STATS(uint16_t, stats_u16)
 INT_STATS(int32_t, stats_i32)
 INT_STATS(uint32_t, stats_u32)
 INT_STATS(int64_t, stats_i64)
 INT_STATS(uint64_t, stats_u64)
 
+/* Bool: a chunk is its count of non-zero bytes (sum and sum of squares). */
 static void stats_bool(const uint8_t *p, uint64_t count, acc *a, uint64_t *zero)
 {
-    double buf[CHUNK];
     for (uint64_t base = 0; base < count; base += CHUNK) {
-        uint32_t n = count - base < CHUNK ? (uint32_t)(count - base) : CHUNK;
-        for (uint32_t i = 0; i < n; i++) {
-            buf[i] = p[base + i] != 0;
-            *zero += p[base + i] == 0;
-        }
-        chunk_done(a, buf, n);
+        uint32_t n = count - base < CHUNK ? (uint32_t)(count - base) : CHUNK, nz = 0;
+        for (uint32_t i = 0; i < n; i++)
+            nz += p[base + i] != 0;
+        *zero += n - nz;
+        merge_exact(a, n, nz, nz, nz < n ? 0.0 : 1.0, nz ? 1.0 : 0.0);
     }
 }
 
@@ -101,34 +180,177 @@ typedef struct nonfinite {
     uint64_t nan, pos_inf, neg_inf, zero;
 } nonfinite;
 
-/* Floats: the finite values of each chunk are packed before its two passes. */
-#define FLOAT_STATS(T, NAME)                                                                       \
+/* Floats, read in place (no buffer), every step branchless so the loops
+ * vectorise: a first read counts NaN, +-Inf and zeros and takes LANES
+ * partial sums in double and min/max in the element type over the finite
+ * values (a non-finite one replaced by 0 in the sum, by +-Inf in min/max);
+ * a second read sums the squared deviations of the finite ones. */
+/* One element of a chunk's first read (element I into lane L), and of its
+ * second. */
+#define FLOAT_STEP1(T, TMAX, I, L)                                                                 \
+    do {                                                                                           \
+        T x;                                                                                       \
+        memcpy(&x, p + (size_t)(I) * sizeof x, sizeof x);                                          \
+        int f = (x >= -TMAX) & (x <= TMAX);                                                        \
+        nan_[L] += x != x;                                                                         \
+        pinf[L] += x > TMAX;                                                                       \
+        ninf[L] += x < -TMAX;                                                                      \
+        z[L] += x == 0;                                                                            \
+        T lo = f ? x : (T)INFINITY, hi = f ? x : -(T)INFINITY;                                     \
+        s[L] += f ? (double)x : 0.0;                                                               \
+        mn[L] = lo < mn[L] ? lo : mn[L];                                                           \
+        mx[L] = hi > mx[L] ? hi : mx[L];                                                           \
+    } while (0)
+#define FLOAT_STEP2(T, TMAX, I, L)                                                                 \
+    do {                                                                                           \
+        T x;                                                                                       \
+        memcpy(&x, p + (size_t)(I) * sizeof x, sizeof x);                                          \
+        int f = (x >= -TMAX) & (x <= TMAX);                                                        \
+        double d = f ? (double)x - mean : 0.0;                                                     \
+        q[L] += d * d;                                                                             \
+    } while (0)
+
+#define FLOAT_STATS(T, NAME, TMAX)                                                                 \
+    static ETP_ALWAYS_INLINE void NAME##_chunk(const uint8_t *p, uint32_t n, acc *a, nonfinite *nf)           \
+    {                                                                                              \
+        double s[LANES] = {0}, q[LANES] = {0};                                                     \
+        T mn[LANES], mx[LANES];                                                                    \
+        uint32_t nan_[LANES] = {0}, pinf[LANES] = {0}, ninf[LANES] = {0}, z[LANES] = {0}, i, j;     \
+        for (j = 0; j < LANES; j++) {                                                              \
+            mn[j] = (T)INFINITY;                                                                   \
+            mx[j] = -(T)INFINITY;                                                                  \
+        }                                                                                          \
+        for (i = 0; i + LANES <= n; i += LANES)                                                    \
+            for (j = 0; j < LANES; j++)                                                            \
+                FLOAT_STEP1(T, TMAX, i + j, j);                                                    \
+        for (; i < n; i++)                                                                         \
+            FLOAT_STEP1(T, TMAX, i, 0);                                                            \
+        uint32_t k = n;                                                                            \
+        for (j = 0; j < LANES; j++) {                                                              \
+            k -= nan_[j] + pinf[j] + ninf[j];                                                      \
+            nf->nan += nan_[j];                                                                    \
+            nf->pos_inf += pinf[j];                                                                \
+            nf->neg_inf += ninf[j];                                                                \
+            nf->zero += z[j];                                                                      \
+        }                                                                                          \
+        if (!k)                                                                                    \
+            return;                                                                                \
+        for (j = 1; j < LANES; j++) {                                                              \
+            mn[0] = mn[j] < mn[0] ? mn[j] : mn[0];                                                 \
+            mx[0] = mx[j] > mx[0] ? mx[j] : mx[0];                                                 \
+        }                                                                                          \
+        double mean = lanes_sum(s) / k;                                                            \
+        for (i = 0; i + LANES <= n; i += LANES)                                                    \
+            for (j = 0; j < LANES; j++)                                                            \
+                FLOAT_STEP2(T, TMAX, i + j, j);                                                    \
+        for (; i < n; i++)                                                                         \
+            FLOAT_STEP2(T, TMAX, i, 0);                                                            \
+        merge(a, k, mean, lanes_sum(q), (double)mn[0], (double)mx[0]);                             \
+    }                                                                                              \
     static void NAME(const uint8_t *p, uint64_t count, acc *a, nonfinite *nf)                      \
     {                                                                                              \
-        double buf[CHUNK];                                                                         \
-        for (uint64_t base = 0; base < count; base += CHUNK) {                                     \
-            uint32_t n = count - base < CHUNK ? (uint32_t)(count - base) : CHUNK, k = 0;           \
-            for (uint32_t i = 0; i < n; i++) {                                                     \
-                T x;                                                                               \
-                memcpy(&x, p + (base + i) * sizeof x, sizeof x);                                   \
-                buf[k] = (double)x;                                                                \
-                k += isfinite(x) ? 1 : 0;                                                          \
-            }                                                                                      \
-            if (k != n)                                                                            \
-                for (uint32_t i = 0; i < n; i++) {                                                 \
-                    T x;                                                                           \
-                    memcpy(&x, p + (base + i) * sizeof x, sizeof x);                               \
-                    nf->nan += isnan(x) ? 1 : 0;                                                   \
-                    nf->pos_inf += isinf(x) && x > 0;                                              \
-                    nf->neg_inf += isinf(x) && x < 0;                                              \
-                }                                                                                  \
-            for (uint32_t i = 0; i < k; i++)                                                       \
-                nf->zero += buf[i] == 0;                                                           \
-            chunk_done(a, buf, k);                                                                 \
-        }                                                                                          \
+        uint64_t base = 0;                                                                         \
+        for (; base + CHUNK <= count; base += CHUNK)                                               \
+            NAME##_chunk(p + base * sizeof(T), CHUNK, a, nf);                                      \
+        if (base < count)                                                                          \
+            NAME##_chunk(p + base * sizeof(T), (uint32_t)(count - base), a, nf);                   \
     }
-FLOAT_STATS(float, stats_f32)
-FLOAT_STATS(double, stats_f64)
+
+/* Float32, the common case, in three reads of each chunk while it sits in
+ * L1. The first is integer work on the bits only (so it vectorises without
+ * any floating-point flag in the way): NaN, +-Inf and zeros counted, and
+ * min/max over the finite values as keys ordered like the floats (a
+ * non-finite value's key replaced by the identity of min or max). Then,
+ * when all are finite, LANES partial sums in double and the squared
+ * deviations from the chunk's mean; a chunk with NaN or Inf has its finite
+ * values packed into doubles first. */
+static inline uint32_t f32_key(uint32_t b)
+{
+    return b ^ ((0u - (b >> 31)) | 0x80000000u);
+}
+
+static inline float f32_of_key(uint32_t k)
+{
+    uint32_t b = k & 0x80000000u ? k ^ 0x80000000u : ~k;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+#define F32_AT(I) (memcpy(&x, p + (size_t)(I) * 4, 4), (double)x)
+
+static ETP_ALWAYS_INLINE void f32_chunk(const uint8_t *p, uint32_t n, acc *a, nonfinite *nf)
+{
+    uint32_t nan_ = 0, pinf = 0, ninf = 0, z = 0, kmin = UINT32_MAX, kmax = 0, i;
+    for (i = 0; i < n; i++) {
+        uint32_t b;
+        memcpy(&b, p + (size_t)i * 4, 4);
+        uint32_t mag = b & 0x7fffffffu, fin = mag < 0x7f800000u, key = f32_key(b);
+        nan_ += mag > 0x7f800000u;
+        pinf += b == 0x7f800000u;
+        ninf += b == 0xff800000u;
+        z += mag == 0;
+        uint32_t lo = key | (fin - 1), hi = key & (0u - fin);
+        kmin = lo < kmin ? lo : kmin;
+        kmax = hi > kmax ? hi : kmax;
+    }
+    uint32_t k = n - nan_ - pinf - ninf;
+    nf->nan += nan_;
+    nf->pos_inf += pinf;
+    nf->neg_inf += ninf;
+    nf->zero += z;
+    if (!k)
+        return;
+    if (k != n) {
+        double buf[CHUNK];
+        uint32_t m = 0;
+        for (i = 0; i < n; i++) {
+            float x;
+            memcpy(&x, p + (size_t)i * 4, 4);
+            buf[m] = (double)x;
+            m += isfinite(x) ? 1 : 0;
+        }
+        chunk_done(a, buf, m);
+        return;
+    }
+    float x;
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (i = 0; i + 4 <= n; i += 4) {
+        s0 += F32_AT(i);
+        s1 += F32_AT(i + 1);
+        s2 += F32_AT(i + 2);
+        s3 += F32_AT(i + 3);
+    }
+    for (; i < n; i++)
+        s0 += F32_AT(i);
+    double mean = ((s0 + s1) + (s2 + s3)) / n, d0, d1, d2, d3;
+    s0 = s1 = s2 = s3 = 0;
+    for (i = 0; i + 4 <= n; i += 4) {
+        d0 = F32_AT(i) - mean;
+        d1 = F32_AT(i + 1) - mean;
+        d2 = F32_AT(i + 2) - mean;
+        d3 = F32_AT(i + 3) - mean;
+        s0 += d0 * d0;
+        s1 += d1 * d1;
+        s2 += d2 * d2;
+        s3 += d3 * d3;
+    }
+    for (; i < n; i++) {
+        d0 = F32_AT(i) - mean;
+        s0 += d0 * d0;
+    }
+    merge(a, n, mean, (s0 + s1) + (s2 + s3), f32_of_key(kmin), f32_of_key(kmax));
+}
+
+static void stats_f32(const uint8_t *p, uint64_t count, acc *a, nonfinite *nf)
+{
+    uint64_t base = 0;
+    for (; base + CHUNK <= count; base += CHUNK)
+        f32_chunk(p + base * 4, CHUNK, a, nf);
+    if (base < count)
+        f32_chunk(p + base * 4, (uint32_t)(count - base), a, nf);
+}
+FLOAT_STATS(double, stats_f64, DBL_MAX)
 
 /* The narrow floating types, through their decoder. */
 static void stats_decoded(const etp_tensor_view *t, acc *a, nonfinite *nf)
