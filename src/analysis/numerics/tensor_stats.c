@@ -6,7 +6,6 @@
  * deviations from it) and the chunks are merged with Chan's formula: exact
  * to double rounding and still one pass over memory. NaN and Inf are
  * counted and left out of everything else. */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -141,7 +140,62 @@ SMALL_INT_STATS(int8_t, stats_i8, int32_t, int32_t, int32_t)
 SMALL_INT_STATS(int16_t, stats_i16, int32_t, int64_t, int32_t)
 SMALL_INT_STATS(uint16_t, stats_u16, uint32_t, uint64_t, uint32_t)
 
-/* Wider integers: through doubles (a square may not fit in 64 bits). */
+/* 32-bit integers: a chunk's sum exact in int64 (below 2^42), min and max
+ * in the element type, all vectorised; then the squared deviations from
+ * the chunk's mean in 4 partial sums of doubles (a square may not fit in
+ * 64 bits). */
+#define INT32_STATS(T, NAME)                                                                       \
+    static inline double NAME##_at(const uint8_t *p, uint32_t i)                                   \
+    {                                                                                              \
+        T x;                                                                                       \
+        memcpy(&x, p + (size_t)i * sizeof x, sizeof x);                                            \
+        return (double)x;                                                                          \
+    }                                                                                              \
+    static ETP_ALWAYS_INLINE void NAME##_chunk(const uint8_t *p, uint32_t n, acc *a, uint64_t *zero) \
+    {                                                                                              \
+        int64_t sum = 0;                                                                           \
+        uint32_t z = 0, i;                                                                         \
+        T mn, mx;                                                                                  \
+        memcpy(&mn, p, sizeof mn);                                                                 \
+        mx = mn;                                                                                   \
+        for (i = 0; i < n; i++) {                                                                  \
+            T x;                                                                                   \
+            memcpy(&x, p + (size_t)i * sizeof x, sizeof x);                                        \
+            sum += x;                                                                              \
+            z += x == 0;                                                                           \
+            mn = x < mn ? x : mn;                                                                  \
+            mx = x > mx ? x : mx;                                                                  \
+        }                                                                                          \
+        *zero += z;                                                                                \
+        double mean = (double)sum / n, s0 = 0, s1 = 0, s2 = 0, s3 = 0, d0, d1, d2, d3;             \
+        for (i = 0; i + 4 <= n; i += 4) {                                                          \
+            d0 = NAME##_at(p, i) - mean;                                                           \
+            d1 = NAME##_at(p, i + 1) - mean;                                                       \
+            d2 = NAME##_at(p, i + 2) - mean;                                                       \
+            d3 = NAME##_at(p, i + 3) - mean;                                                       \
+            s0 += d0 * d0;                                                                         \
+            s1 += d1 * d1;                                                                         \
+            s2 += d2 * d2;                                                                         \
+            s3 += d3 * d3;                                                                         \
+        }                                                                                          \
+        for (; i < n; i++) {                                                                       \
+            d0 = NAME##_at(p, i) - mean;                                                           \
+            s0 += d0 * d0;                                                                         \
+        }                                                                                          \
+        merge(a, n, mean, (s0 + s1) + (s2 + s3), (double)mn, (double)mx);                          \
+    }                                                                                              \
+    static void NAME(const uint8_t *p, uint64_t count, acc *a, uint64_t *zero)                     \
+    {                                                                                              \
+        uint64_t base = 0;                                                                         \
+        for (; base + CHUNK <= count; base += CHUNK)                                               \
+            NAME##_chunk(p + base * sizeof(T), CHUNK, a, zero);                                    \
+        if (base < count)                                                                          \
+            NAME##_chunk(p + base * sizeof(T), (uint32_t)(count - base), a, zero);                 \
+    }
+INT32_STATS(int32_t, stats_i32)
+INT32_STATS(uint32_t, stats_u32)
+
+/* 64-bit integers: through doubles (neither sum nor square fits). */
 #define INT_STATS(T, NAME)                                                                         \
     static void NAME(const uint8_t *p, uint64_t count, acc *a, uint64_t *zero)                     \
     {                                                                                              \
@@ -159,8 +213,6 @@ SMALL_INT_STATS(uint16_t, stats_u16, uint32_t, uint64_t, uint32_t)
         }                                                                                          \
         *zero += z;                                                                                \
     }
-INT_STATS(int32_t, stats_i32)
-INT_STATS(uint32_t, stats_u32)
 INT_STATS(int64_t, stats_i64)
 INT_STATS(uint64_t, stats_u64)
 
@@ -180,72 +232,92 @@ typedef struct nonfinite {
     uint64_t nan, pos_inf, neg_inf, zero;
 } nonfinite;
 
-/* Floats, read in place (no buffer), every step branchless so the loops
- * vectorise: a first read counts NaN, +-Inf and zeros and takes LANES
- * partial sums in double and min/max in the element type over the finite
- * values (a non-finite one replaced by 0 in the sum, by +-Inf in min/max);
- * a second read sums the squared deviations of the finite ones. */
-/* One element of a chunk's first read (element I into lane L), and of its
- * second. */
-#define FLOAT_STEP1(T, TMAX, I, L)                                                                 \
-    do {                                                                                           \
-        T x;                                                                                       \
-        memcpy(&x, p + (size_t)(I) * sizeof x, sizeof x);                                          \
-        int f = (x >= -TMAX) & (x <= TMAX);                                                        \
-        nan_[L] += x != x;                                                                         \
-        pinf[L] += x > TMAX;                                                                       \
-        ninf[L] += x < -TMAX;                                                                      \
-        z[L] += x == 0;                                                                            \
-        T lo = f ? x : (T)INFINITY, hi = f ? x : -(T)INFINITY;                                     \
-        s[L] += f ? (double)x : 0.0;                                                               \
-        mn[L] = lo < mn[L] ? lo : mn[L];                                                           \
-        mx[L] = hi > mx[L] ? hi : mx[L];                                                           \
-    } while (0)
-#define FLOAT_STEP2(T, TMAX, I, L)                                                                 \
-    do {                                                                                           \
-        T x;                                                                                       \
-        memcpy(&x, p + (size_t)(I) * sizeof x, sizeof x);                                          \
-        int f = (x >= -TMAX) & (x <= TMAX);                                                        \
-        double d = f ? (double)x - mean : 0.0;                                                     \
-        q[L] += d * d;                                                                             \
-    } while (0)
-
-#define FLOAT_STATS(T, NAME, TMAX)                                                                 \
-    static ETP_ALWAYS_INLINE void NAME##_chunk(const uint8_t *p, uint32_t n, acc *a, nonfinite *nf)           \
+/* Float32 and Float64 in three reads of each chunk while it sits in L1.
+ * The first is integer work on the bits only (so it vectorises, no
+ * floating-point compare in the way): NaN, +-Inf and zeros counted, and
+ * min/max over the finite values as unsigned keys ordered like the values
+ * (a non-finite value's key replaced by the identity of min or max). Then,
+ * when all are finite, 4 partial sums in double and the squared deviations
+ * from the chunk's mean; a chunk with NaN or Inf has its finite values
+ * packed into doubles first (chunk_done). U is the bits' type, SIGN its top
+ * bit, EXP the exponent field. */
+#define FLOAT_STATS(T, U, NAME, SIGN, EXP)                                                         \
+    static inline U NAME##_key(U b)                                                                \
     {                                                                                              \
-        double s[LANES] = {0}, q[LANES] = {0};                                                     \
-        T mn[LANES], mx[LANES];                                                                    \
-        uint32_t nan_[LANES] = {0}, pinf[LANES] = {0}, ninf[LANES] = {0}, z[LANES] = {0}, i, j;     \
-        for (j = 0; j < LANES; j++) {                                                              \
-            mn[j] = (T)INFINITY;                                                                   \
-            mx[j] = -(T)INFINITY;                                                                  \
+        return b ^ (((U)0 - (b >> (sizeof(U) * 8 - 1))) | SIGN);                                   \
+    }                                                                                              \
+    static inline double NAME##_of_key(U k)                                                        \
+    {                                                                                              \
+        U b = k & SIGN ? k ^ SIGN : ~k;                                                            \
+        T f;                                                                                       \
+        memcpy(&f, &b, sizeof f);                                                                  \
+        return (double)f;                                                                          \
+    }                                                                                              \
+    static inline double NAME##_at(const uint8_t *p, uint32_t i)                                   \
+    {                                                                                              \
+        T x;                                                                                       \
+        memcpy(&x, p + (size_t)i * sizeof x, sizeof x);                                            \
+        return (double)x;                                                                          \
+    }                                                                                              \
+    static ETP_ALWAYS_INLINE void NAME##_chunk(const uint8_t *p, uint32_t n, acc *a, nonfinite *nf) \
+    {                                                                                              \
+        uint32_t nan_ = 0, pinf = 0, ninf = 0, z = 0, i;                                           \
+        U kmin = (U)-1, kmax = 0;                                                                  \
+        for (i = 0; i < n; i++) {                                                                  \
+            U b;                                                                                   \
+            memcpy(&b, p + (size_t)i * sizeof b, sizeof b);                                        \
+            U mag = b & ~SIGN, fin = mag < EXP, key = NAME##_key(b);                               \
+            nan_ += mag > EXP;                                                                     \
+            pinf += b == EXP;                                                                      \
+            ninf += b == (EXP | SIGN);                                                             \
+            z += mag == 0;                                                                         \
+            U lo = key | (fin - 1), hi = key & ((U)0 - fin);                                       \
+            kmin = lo < kmin ? lo : kmin;                                                          \
+            kmax = hi > kmax ? hi : kmax;                                                          \
         }                                                                                          \
-        for (i = 0; i + LANES <= n; i += LANES)                                                    \
-            for (j = 0; j < LANES; j++)                                                            \
-                FLOAT_STEP1(T, TMAX, i + j, j);                                                    \
-        for (; i < n; i++)                                                                         \
-            FLOAT_STEP1(T, TMAX, i, 0);                                                            \
-        uint32_t k = n;                                                                            \
-        for (j = 0; j < LANES; j++) {                                                              \
-            k -= nan_[j] + pinf[j] + ninf[j];                                                      \
-            nf->nan += nan_[j];                                                                    \
-            nf->pos_inf += pinf[j];                                                                \
-            nf->neg_inf += ninf[j];                                                                \
-            nf->zero += z[j];                                                                      \
-        }                                                                                          \
+        uint32_t k = n - nan_ - pinf - ninf;                                                       \
+        nf->nan += nan_;                                                                           \
+        nf->pos_inf += pinf;                                                                       \
+        nf->neg_inf += ninf;                                                                       \
+        nf->zero += z;                                                                             \
         if (!k)                                                                                    \
             return;                                                                                \
-        for (j = 1; j < LANES; j++) {                                                              \
-            mn[0] = mn[j] < mn[0] ? mn[j] : mn[0];                                                 \
-            mx[0] = mx[j] > mx[0] ? mx[j] : mx[0];                                                 \
+        if (k != n) {                                                                              \
+            double buf[CHUNK];                                                                     \
+            uint32_t m = 0;                                                                        \
+            for (i = 0; i < n; i++) {                                                              \
+                buf[m] = NAME##_at(p, i);                                                          \
+                m += isfinite(buf[m]) ? 1 : 0;                                                     \
+            }                                                                                      \
+            chunk_done(a, buf, m);                                                                 \
+            return;                                                                                \
         }                                                                                          \
-        double mean = lanes_sum(s) / k;                                                            \
-        for (i = 0; i + LANES <= n; i += LANES)                                                    \
-            for (j = 0; j < LANES; j++)                                                            \
-                FLOAT_STEP2(T, TMAX, i + j, j);                                                    \
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0, d0, d1, d2, d3;                                     \
+        for (i = 0; i + 4 <= n; i += 4) {                                                          \
+            s0 += NAME##_at(p, i);                                                                 \
+            s1 += NAME##_at(p, i + 1);                                                             \
+            s2 += NAME##_at(p, i + 2);                                                             \
+            s3 += NAME##_at(p, i + 3);                                                             \
+        }                                                                                          \
         for (; i < n; i++)                                                                         \
-            FLOAT_STEP2(T, TMAX, i, 0);                                                            \
-        merge(a, k, mean, lanes_sum(q), (double)mn[0], (double)mx[0]);                             \
+            s0 += NAME##_at(p, i);                                                                 \
+        double mean = ((s0 + s1) + (s2 + s3)) / n;                                                 \
+        s0 = s1 = s2 = s3 = 0;                                                                     \
+        for (i = 0; i + 4 <= n; i += 4) {                                                          \
+            d0 = NAME##_at(p, i) - mean;                                                           \
+            d1 = NAME##_at(p, i + 1) - mean;                                                       \
+            d2 = NAME##_at(p, i + 2) - mean;                                                       \
+            d3 = NAME##_at(p, i + 3) - mean;                                                       \
+            s0 += d0 * d0;                                                                         \
+            s1 += d1 * d1;                                                                         \
+            s2 += d2 * d2;                                                                         \
+            s3 += d3 * d3;                                                                         \
+        }                                                                                          \
+        for (; i < n; i++) {                                                                       \
+            d0 = NAME##_at(p, i) - mean;                                                           \
+            s0 += d0 * d0;                                                                         \
+        }                                                                                          \
+        merge(a, n, mean, (s0 + s1) + (s2 + s3), NAME##_of_key(kmin), NAME##_of_key(kmax));        \
     }                                                                                              \
     static void NAME(const uint8_t *p, uint64_t count, acc *a, nonfinite *nf)                      \
     {                                                                                              \
@@ -255,102 +327,8 @@ typedef struct nonfinite {
         if (base < count)                                                                          \
             NAME##_chunk(p + base * sizeof(T), (uint32_t)(count - base), a, nf);                   \
     }
-
-/* Float32, the common case, in three reads of each chunk while it sits in
- * L1. The first is integer work on the bits only (so it vectorises without
- * any floating-point flag in the way): NaN, +-Inf and zeros counted, and
- * min/max over the finite values as keys ordered like the floats (a
- * non-finite value's key replaced by the identity of min or max). Then,
- * when all are finite, LANES partial sums in double and the squared
- * deviations from the chunk's mean; a chunk with NaN or Inf has its finite
- * values packed into doubles first. */
-static inline uint32_t f32_key(uint32_t b)
-{
-    return b ^ ((0u - (b >> 31)) | 0x80000000u);
-}
-
-static inline float f32_of_key(uint32_t k)
-{
-    uint32_t b = k & 0x80000000u ? k ^ 0x80000000u : ~k;
-    float f;
-    memcpy(&f, &b, sizeof f);
-    return f;
-}
-
-#define F32_AT(I) (memcpy(&x, p + (size_t)(I) * 4, 4), (double)x)
-
-static ETP_ALWAYS_INLINE void f32_chunk(const uint8_t *p, uint32_t n, acc *a, nonfinite *nf)
-{
-    uint32_t nan_ = 0, pinf = 0, ninf = 0, z = 0, kmin = UINT32_MAX, kmax = 0, i;
-    for (i = 0; i < n; i++) {
-        uint32_t b;
-        memcpy(&b, p + (size_t)i * 4, 4);
-        uint32_t mag = b & 0x7fffffffu, fin = mag < 0x7f800000u, key = f32_key(b);
-        nan_ += mag > 0x7f800000u;
-        pinf += b == 0x7f800000u;
-        ninf += b == 0xff800000u;
-        z += mag == 0;
-        uint32_t lo = key | (fin - 1), hi = key & (0u - fin);
-        kmin = lo < kmin ? lo : kmin;
-        kmax = hi > kmax ? hi : kmax;
-    }
-    uint32_t k = n - nan_ - pinf - ninf;
-    nf->nan += nan_;
-    nf->pos_inf += pinf;
-    nf->neg_inf += ninf;
-    nf->zero += z;
-    if (!k)
-        return;
-    if (k != n) {
-        double buf[CHUNK];
-        uint32_t m = 0;
-        for (i = 0; i < n; i++) {
-            float x;
-            memcpy(&x, p + (size_t)i * 4, 4);
-            buf[m] = (double)x;
-            m += isfinite(x) ? 1 : 0;
-        }
-        chunk_done(a, buf, m);
-        return;
-    }
-    float x;
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (i = 0; i + 4 <= n; i += 4) {
-        s0 += F32_AT(i);
-        s1 += F32_AT(i + 1);
-        s2 += F32_AT(i + 2);
-        s3 += F32_AT(i + 3);
-    }
-    for (; i < n; i++)
-        s0 += F32_AT(i);
-    double mean = ((s0 + s1) + (s2 + s3)) / n, d0, d1, d2, d3;
-    s0 = s1 = s2 = s3 = 0;
-    for (i = 0; i + 4 <= n; i += 4) {
-        d0 = F32_AT(i) - mean;
-        d1 = F32_AT(i + 1) - mean;
-        d2 = F32_AT(i + 2) - mean;
-        d3 = F32_AT(i + 3) - mean;
-        s0 += d0 * d0;
-        s1 += d1 * d1;
-        s2 += d2 * d2;
-        s3 += d3 * d3;
-    }
-    for (; i < n; i++) {
-        d0 = F32_AT(i) - mean;
-        s0 += d0 * d0;
-    }
-    merge(a, n, mean, (s0 + s1) + (s2 + s3), f32_of_key(kmin), f32_of_key(kmax));
-}
-
-static void stats_f32(const uint8_t *p, uint64_t count, acc *a, nonfinite *nf)
-{
-    uint64_t base = 0;
-    for (; base + CHUNK <= count; base += CHUNK)
-        f32_chunk(p + base * 4, CHUNK, a, nf);
-    if (base < count)
-        f32_chunk(p + base * 4, (uint32_t)(count - base), a, nf);
-}
-FLOAT_STATS(double, stats_f64, DBL_MAX)
+FLOAT_STATS(float, uint32_t, stats_f32, UINT32_C(0x80000000), UINT32_C(0x7f800000))
+FLOAT_STATS(double, uint64_t, stats_f64, UINT64_C(0x8000000000000000), UINT64_C(0x7ff0000000000000))
 
 /* The narrow floating types, through their decoder. */
 static void stats_decoded(const etp_tensor_view *t, acc *a, nonfinite *nf)
