@@ -403,6 +403,71 @@ static void test_stats_edges(void **state)
     assert_true(s.min == -128 && s.max == -1 && s.max_abs == 128 && s.zero == 0);
 }
 
+/* The exact integer paths at their bounds: alternating extremes (mean and
+ * std known exactly), and NaN with every sign and payload. */
+static void test_stats_extremes(void **state)
+{
+    (void)state;
+    static const struct {
+        int type;
+        size_t esize;
+        double lo, hi;
+    } t8[] = {
+        {ETP_ST_BYTE, 1, 0, 255},          {ETP_ST_CHAR, 1, -128, 127},     {ETP_ST_SHORT, 2, -32768, 32767},
+        {ETP_ST_UINT16, 2, 0, 65535},      {ETP_ST_INT, 4, -2147483648.0, 2147483647.0},
+        {ETP_ST_UINT32, 4, 0, 4294967295.0},
+    };
+    enum { N = 3 * 1024 + 6 };
+    uint8_t *buf = malloc(N * 4);
+    for (size_t k = 0; k < sizeof t8 / sizeof t8[0]; k++) {
+        for (uint32_t i = 0; i < N; i++) {
+            double v = i % 2 ? t8[k].hi : t8[k].lo;
+            int64_t iv = (int64_t)v;
+            memcpy(buf + i * t8[k].esize, &iv, t8[k].esize); /* little-endian host */
+        }
+        etp_tensor_view t = view1(t8[k].type, N, buf);
+        etp_tensor_stats s;
+        etp_tensor_stats_compute(&t, &s);
+        assert_true(s.min == t8[k].lo && s.max == t8[k].hi);
+        assert_true(s.mean == (t8[k].lo + t8[k].hi) / 2);
+        near(s.std, ((long double)t8[k].hi - t8[k].lo) / 2, 1e-15, 0, "extreme std");
+        /* All at the maximum: std exactly 0. */
+        for (uint32_t i = 0; i < N; i++) {
+            int64_t iv = (int64_t)t8[k].hi;
+            memcpy(buf + i * t8[k].esize, &iv, t8[k].esize);
+        }
+        etp_tensor_stats_compute(&t, &s);
+        assert_true(s.mean == t8[k].hi && s.std == 0 && s.zero == 0);
+    }
+    free(buf);
+    /* NaN of either sign, quiet or signalling, and Inf, by their bits. */
+    static const uint32_t fb[] = {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff800001u, 0x7fffffffu, 0xffffffffu,
+                                  0x7f800000u, 0xff800000u, 0x3f800000u, 0xbf800000u, 0x80000000u, 0x00000001u};
+    float f[2048];
+    long double v[2048];
+    for (int i = 0; i < 2048; i++) {
+        uint32_t b = fb[i % 12];
+        memcpy(&f[i], &b, 4);
+        v[i] = f[i];
+    }
+    etp_tensor_view t = view1(ETP_ST_FLOAT, 2048, f);
+    check_stats(&t, v, 2048, 1e-12);
+    static const uint64_t db[] = {0x7ff8000000000000u, 0xfff8000000000000u, 0x7ff0000000000001u,
+                                  0xfff0000000000001u, 0x7ff0000000000000u, 0xfff0000000000000u,
+                                  0x3ff0000000000000u, 0x0000000000000001u, 0x8000000000000001u};
+    double d[1030];
+    long double dv[1030];
+    for (int i = 0; i < 1030; i++) {
+        memcpy(&d[i], &db[i % 9], 8);
+        dv[i] = d[i];
+    }
+    t = view1(ETP_ST_DOUBLE, 1030, d);
+    check_stats(&t, dv, 1030, 1e-12);
+    etp_tensor_stats s;
+    etp_tensor_stats_compute(&t, &s);
+    assert_true(s.min == -0x1p-1074 && s.max == 1.0);
+}
+
 static void test_view_init_errors(void **state)
 {
     (void)state;
@@ -825,6 +890,7 @@ int main(void)
         cmocka_unit_test(test_stats_floats),
         cmocka_unit_test(test_stats_large_offset),
         cmocka_unit_test(test_stats_edges),
+        cmocka_unit_test(test_stats_extremes),
         cmocka_unit_test(test_view_init_errors),
         cmocka_unit_test(test_half_all_codes),
         cmocka_unit_test(test_bfloat16_all_codes),
