@@ -766,6 +766,14 @@ static void test_compare_float(void **state)
     near(g.cosine, s_dot / sqrtl(s_ref2 * s_got2), 1e-12, 0, "cosine");
     free(a);
     free(b);
+    /* Large doubles: each sum of squares is finite (3e201), their product
+     * is not; the cosine still is. */
+    double big[4] = {1e100, -2e100, 3e100, 4e100}, big2[4] = {1e100, -2e100, 3e100, 4.0000001e100};
+    etp_tensor_view rb = view1(ETP_ST_DOUBLE, 4, big), gb2 = view1(ETP_ST_DOUBLE, 4, big2);
+    g = compare_ok(&rb, NULL, &gb2, NULL, ETP_TOLERANCE_DEFAULT);
+    assert_true(g.cosine > 0.999999 && g.cosine <= 1.0 + 1e-15);
+    g = compare_ok(&rb, NULL, &rb, NULL, ETP_TOLERANCE_DEFAULT);
+    assert_true(fabs(g.cosine - 1.0) <= 1e-15 && g.snr_db == INFINITY);
 }
 
 static void test_compare_tolerance_and_nonfinite(void **state)
