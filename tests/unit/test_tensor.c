@@ -108,8 +108,9 @@ static void near(double got, long double want, double rel, long double floor_, c
     }
 }
 
-/* Library stats of @p t against the reference of @p v. @p spread_rel: the
- * tolerance of mean and std relative to the data's spread. */
+/* Library stats of @p t against the reference of @p v: counts, min, max
+ * and max_abs exactly; mean within @p rel of the largest magnitude, std
+ * within @p rel of itself (or of a thousandth of the spread). */
 static void check_stats(const etp_tensor_view *t, const long double *v, uint64_t n, double rel)
 {
     etp_tensor_stats s;
