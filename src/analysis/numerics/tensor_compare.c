@@ -90,7 +90,11 @@ etp_status etp_tensor_compare(const etp_tensor_view *ref, const etp_quant_params
         out->mse = sum_err2 / (double)out->count;
         out->mae = sum_abs / (double)out->count;
         out->snr_db = sum_err2 == 0 ? INFINITY : sum_ref2 == 0 ? -INFINITY : 10.0 * log10(sum_ref2 / sum_err2);
-        out->cosine = sum_ref2 > 0 && sum_got2 > 0 ? dot / sqrt(sum_ref2 * sum_got2) : NAN;
+        /* The norms' product under one root (so identical tensors give 1
+         * exactly) unless that product overflows. */
+        double norms = sum_ref2 * sum_got2;
+        norms = isfinite(norms) ? sqrt(norms) : sqrt(sum_ref2) * sqrt(sum_got2);
+        out->cosine = sum_ref2 > 0 && sum_got2 > 0 ? dot / norms : NAN;
     } else {
         out->mse = out->mae = out->max_abs_err = NAN;
     }

@@ -5,6 +5,7 @@
 #define ETP_TENSOR_DECODE_H
 
 #include <stdint.h>
+#include <string.h>
 
 /* c10 / ExecuTorch ScalarType (the runtime's enum). */
 enum {
@@ -17,6 +18,32 @@ enum {
 };
 
 double etp_half_to_double(uint16_t h);
+
+/* Half to double without branches or ldexp (the loops of tensor_stats.c
+ * inline it): exponent rebiased 15 -> 1023 (31 -> 2047: Inf, NaN with its
+ * payload), mantissa to the top of the double's; a subnormal is its
+ * mantissa x 2^-24, exact. */
+static inline double etp_half_decode(uint16_t h)
+{
+    uint64_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    uint64_t bits = ((e == 31 ? UINT64_C(2047) : e + 1008) << 52) | (m << 42);
+    double v, sub = (double)m * 0x1p-24;
+    memcpy(&v, &bits, sizeof v);
+    v = e == 0 ? sub : v;
+    memcpy(&bits, &v, sizeof bits);
+    bits |= (uint64_t)(h >> 15) << 63;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+/* BFloat16: the top half of a float. */
+static inline double etp_bfloat16_decode(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
 double etp_bfloat16_to_double(uint16_t h);
 /* @p type is one of the four ETP_ST_F8_* codes. */
 double etp_float8_to_double(int type, uint8_t b);

@@ -27,23 +27,12 @@ etp_dtype_class etp_dtype_class_of(int type)
 
 double etp_half_to_double(uint16_t h)
 {
-    int sign = h >> 15, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-    double v;
-    if (exp == 0)
-        v = ldexp(mant, -24);
-    else if (exp == 31)
-        v = mant ? NAN : INFINITY;
-    else
-        v = ldexp(mant | 0x400, exp - 25);
-    return sign ? -v : v;
+    return etp_half_decode(h);
 }
 
 double etp_bfloat16_to_double(uint16_t h)
 {
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
+    return etp_bfloat16_decode(h);
 }
 
 /* The four 8-bit floating formats: exponent bits, bias, and which codes are
@@ -126,7 +115,8 @@ etp_status etp_tensor_view_init(etp_tensor_view *out, int scalar_type, uint32_t 
         if (s < 0)
             return etp_error_set(err, ETP_E_FORMAT, path, offset, "%s: size %" PRId64 " of dimension %" PRIu32
                                  " is negative", what, s, i);
-        if (s && n > (UINT64_C(1) << 62) / (uint64_t)s / esize)
+        /* n * s * esize < 2^62, i.e. n <= (2^62 - 1) / (s * esize). */
+        if (s && n > ((UINT64_C(1) << 62) - 1) / (uint64_t)s / esize)
             return etp_error_set(err, ETP_E_FORMAT, path, offset, "%s: more than 2^62 bytes", what);
         n *= (uint64_t)s;
         out->sizes[i] = s;
