@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "etprof/tensor.h"
-#include "formats/tensor/tensor_decode.h"
+#include "analysis/numerics/tensor_decode.h"
 
 static double now(void)
 {

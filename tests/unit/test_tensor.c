@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "etprof/tensor.h"
-#include "formats/tensor/tensor_decode.h"
+#include "analysis/numerics/tensor_decode.h"
 #include "testutil.h"
 
 static uint64_t rng_state = 0x243f6a8885a308d3ull;
