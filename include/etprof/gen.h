@@ -57,6 +57,19 @@ typedef struct etp_gen_etdump_opts {
      *  share the program and ETRecord but not their timings. 0 (default):
      *  @p seed drives both. */
     uint64_t timing_seed;
+    /** Also log values, as example_runner's --dump_intermediate_outputs and
+     *  --dump_outputs do: each KernelCall's output (float32, tensor_elements
+     *  of them, the same in every execution, as for the same inputs) and the
+     *  method's output, as ETDump debug events whose bytes go to this debug
+     *  buffer (64-byte aligned, as the runtime's BufferDataSink). NULL: none. */
+    const char *debug_buffer_path;
+    uint32_t tensor_elements;   /**< elements of each logged tensor (0: 256) */
+    /** A numerics fault to find: from KernelCall instruction
+     *  perturb_instruction on, every logged output is off by a relative
+     *  error of perturb, growing by a tenth of it per instruction after (as
+     *  an error spreads downstream). perturb 0: none. */
+    uint32_t perturb_instruction;
+    double perturb;
 } etp_gen_etdump_opts;
 
 /** What was written. Sizes are 0 for files not requested. */
@@ -67,6 +80,8 @@ typedef struct etp_gen_result {
     uint64_t events;            /**< ProfileEvents in the ETDump */
     uint32_t kernel_calls;      /**< KernelCall instructions per execution */
     uint32_t delegate_calls;    /**< DelegateCall instructions per execution */
+    uint64_t debug_buffer_bytes;/**< bytes of the debug buffer written (0 without one) */
+    uint64_t tensors;           /**< debug events (logged tensors) in the ETDump */
 } etp_gen_result;
 
 /** Most instructions etp_gen_etdump() accepts (the model is held in memory;

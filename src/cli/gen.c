@@ -18,6 +18,7 @@ static void help(void)
            "                         [--delegate-every K] [--seed S] [--backend xnnpack|vulkan]\n"
            "                         [--pte FILE] [--etrecord FILE] [--slowdown I:F]\n"
            "                         [--time-scale F] [--timing-seed S]\n"
+           "                         [--debug-buffer FILE [--tensor-elements E] [--perturb I:R]]\n"
            "       etprof gen demo -o DIR [--executions R] [--seed S] [--flaws]\n"
            "       etprof gen vgf-stats --pte PROGRAM -o DIR [--executions R] [--seed S]\n"
            "       etprof gen fleet -o DIR [--runs N] [--devices D] [--models M] [--noise PCT]\n"
@@ -35,7 +36,14 @@ static void help(void)
            "                     draws otherwise: a known regression for `etprof diff`)\n"
            "  --time-scale F     every duration times F (a slower or faster device; default 1)\n"
            "  --timing-seed S    seed of the timings alone: same program and ETRecord,\n"
-           "                     another run of them (default: --seed drives both)\n\n"
+           "                     another run of them (default: --seed drives both)\n"
+           "  --debug-buffer FILE log values too, as --dump_intermediate_outputs and\n"
+           "                     --dump_outputs do: each KernelCall's output (float32, E\n"
+           "                     elements, default 256; the same in every execution) and\n"
+           "                     the method's output, their bytes in FILE\n"
+           "  --perturb I:R      from KernelCall instruction I on, the logged values are off\n"
+           "                     by a relative error R, growing by R/10 per instruction (a\n"
+           "                     numerics fault for `etprof diff --numerics` to find)\n\n"
            "demo: the small fixed triple DIR/model.pte, DIR/model.etrecord, DIR/run.etdp\n"
            "(DIR is created if missing); R defaults to 5, S to 1. Its analysis is VALID;\n"
            "--flaws writes the variant that shows the warnings (a delegate event and a\n"
@@ -87,6 +95,9 @@ static int gen_etdump(int argc, char **argv)
         {"slowdown", required_argument, NULL, 'S'},
         {"time-scale", required_argument, NULL, 'T'},
         {"timing-seed", required_argument, NULL, 'Z'},
+        {"debug-buffer", required_argument, NULL, 'B'},
+        {"tensor-elements", required_argument, NULL, 'E'},
+        {"perturb", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -146,6 +157,20 @@ static int gen_etdump(int argc, char **argv)
             if (parse_u64(optarg, &o.timing_seed))
                 return cli_usage("gen", "--timing-seed needs a non-negative integer, got '%s'", optarg);
             break;
+        case 'B': o.debug_buffer_path = optarg; break;
+        case 'E':
+            if (parse_u32(optarg, &o.tensor_elements) || o.tensor_elements < 1 || o.tensor_elements > (1u << 28))
+                return cli_usage("gen", "--tensor-elements needs 1..%u, got '%s'", 1u << 28, optarg);
+            break;
+        case 'P': {
+            char *end;
+            unsigned long i = strtoul(optarg, &end, 10);
+            o.perturb_instruction = (uint32_t)i;
+            o.perturb = *end == ':' ? strtod(end + 1, &end) : 0;
+            if (*end || !(o.perturb != 0) || !(o.perturb > -1 && o.perturb < 1e6) || i > UINT32_MAX)
+                return cli_usage("gen", "--perturb needs INSTRUCTION:RELATIVE_ERROR, got '%s'", optarg);
+            break;
+        }
         case 'h': help(); return ETP_EXIT_OK;
         default: return cli_bad_option("gen", argv);
         }
@@ -154,6 +179,8 @@ static int gen_etdump(int argc, char **argv)
         return cli_usage("gen", "unexpected argument '%s'", argv[optind]);
     if (!o.etdump_path)
         return cli_usage("gen", "gen etdump needs -o FILE");
+    if ((o.tensor_elements || o.perturb != 0) && !o.debug_buffer_path)
+        return cli_usage("gen", "--tensor-elements and --perturb need --debug-buffer FILE");
     etp_error err;
     etp_error_clear(&err);
     etp_gen_result res;
@@ -171,6 +198,10 @@ static int gen_etdump(int argc, char **argv)
         report(o.pte_path, res.pte_bytes, NULL);
     if (o.etrecord_path)
         report(o.etrecord_path, res.etrecord_bytes, NULL);
+    if (o.debug_buffer_path) {
+        snprintf(what, sizeof what, "%" PRIu64 " logged tensors", res.tensors);
+        report(o.debug_buffer_path, res.debug_buffer_bytes, what);
+    }
     return ETP_EXIT_OK;
 }
 

@@ -430,7 +430,7 @@ etp_status etp_gen_demo_ex(const char *dir, uint32_t executions, uint64_t seed, 
     const gm_method *fwd = &p.methods[0];
     res->kernel_calls = d.flaws ? 7 : 8;
     res->delegate_calls = 1;
-    gm_etdump_opts eo = {fwd, executions, seed, 1.0};
+    gm_etdump_opts eo = {fwd, executions, seed, 1.0, NULL};
     etp_status st = gm_write_pte(&p, pte, &res->pte_bytes, err);
     if (!st)
         st = gm_write_etrecord(&p, etr, &res->etrecord_bytes, err);

@@ -59,6 +59,45 @@ static void profile_event(ed_ctx *c, const char *name, uint32_t name_len, int32_
     c->nevents++;
 }
 
+/* A DebugEvent logging a float32 tensor of @p elements at @p offset in the
+ * debug buffer: instruction @p instr's output, or (@p output) the method's,
+ * which the runtime logs with chain index -1 widened to 2^64-1 and
+ * instruction 0, Value.output true. */
+static void debug_event(ed_ctx *c, int32_t instr, int output, uint32_t elements, int64_t offset)
+{
+    fbb *b = &c->b;
+    int64_t sizes[1] = {elements}, strides[1] = {1};
+    fbb_ref vs = fbb_vec_scalars(b, sizes, 1, sizeof sizes[0]);
+    fbb_ref vst = fbb_vec_scalars(b, strides, 1, sizeof strides[0]);
+    fbb_table_begin(b);
+    fbb_add_i64(b, ETD_TENSOR_OFFSET, offset, 0);
+    fbb_add_ref(b, ETD_TENSOR_STRIDES, vst);
+    fbb_add_ref(b, ETD_TENSOR_SIZES, vs);
+    fbb_add_i8(b, ETD_TENSOR_SCALAR_TYPE, 6 /* Float */, 0);
+    fbb_ref t = fbb_table_end(b);
+    fbb_ref out = 0;
+    if (output) {
+        fbb_table_begin(b);
+        fbb_add_u8(b, 0, 1, 0); /* Bool.bool_val */
+        out = fbb_table_end(b);
+    }
+    fbb_table_begin(b);
+    fbb_add_ref(b, ETD_VAL_OUTPUT, out);
+    fbb_add_ref(b, ETD_VAL_TENSOR, t);
+    fbb_add_i8(b, ETD_VAL_TYPE, 5 /* Tensor */, 0);
+    fbb_ref val = fbb_table_end(b);
+    fbb_table_begin(b);
+    fbb_add_i32(b, ETD_DE_DID_INT, -1, -1);
+    fbb_add_ref(b, ETD_DE_ENTRY, val);
+    fbb_add_i32(b, ETD_DE_INSTR, output ? 0 : instr, -1);
+    fbb_add_u64(b, ETD_DE_CHAIN, output ? UINT64_MAX : 0, 0);
+    fbb_ref de = fbb_table_end(b);
+    fbb_table_begin(b);
+    fbb_add_ref(b, ETD_EVENT_DEBUG, de);
+    fbb_ref ev = fbb_table_end(b);
+    gen_vec_append(&c->events, &ev, 1);
+}
+
 static void framework_event(ed_ctx *c, const char *name, uint64_t start, uint64_t end)
 {
     profile_event(c, name, (uint32_t)strlen(name), -1, 0, -1, NULL, 0, start, end);
@@ -90,8 +129,9 @@ static double jitter(gen_rng *r)
 }
 
 static uint64_t run_method(ed_ctx *c, const gm_program *p, const gm_method *m, uint64_t t,
-                           double speed)
+                           double speed, gm_tensor_log *tl)
 {
+    int32_t last_kernel = -1;
     gen_rng *r = &c->rng;
     const gm_instr *ins = m->instrs.items;
     const gm_operator *ops = m->ops.items;
@@ -109,6 +149,12 @@ static uint64_t run_method(ed_ctx *c, const gm_program *p, const gm_method *m, u
             if (ne == ns)
                 ne++;
             uint64_t end = ne + gap(c, 50, 250);
+            /* The kernel's out argument is logged inside its native_call
+             * scope: the debug event comes before both profile events. */
+            if (tl) {
+                debug_event(c, id, 0, tl->elements, gm_tensor_log_write(tl, id, -1));
+                last_kernel = id;
+            }
             profile_event(c, op->native, op->native_len, 0, id, -1, NULL, 0, ns, ne);
             profile_event(c, "OPERATOR_CALL", 13, 0, id, -1, NULL, 0, start, end);
             t = end;
@@ -133,6 +179,8 @@ static uint64_t run_method(ed_ctx *c, const gm_program *p, const gm_method *m, u
         t += gap(c, 30, 200);
     }
     uint64_t exec_end = t + gap(c, 100, 400);
+    if (tl && last_kernel >= 0) /* log_outputs() after the last instruction */
+        debug_event(c, -1, 1, tl->elements, gm_tensor_log_write(tl, -1, last_kernel));
     framework_event(c, "Method::execute", exec_start, exec_end);
     return exec_end;
 }
@@ -192,7 +240,7 @@ etp_status gm_write_etdump(const gm_program *p, const gm_etdump_opts *o, const c
     for (uint32_t run = 0; run < o->executions && !fbb_error(&c.b); run++) {
         /* The first run pays for cold caches; later ones vary a little. */
         double speed = run == 0 ? 1.15 + 0.1 * gen_unif(r) : 1.0 + 0.02 * gen_gauss(r);
-        t = run_method(&c, p, m, t, speed * c.scale);
+        t = run_method(&c, p, m, t, speed * c.scale, o->tensors);
         close_block(&c, "Execute");
         t += gap(&c, 3000, 40000);
     }

@@ -14,6 +14,8 @@
 #ifndef ETP_GEN_MODEL_H
 #define ETP_GEN_MODEL_H
 
+#include <stdio.h>
+
 #include "etprof/error.h"
 #include "gen/gen_util.h"
 
@@ -231,7 +233,33 @@ typedef struct gm_etdump_opts {
     uint32_t executions;      /* Execute blocks */
     uint64_t seed;
     double scale;             /* every duration times this (> 0; 1: as drawn) */
+    struct gm_tensor_log *tensors; /* log values too (gen_tensors.c), or NULL */
 } gm_etdump_opts;
+
+/* The values a generated run logs: each KernelCall's output, then the
+ * method's, written to a debug buffer as the runtime's BufferDataSink does
+ * (gen_tensors.c). */
+typedef struct gm_tensor_log {
+    FILE *fp;
+    const char *path;
+    uint32_t elements;        /* per tensor */
+    uint64_t seed;
+    uint32_t perturb_instruction;
+    double perturb;           /* 0: none */
+    uint64_t offset;          /* bytes written so far */
+    uint64_t tensors;         /* debug events written */
+    float *values;            /* scratch, elements of them */
+    int failed;               /* errno of a failed write, or -1 out of memory */
+} gm_tensor_log;
+
+/* Open @p path for @p elements-element tensors; ETP_OK or an error. */
+etp_status gm_tensor_log_open(gm_tensor_log *l, const char *path, uint32_t elements, uint64_t seed,
+                              uint32_t perturb_instruction, double perturb, etp_error *err);
+/* Write instruction @p instr's output (instr < 0: the method's output,
+ * that of the last KernelCall @p last) and return its offset in the buffer. */
+int64_t gm_tensor_log_write(gm_tensor_log *l, int32_t instr, int32_t last);
+/* Close the buffer; ETP_OK, or the first write error. */
+etp_status gm_tensor_log_close(gm_tensor_log *l, etp_error *err);
 /* Approximate ETDump size in bytes for @p runs executions of @p m. */
 uint64_t gm_etdump_estimate(const gm_method *m, uint32_t runs);
 /* Write the ETDump; @p events (optional) receives the number of events. */

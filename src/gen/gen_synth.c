@@ -475,8 +475,25 @@ etp_status etp_gen_etdump(const etp_gen_etdump_opts *o, etp_gen_result *res, etp
                              "format's 4 GiB limit",
                              o->executions, o->instructions);
     }
-    gm_etdump_opts eo = {m, o->executions, o->timing_seed ? o->timing_seed : o->seed, scale};
+    gm_tensor_log tl;
+    gm_etdump_opts eo = {m, o->executions, o->timing_seed ? o->timing_seed : o->seed, scale, NULL};
+    if (o->debug_buffer_path) {
+        st = gm_tensor_log_open(&tl, o->debug_buffer_path, o->tensor_elements, o->seed, o->perturb_instruction,
+                                o->perturb, err);
+        if (st) {
+            gm_free(&p);
+            return st;
+        }
+        eo.tensors = &tl;
+    }
     st = gm_write_etdump(&p, &eo, o->etdump_path, &res->etdump_bytes, &res->events, err);
+    if (eo.tensors) {
+        etp_status cst = gm_tensor_log_close(&tl, err);
+        if (!st)
+            st = cst;
+        res->debug_buffer_bytes = tl.offset;
+        res->tensors = tl.tensors;
+    }
     if (!st && o->pte_path)
         st = gm_write_pte(&p, o->pte_path, &res->pte_bytes, err);
     if (!st && o->etrecord_path)
