@@ -257,6 +257,50 @@ for row, (name, shape, off, a) in zip(doc["tensors"] if doc else [], tens):
            f"{name}{shape}: values equal numpy's (NaN and Inf spelt as strings)")
     expect(row["value_index"] is None, f"{name}: a float value is not the program's INT value: no value index")
 
+# 3b. Quantized values: the Cortex-M keyword-spotting program quantizes its input (instruction 0,
+# cortex_m::quantize_per_tensor) and dequantizes instruction 14's output (instruction 15): their
+# int8 tensors get the scale and zero point of those calls' constant arguments (read here from
+# flatc's decode of the program, not from etprof).
+KWS = os.path.join(R, "cm_et_arduino_kws_x10.pte")
+kp = flatc_json(KWS, "program.fbs", False)
+kv = kp["execution_plan"][0]["values"]
+kins = kp["execution_plan"][0]["chains"][0]["instructions"]
+
+
+def kargs(i):
+    return kins[i]["instr_args"]["args"]
+
+
+q_out = kargs(0)[-1]
+q_scale, q_zp = kv[kargs(0)[1]]["val"]["double_val"], kv[kargs(0)[2]]["val"]["int_val"]
+d_in = kargs(15)[0]
+d_scale, d_zp = kv[kargs(15)[1]]["val"]["double_val"], kv[kargs(15)[2]]["val"]["int_val"]
+qa = rng.integers(-128, 128, int(np.prod(kv[q_out]["val"]["sizes"]))).astype("<i1")
+qb = rng.integers(-128, 128, int(np.prod(kv[d_in]["val"]["sizes"]))).astype("<i1")
+qblob = qa.tobytes() + b"\0" * ((-len(qa)) % 64) + qb.tobytes()
+qev = [{"debug_event": {"chain_index": 0, "instruction_id": 0, "debug_entry": {"val": "Tensor", "tensor": {
+           "scalar_type": "CHAR", "sizes": kv[q_out]["val"]["sizes"], "strides": [490, 490, 10, 1], "offset": 0}}}},
+       {"debug_event": {"chain_index": 0, "instruction_id": 14, "debug_entry": {"val": "Tensor", "tensor": {
+           "scalar_type": "CHAR", "sizes": kv[d_in]["val"]["sizes"], "strides": [12, 1],
+           "offset": len(qa) + (-len(qa)) % 64}}}}]
+qev += [etdump_build.pe("OPERATOR_CALL", k, 100 + 10 * k, 105 + 10 * k) for k in range(16)]
+qev.append(etdump_build.pe("Method::execute", -1, 90, 400, chain=-1))
+qd = etdump_build.write(TMP, "kws_quant", [{"name": "Execute", "events": qev}])
+rc, doc, err = tensors_json(qd, KWS, "--debug-buffer", write("kws_quant.bin", qblob))
+qrows = doc["tensors"] if doc else []
+expect(rc == 0 and len(qrows) == 2, f"tensors on a Cortex-M program's int8 values ({err.strip()})")
+if len(qrows) == 2:
+    # (flatc prints doubles to 12 significant digits: compared to that)
+    expect((qrows[0]["value_index"], qrows[0]["quant_zero_point"]) == (q_out, q_zp)
+           and math.isclose(qrows[0]["quant_scale"], q_scale, rel_tol=1e-11),
+           f"quantize_per_tensor's output: value {q_out}, scale {q_scale}, zero point {q_zp}")
+    expect((qrows[1]["value_index"], qrows[1]["quant_zero_point"]) == (d_in, d_zp)
+           and math.isclose(qrows[1]["quant_scale"], d_scale, rel_tol=1e-11),
+           f"dequantize_per_tensor's input: value {d_in}, scale {d_scale}, zero point {d_zp}")
+    check_stats("int8 stored values", qrows[0], stats(qa))
+    expect(qrows[0]["dim_order"] == "[0,1,2,3]" and qrows[0]["strides"] == "[490,490,10,1]",
+           "strides recorded, the dim order they imply")
+
 # 4. Malformed: a buffer cut short, an event past the buffer, no buffer at all.
 short = write("short.bin", buf[:200])
 rc, _, err = run("tensors", DBG + ".etdp", DBG + ".bpte", "--debug-buffer", short)
