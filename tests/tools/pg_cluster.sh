@@ -14,7 +14,8 @@
 # /usr/lib/postgresql/15/bin. Missing binaries are an error, not a skip: CI
 # installs Debian's `postgresql`. ETP_PG_DURABLE=1 keeps fsync and synchronous
 # commits on (benchmarks); the tests turn them off (they kill clients, never
-# the server).
+# the server). ETP_PG_OPTIONS adds server options (e.g. "-c huge_pages=on" for
+# a benchmark on a machine with vm.nr_hugepages set).
 set -euo pipefail
 
 BIN=${ETP_PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -64,7 +65,7 @@ start)
     durable=""
   fi
   if ! as_server "$BIN/pg_ctl" -D "$tmp/data" -l "$tmp/server.log" -w -t 60 \
-      -o "-k $tmp/sock -c listen_addresses='' -p $port -c max_connections=60 $durable" start \
+      -o "-k $tmp/sock -c listen_addresses='' -p $port -c max_connections=60 $durable ${ETP_PG_OPTIONS:-}" start \
       >/dev/null; then
     cat "$tmp/server.log" >&2
     exit 1
