@@ -257,6 +257,18 @@ for row, (name, shape, off, a) in zip(doc["tensors"] if doc else [], tens):
            f"{name}{shape}: values equal numpy's (NaN and Inf spelt as strings)")
     expect(row["value_index"] is None, f"{name}: a float value is not the program's INT value: no value index")
 
+# A run whose output has another shape than the expected one fails the test (not an input error).
+oev = [{"debug_event": {"chain_index": 18446744073709551615, "instruction_id": 0, "debug_entry": {
+    "val": "Tensor", "output": {"bool_val": True},
+    "tensor": {"scalar_type": "INT", "sizes": [4], "strides": [1], "offset": 0}}}}]
+oev += [etdump_build.pe("OPERATOR_CALL", k, 100 + 10 * k, 105 + 10 * k) for k in range(3)]
+oev.append(etdump_build.pe("Method::execute", -1, 90, 200, chain=-1))
+od = etdump_build.write(TMP, "reshaped", [{"name": "Execute", "events": oev}])
+rc, out_text, err = run("tensors", od, DBG + ".bpte", "--debug-buffer", write("reshaped.bin", struct.pack("<4i", 2, 2, 2, 2)),
+                        "--testset", "0")
+expect(rc == 1 and "shapes differ: reference [2,2], compared [4]" in out_text,
+       f"an output of another shape: a mismatch saying so, exit 1 ({out_text.strip()[-140:]} {err.strip()})")
+
 # 3b. Quantized values: the Cortex-M keyword-spotting program quantizes its input (instruction 0,
 # cortex_m::quantize_per_tensor) and dequantizes instruction 14's output (instruction 15): their
 # int8 tensors get the scale and zero point of those calls' constant arguments (read here from

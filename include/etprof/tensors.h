@@ -91,6 +91,8 @@ typedef struct etp_bundled_output {
     int match;
     etp_tensor_gap gap;
     uint8_t scalar_bytes[8];     /**< a scalar expected value (expected's bytes point here) */
+    char problem[200];           /**< why the values could not be compared (shape or type
+                                      differ): then match is 0; "" otherwise */
 } etp_bundled_output;
 
 /** A bundled program's expected outputs against the logged ones. */

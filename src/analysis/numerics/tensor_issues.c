@@ -38,6 +38,11 @@ static etp_status note_bundled(etp_analysis *a, const etp_bundled_check *c)
     char ctx[256];
     snprintf(ctx, sizeof ctx, "{\"testset\":%" PRId32 ",\"execution\":%" PRId32 ",\"output\":%" PRIu32 "}",
              c->testset, w->execution, w->output);
+    if (w->problem[0])
+        return issue(etp_issue_add(&a->issues, "tensors.bundled_mismatch", ctx,
+                                   "%" PRIu32 " of %" PRIu32 " outputs do not match test case %" PRId32
+                                   " (test case from %s): %s",
+                                   c->mismatched, c->output_count, c->testset, c->testset_basis, w->problem));
     if (!w->got || !w->got->has_bytes)
         return issue(etp_issue_add(&a->issues, "tensors.bundled_mismatch", ctx,
                                    "%" PRIu32 " of %" PRIu32 " outputs do not match test case %" PRId32

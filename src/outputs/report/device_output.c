@@ -278,6 +278,9 @@ static void tensors_text(FILE *fp, const etp_tensor_set *t)
     const etp_bundled_check *c = &t->bundled;
     if (c->done && !c->mismatched)
         fprintf(fp, "Bundled program: outputs match test case %d (%s)\n", c->testset, c->testset_basis);
+    else if (c->done && c->worst->problem[0])
+        fprintf(fp, "Bundled program: %u of %u outputs DIFFER from test case %d: %s\n", c->mismatched,
+                c->output_count, c->testset, c->worst->problem);
     else if (c->done)
         fprintf(fp, "Bundled program: %u of %u outputs DIFFER from test case %d: element %llu expected %.9g, got %.9g\n",
                 c->mismatched, c->output_count, c->testset, (unsigned long long)c->worst->gap.worst_index,

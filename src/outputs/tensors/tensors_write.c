@@ -121,6 +121,11 @@ void etp_bundled_check_json(etp_jw *w, const etp_bundled_check *c)
         else
             etp_jw_null(w);
         etp_jw_kbool(w, "match", o->match);
+        etp_jw_key(w, "problem");
+        if (o->problem[0])
+            etp_jw_str(w, o->problem);
+        else
+            etp_jw_null(w);
         etp_jw_key(w, "gap");
         gap_json(w, &o->gap);
         etp_jw_obj_end(w);
@@ -245,6 +250,9 @@ void etp_tensors_text(FILE *fp, const etp_tensor_set *s, uint64_t values)
     if (c->done && !c->mismatched)
         fprintf(fp, "\nbundled program: %" PRIu32 " output(s) match test case %" PRId32 " (%s; rtol %g, atol %g)\n",
                 c->output_count, c->testset, c->testset_basis, c->tol.rtol, c->tol.atol);
+    else if (c->done && c->worst->problem[0])
+        fprintf(fp, "\nbundled program: %" PRIu32 " of %" PRIu32 " output(s) DIFFER from test case %" PRId32 " (%s): %s\n",
+                c->mismatched, c->output_count, c->testset, c->testset_basis, c->worst->problem);
     else if (c->done)
         fprintf(fp, "\nbundled program: %" PRIu32 " of %" PRIu32 " output(s) DIFFER from test case %" PRId32
                     " (%s): execution %" PRId32 " output %" PRIu32 " element %" PRIu64 ": expected %.9g, got %.9g\n",
