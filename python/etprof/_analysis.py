@@ -138,6 +138,18 @@ def take_carried(etdump, debug_buffer, view, carry):
             from_log = True
     if debug_buffer is None and view.debug_carrier:
         debug_buffer = write("debug_buffer.bin", carried(lib.etp_device_log_debug_buffer, view.debug_carrier))
+    elif view.debug_carrier:
+        # As the CLI: a given buffer must be the one a log carries.
+        data = carried(lib.etp_device_log_debug_buffer, view.debug_carrier)
+        try:
+            with open(debug_buffer, "rb") as f:
+                same = f.read() == data
+        except OSError:
+            same = True  # the missing file is reported where it is read
+        if not same:
+            raise _errors.MismatchError("mismatch", f"a log carries a debug buffer ({len(data)} bytes) "
+                                        "that differs from this one", file=os.fspath(debug_buffer),
+                                        status=6)
     if etdump is None:
         raise _errors.usage("an ETDump is required (no log carries one)")
     return etdump, debug_buffer, from_log and view.has_tick_unit and view.tick_unit == unit_code("cycles", "unit")

@@ -231,3 +231,26 @@ def test_unknown_values_are_usage_errors(analysis):
 def test_bad_numerics_are_usage_errors(kw):
     with pytest.raises(etprof.UsageError):
         etprof.analyze(ETDP, pte=BPTE, debug_buffer=BUF, **kw)
+
+
+def test_a_log_carried_buffer(tmp_path):
+    """The runner's log carrying the ETDump and the debug buffer (base64, as
+    `etprof extract` reads them): the values read from the carried bytes; a
+    different given buffer is a mismatch, as with the CLI."""
+    import base64
+    enc = lambda p: base64.b64encode(open(p, "rb").read()).decode()
+    log = tmp_path / "console.log"
+    log.write_text(open(LOG).read() + "#[RUN THIS]\necho \"%s\" | base64 -d >etdump.bin\n"
+                   "echo \"%s\" | base64 -d >debug_buffer.bin\n#[END]\n" % (enc(ETDP), enc(BUF)))
+    with etprof.analyze(pte=BPTE, logs=[log]) as a:
+        assert list(a.tensors()["key"]) == KEYS
+        assert a.tensor_values("output/0").tolist() == [[2, 2], [2, 2]]
+        assert a.bundled_check()["compared"] is True
+    with etprof.analyze(pte=BPTE, logs=[log], debug_buffer=BUF) as a:
+        assert len(a.tensors()) == 4
+    other = tmp_path / "other.bin"
+    other.write_bytes(open(BUF, "rb").read()[:-1] + b"\x01")
+    with pytest.raises(etprof.MismatchError):
+        etprof.analyze(pte=BPTE, logs=[log], debug_buffer=other)
+    assert cli("tensors", "--pte", BPTE, "--log", str(log), "--debug-buffer", str(other),
+               check=False).returncode == 1
