@@ -254,3 +254,53 @@ def test_a_log_carried_buffer(tmp_path):
         etprof.analyze(pte=BPTE, logs=[log], debug_buffer=other)
     assert cli("tensors", "--pte", BPTE, "--log", str(log), "--debug-buffer", str(other),
                check=False).returncode == 1
+
+
+def test_element_types(tmp_path):
+    """A generated ETDump (flatc -b) logging one value of each kind: numpy's
+    dtypes viewed in place (float32, float16, bool, int64 in a tensor list),
+    BFloat16 and Float8 decoded to float32, an Int scalar copied."""
+    vals = [("FLOAT", [3, 2], 0), ("HALF", [4], 32), ("BFLOAT16", [2, 2], 48), ("BOOL", [3], 64)]
+    entries = [{"val": "Tensor", "tensor": {"scalar_type": t, "sizes": s, "offset": o}}
+               for t, s, o in vals]
+    entries += [{"val": "TensorList", "tensor_list": {"tensors": [
+                    {"scalar_type": "LONG", "sizes": [2], "offset": 80},
+                    {"scalar_type": "FLOAT8E4M3FN", "sizes": [4], "offset": 96}]}},
+                {"val": "Int", "int_value": {"int_val": -7}}]
+    events = [{"debug_event": {"chain_index": 0, "instruction_id": 0, "debug_entry": v}} for v in entries]
+    events.append({"profile_event": {"chain_index": -1, "instruction_id": 0, "start_time": 0,
+                                     "end_time": 100, "name": "Method::execute"}})
+    (tmp_path / "gen.json").write_text(json.dumps({"run_data": [{"name": "Execute", "events": events}]}))
+    subprocess.run(["flatc", "-b", "--size-prefixed", "-o", str(tmp_path),
+                    os.path.join(SCHEMAS, "etdump.fbs"), str(tmp_path / "gen.json")], check=True)
+    buf = bytearray(128)
+    buf[0:24] = np.arange(6, dtype="<f4").tobytes()
+    buf[32:40] = np.array([0.5, -1, 2, 65504], dtype="<f2").tobytes()
+    bf16 = np.array([1.5, -2, 3.25, 0], dtype="<f4")
+    buf[48:56] = (bf16.view("<u4") >> 16).astype("<u2").tobytes()  # exact: low halves are 0
+    buf[64:67] = bytes([1, 0, 1])
+    buf[80:96] = np.array([-3, 2 ** 40], dtype="<i8").tobytes()
+    buf[96:100] = bytes([0x38, 0x40, 0xB8, 0x00])  # e4m3fn: 1, 2, -1, 0
+    (tmp_path / "gen.bin").write_bytes(bytes(buf))
+    with etprof.analyze(tmp_path / "gen.etdp", pte=run("et_add_x10"), debug_buffer=tmp_path / "gen.bin") as a:
+        df = a.tensors()
+        assert list(df["dtype"]) == ["FLOAT", "HALF", "BFLOAT16", "BOOL", "LONG", "FLOAT8E4M3FN", "LONG"]
+        want = {
+            "forward_0_0/0": (np.float32, np.arange(6, dtype=np.float32).reshape(3, 2), True),
+            "forward_0_0/1": (np.float16, np.array([0.5, -1, 2, 65504], dtype=np.float16), True),
+            "forward_0_0/2": (np.float32, bf16.reshape(2, 2), False),
+            "forward_0_0/3": (np.bool_, np.array([True, False, True]), True),
+            "forward_0_0/4": (np.int64, np.array([-3, 2 ** 40]), True),
+            "forward_0_0/4.1": (np.float32, np.array([1, 2, -1, 0], dtype=np.float32), False),
+            "forward_0_0/5": (np.int64, np.array(-7), False),
+        }
+        assert list(df["key"]) == list(want)
+        for key, (dtype, values, view) in want.items():
+            got = a.tensor_values(key)
+            assert got.dtype == dtype and got.shape == values.shape, key
+            assert np.array_equal(got, values), (key, got)
+            if view:  # numpy has the dtype: the buffer's bytes, read-only
+                assert not got.flags.owndata and not got.flags.writeable, key
+            row = df[df["key"] == key].iloc[0]
+            f = values.astype(np.float64)
+            assert row["min"] == f.min() and row["max"] == f.max(), key
