@@ -50,6 +50,17 @@ char *etp_analysis_json(const etp_analysis *a, unsigned flags, size_t *len);
 char *etp_inspect_json(const etp_inspect *in, const etp_etdump *d, const etp_program *p, int raw,
                        size_t *len);
 
+/**
+ * The run's logged values as the document `etprof tensors --json [--values
+ * N]` prints (schema etprof.tensors v1: inputs, counts, the columns with
+ * their units, "bundled_check", and each value with its first @p values
+ * elements; 0: none), compact. Needs the analysis' tensor set (the options'
+ * debug_buffer_data, etprof/tensors.h).
+ * @param len    receives the length (may be NULL)
+ * @return the text, or NULL when @p a has no tensor set or out of memory
+ */
+char *etp_analysis_tensors_json(const etp_analysis *a, uint64_t values, size_t *len);
+
 /** Release a text returned by libetprof (these functions, etp_summary_json(),
  *  etp_publish()'s summary). Safe on NULL. */
 void etp_text_free(char *text);

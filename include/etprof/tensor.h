@@ -71,6 +71,11 @@ etp_status etp_tensor_view_init(etp_tensor_view *out, int scalar_type, uint32_t 
  *  type). @p t->data must be set. Pure. */
 double etp_tensor_value(const etp_tensor_view *t, uint64_t i);
 
+/** Elements @p first .. @p first + @p n - 1 (all < numel) of @p t as
+ *  doubles into @p out (@p n of them), as etp_tensor_value() reads each:
+ *  for bindings that read a whole tensor in one call. Pure. */
+void etp_tensor_values(const etp_tensor_view *t, uint64_t first, uint64_t n, double *out);
+
 /**
  * What one pass over a tensor's values gives. NaN and Inf are counted and
  * left out of every other figure, so one NaN does not hide the rest. The

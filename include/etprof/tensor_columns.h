@@ -61,6 +61,10 @@ typedef struct etp_tcol {
 /** The columns, in etp_tcol_id order (ETP_TCOL_COUNT_OF_COLUMNS of them; static). */
 const etp_tcol *etp_tensor_columns(void);
 
+/** ETP_TCOL_COUNT_OF_COLUMNS: how many etp_tensor_columns() returns, for
+ *  bindings that cannot read the enum. */
+size_t etp_tensor_column_count(void);
+
 /** Cell @p id of @p t; text cells may be formatted into @p buf (@p cap bytes). */
 etp_tcell etp_tensor_cell(const etp_logged_tensor *t, etp_tcol_id id, char *buf, size_t cap);
 

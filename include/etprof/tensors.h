@@ -161,6 +161,11 @@ void etp_tensor_set_free(etp_tensor_set *s);
 /** The item with key @p key in execution @p execution, or NULL. */
 const etp_logged_tensor *etp_tensor_set_find(const etp_tensor_set *s, const char *key, int32_t execution);
 
+/** The set analysis @p a built (etp_analysis.tensors: owned by the
+ *  analysis, valid until it is freed), or NULL when it was made without the
+ *  debug buffer's bytes; for bindings that cannot read the analysis' struct. */
+const etp_tensor_set *etp_analysis_tensor_set(const struct etp_analysis *a);
+
 #ifdef __cplusplus
 }
 #endif

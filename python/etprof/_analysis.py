@@ -1,10 +1,12 @@
 """etprof.analyze() and the Analysis it returns."""
 import ctypes
 import json
+import math
+import numbers
 import os
 import threading
 
-from . import _errors, _lib, _table
+from . import _errors, _lib, _table, _tensors
 
 
 def unit_code(name, what):
@@ -136,6 +138,18 @@ def take_carried(etdump, debug_buffer, view, carry):
             from_log = True
     if debug_buffer is None and view.debug_carrier:
         debug_buffer = write("debug_buffer.bin", carried(lib.etp_device_log_debug_buffer, view.debug_carrier))
+    elif view.debug_carrier:
+        # As the CLI: a given buffer must be the one a log carries.
+        data = carried(lib.etp_device_log_debug_buffer, view.debug_carrier)
+        try:
+            with open(debug_buffer, "rb") as f:
+                same = f.read() == data
+        except OSError:
+            same = True  # the missing file is reported where it is read
+        if not same:
+            raise _errors.MismatchError("mismatch", f"a log carries a debug buffer ({len(data)} bytes) "
+                                        "that differs from this one", file=os.fspath(debug_buffer),
+                                        status=6)
     if etdump is None:
         raise _errors.usage("an ETDump is required (no log carries one)")
     return etdump, debug_buffer, from_log and view.has_tick_unit and view.tick_unit == unit_code("cycles", "unit")
@@ -144,7 +158,7 @@ def take_carried(etdump, debug_buffer, view, carry):
 def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_unit=None,
             unit=None, cpu_hz=None, hash_program=True, debug_buffer=None, findings=None,
             skip_executions=0, rank_by="avg", statistics_mode=None, profiling_device=None,
-            leading_blocks=None, core_key=None):
+            leading_blocks=None, core_key=None, testset=None, rtol=None, atol=None):
     """Analyse a run: the ETDump with its program (.pte/.bpte) and/or ETRecord,
     optionally the runner's and devices' logs, as `etprof analyze` does.
 
@@ -172,7 +186,15 @@ def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_u
     ETDump; every tensor its debug events logged must lie inside it (as
     `etprof analyze --debug-buffer`). findings: thresholds of the findings to
     change, {"CODE.KEY": value} (as `--finding CODE.KEY=VALUE`; the codes and
-    keys are in docs/findings.md). Returns an Analysis; raises etprof.Error."""
+    keys are in docs/findings.md). The debug buffer's bytes are read too:
+    every value the run logged, attributed and with its statistics
+    (Analysis.tensors(), tensor_values()), and a bundled program's expected
+    outputs checked against the logged ones (Analysis.bundled_check(), the
+    tensors.bundled_* issues). testset: the bundled test case that ran, when
+    neither the ETDump nor the runner log names it (`--testset`, from 0).
+    rtol, atol: the check's tolerance (`--rtol`, `--atol`, numbers from 0;
+    None: ExecuTorch's 1e-5 and 1e-8). Returns an Analysis; raises
+    etprof.Error."""
     if pte is None and etrecord is None:
         raise _errors.usage("give an etrecord, a pte program, or both")
     if isinstance(logs, (str, bytes, os.PathLike)):
@@ -186,6 +208,7 @@ def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_u
     if rank_by not in RANK_KEYS:
         raise _errors.usage(f"rank_by is avg, p50 or max, got {rank_by!r}")
     nx = nx_options(statistics_mode, profiling_device, leading_blocks, core_key)
+    numerics = numerics_options(testset, rtol, atol)
     dlogs, log, view = open_logs(logs)
     carry = {}  # the files a log carries, written where the library can read them
     try:
@@ -222,15 +245,24 @@ def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_u
         # The library parses and checks the setting, as for the CLI.
         _errors.check(_lib.lib.etp_finding_settings_parse(ctypes.byref(opt.findings),
                                                          f"{key}={value!r}".encode(), ctypes.byref(err)), err)
-    dbg_b = None
+    opt.testset, opt.tolerance_given, opt.rtol, opt.atol = numerics
+    dbg_b = dbg_data = None
+    dbg_address = 0
     if debug_buffer is not None:
         try:
-            size = os.stat(debug_buffer).st_size
+            with open(debug_buffer, "rb") as f:
+                dbg_data = f.read()
         except OSError as e:
+            for h in dlogs:
+                _lib.lib.etp_device_log_free(h)
             raise _errors.ReadError("io", f"cannot open: {e.strerror}", file=os.fspath(debug_buffer),
                                     status=1) from None
         dbg_b = _lib.path_arg(debug_buffer)
-        opt.has_debug_buffer, opt.debug_buffer_size, opt.debug_buffer_name = 1, size, dbg_b
+        opt.has_debug_buffer, opt.debug_buffer_size, opt.debug_buffer_name = 1, len(dbg_data), dbg_b
+        # The bytes object's own storage (immutable, no copy): the analysis'
+        # tensor set points into it, and tensor_values() views it.
+        dbg_address = ctypes.cast(ctypes.c_char_p(dbg_data), ctypes.c_void_p).value
+        opt.debug_buffer_data = dbg_address
     dl_array = (ctypes.c_void_p * max(1, len(dlogs)))(*[h.value for h in dlogs])
     opt.device_logs = ctypes.cast(dl_array, ctypes.c_void_p) if dlogs else None
     opt.device_log_count = len(dlogs)
@@ -261,14 +293,41 @@ def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_u
                 statistics_mode=statistics_mode, profiling_device=profiling_device,
                 leading_blocks=leading_blocks, core_key=core_key,
                 source_unit=src, source_unit_given=source_unit is not None, unit=unit,
-                cpu_hz=cpu_hz, debug_buffer=debug_buffer, findings=dict(findings or {}))
+                cpu_hz=cpu_hz, debug_buffer=debug_buffer, findings=dict(findings or {}),
+                testset=testset, rtol=rtol, atol=atol)
     # The analysis may keep pointing at the options' strings (its method);
     # the options themselves are recorded when it is published or diffed.
     call["_keep"] = (opt, method_b, dbg_b, nx, dl_array)
     call["_device_logs"] = dlogs  # borrowed by the analysis: freed with it
     call["_carried"] = carry     # the carried files' directory: removed with it
     call["_c_options"] = opt
+    # The debug buffer's bytes: the tensor set borrows them for the
+    # analysis' life; numpy views of them keep them alive after it.
+    call["_debug_buffer"] = (dbg_data, dbg_address)
     return Analysis(out, inputs, call)
+
+
+def numerics_options(testset, rtol, atol):
+    """(testset, tolerance_given, rtol, atol) of etp_analysis_options,
+    checked as `--testset`, `--rtol` and `--atol` check them."""
+    if testset is None:
+        ts = -1
+    elif isinstance(testset, bool) or not isinstance(testset, numbers.Integral) \
+            or not 0 <= testset <= 2 ** 31 - 1:
+        raise _errors.usage(f"testset needs a test case index from 0, got {testset!r}")
+    else:
+        ts = int(testset)
+    tol = []
+    for name, v, default in (("rtol", rtol, 1e-5), ("atol", atol, 1e-8)):
+        if v is None:
+            tol.append(default)
+            continue
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v < 0:
+            raise _errors.usage(f"{name} needs a number from 0, got {v!r}")
+        tol.append(float(v))
+    if rtol is None and atol is None:
+        return ts, 0, 0.0, 0.0  # as etp_analysis_options_init() leaves them
+    return ts, 1, tol[0], tol[1]
 
 
 class Analysis:
@@ -284,6 +343,7 @@ class Analysis:
         self._summary = None
         self._doc = json.loads(_lib.text(_lib.lib.etp_analysis_json(handle, 1, None)))
         self.unit = call["unit"]
+        self._debug, self._debug_address = call.pop("_debug_buffer", (None, 0))
 
     # ---- lifetime ----
     def close(self):
@@ -300,6 +360,8 @@ class Analysis:
             tmp = self._call.pop("_carried", {}).get("dir")
             if tmp is not None:
                 tmp.cleanup()
+            # Arrays tensor_values() returned hold their own reference.
+            self._debug, self._debug_address = None, 0
 
     def __enter__(self):
         return self
@@ -410,6 +472,62 @@ class Analysis:
             dtype = _table.PANDAS_DTYPES.get(t, object)
             data[name] = pandas.array(vals, dtype=dtype) if dtype is not object else vals
         return pandas.DataFrame(data, columns=list(cols))
+
+    # ---- the logged values (a debug buffer was given) ----
+    def tensors(self):
+        """Every value the run logged (program outputs, instruction and
+        delegate intermediate outputs) as a pandas DataFrame: one row per
+        value in file order, the columns of `etprof tensors --csv` (and
+        detailed/tensors.csv) by the same names in the same order, read
+        through the library's column table (etprof/tensor_columns.h). Integer
+        columns are pandas' nullable Int64 (<NA> when empty), figures float64
+        (NaN when empty: a value with no finite element), text objects
+        (None). Raises etprof.UsageError without a debug buffer. Needs
+        pandas."""
+        with self._lock:
+            return _tensors.dataframe(self._handle())
+
+    def tensor_columns(self):
+        """The columns of tensors(): dicts with name, unit ("elements",
+        "bytes", "value": the tensor's own, or None), additive and meaning."""
+        return _tensors.columns()
+
+    def tensor_values(self, key, execution=0):
+        """The elements of logged value @key ("forward_0_1/0", "output/0")
+        of @execution as a numpy array of its shape, in the dtype of its
+        ScalarType (int8/uint8/int16/int32/int64/float16/float32/float64/
+        bool/uint16/uint32/uint64; the quantized types as their stored
+        integers; complex64/complex128). A tensor is a read-only view of the
+        debug buffer's bytes (no copy), valid after close(); a scalar (Int,
+        Bool, Double) a copy. BFloat16 and the Float8 types have no numpy
+        dtype: they are decoded by the library (etp_tensor_values) into a new
+        float32 array, which holds each value exactly. Raises
+        etprof.UsageError for a key not logged, a value logged without bytes,
+        or an element type not read as numbers. Needs numpy."""
+        with self._lock:
+            return _tensors.values(self._handle(), key, execution, self._debug, self._debug_address)
+
+    def bundled_check(self):
+        """A bundled program's (.bpte) expected outputs against the logged
+        ones, as `etprof tensors --json` writes "bundled_check": compared
+        (bool), reason (why not, or None), testset and testset_basis (which
+        test case, and how it was known), rtol, atol, tolerance_given, rule,
+        outputs_compared, outputs_mismatched, and outputs: dicts with
+        execution, output, key, match and gap (count, mismatches, mse, mae,
+        max_abs_err, snr_db, cosine, worst {index, reference, got}; floats,
+        NaN/inf included); plus bundled_program (bool). Raises
+        etprof.UsageError without a debug buffer."""
+        with self._lock:
+            return _tensors.bundled_check(self._handle())
+
+    def tensors_json(self, values=0):
+        """The logged values as the text `etprof tensors --json --values N`
+        prints (schema etprof.tensors v1), compact; @values: the first N
+        elements of each value too (0: none)."""
+        if isinstance(values, bool) or not isinstance(values, int) or values < 0:
+            raise _errors.usage(f"values needs a count from 0, got {values!r}")
+        with self._lock:
+            return _tensors.document(self._handle(), values)
 
     def to_dict(self):
         """The result as summary.json of a published bundle holds it (schema

@@ -327,6 +327,100 @@ class DiffPublishOptions(ctypes.Structure):
                 ("top", ctypes.c_uint32)]
 
 
+# etprof/tensor.h, etprof/tensors.h and etprof/tensor_columns.h: the logged values.
+TENSOR_MAX_RANK = 16  # ETP_TENSOR_MAX_RANK
+
+
+class TensorView(ctypes.Structure):
+    """etp_tensor_view (etprof/tensor.h): data borrows the debug buffer's bytes."""
+    _fields_ = [("scalar_type", ctypes.c_int8), ("rank", ctypes.c_uint32),
+                ("sizes", ctypes.c_int64 * TENSOR_MAX_RANK), ("numel", ctypes.c_uint64),
+                ("nbytes", ctypes.c_uint64), ("data", ctypes.c_void_p)]
+
+
+class TensorStats(ctypes.Structure):
+    """etp_tensor_stats (etprof/tensor.h)."""
+    _fields_ = [("count", ctypes.c_uint64), ("finite", ctypes.c_uint64), ("nan", ctypes.c_uint64),
+                ("pos_inf", ctypes.c_uint64), ("neg_inf", ctypes.c_uint64), ("zero", ctypes.c_uint64),
+                ("min", ctypes.c_double), ("max", ctypes.c_double), ("mean", ctypes.c_double),
+                ("std", ctypes.c_double), ("max_abs", ctypes.c_double)]
+
+
+class QuantParams(ctypes.Structure):
+    """etp_quant_params (etprof/tensor.h)."""
+    _fields_ = [("present", ctypes.c_int), ("scale", ctypes.c_double), ("zero_point", ctypes.c_int64)]
+
+
+class Tolerance(ctypes.Structure):
+    """etp_tolerance (etprof/tensor.h)."""
+    _fields_ = [("rtol", ctypes.c_double), ("atol", ctypes.c_double)]
+
+
+class TensorGap(ctypes.Structure):
+    """etp_tensor_gap (etprof/tensor.h)."""
+    _fields_ = [("count", ctypes.c_uint64), ("nonfinite_diff", ctypes.c_uint64),
+                ("mse", ctypes.c_double), ("mae", ctypes.c_double), ("max_abs_err", ctypes.c_double),
+                ("max_abs_index", ctypes.c_uint64), ("snr_db", ctypes.c_double),
+                ("cosine", ctypes.c_double), ("mismatches", ctypes.c_uint64),
+                ("worst_index", ctypes.c_uint64), ("worst_reference", ctypes.c_double),
+                ("worst_got", ctypes.c_double), ("exact_compare", ctypes.c_int)]
+
+
+class LoggedTensor(ctypes.Structure):
+    """etp_logged_tensor (etprof/tensors.h): one logged value of a tensor set."""
+    _fields_ = [("key", ctypes.c_char_p), ("origin", ctypes.c_int), ("run", ctypes.c_uint32),
+                ("execution", ctypes.c_int32), ("event", ctypes.c_uint32),
+                ("event_offset", ctypes.c_uint32), ("item", ctypes.c_uint32),
+                ("position", ctypes.c_uint32), ("chain", ctypes.c_int32),
+                ("instruction", ctypes.c_int32), ("delegate_id_int", ctypes.c_int32),
+                ("delegate_id_str", ctypes.c_char_p), ("name", ctypes.c_char_p),
+                ("value_index", ctypes.c_int32), ("entity", ctypes.c_void_p),
+                ("source_operators", ctypes.c_char_p), ("value_type", ctypes.c_int8),
+                ("has_bytes", ctypes.c_int), ("buffer_offset", ctypes.c_int64),
+                ("view", TensorView), ("dtype_class", ctypes.c_int), ("stats", TensorStats),
+                ("quant", QuantParams), ("scalar_bytes", ctypes.c_uint8 * 8)]
+
+
+class BundledOutput(ctypes.Structure):
+    """etp_bundled_output (etprof/tensors.h)."""
+    _fields_ = [("execution", ctypes.c_int32), ("output", ctypes.c_uint32),
+                ("got", ctypes.POINTER(LoggedTensor)), ("expected", TensorView),
+                ("scalar_expected", ctypes.c_int), ("match", ctypes.c_int), ("gap", TensorGap),
+                ("scalar_bytes", ctypes.c_uint8 * 8)]
+
+
+class BundledCheck(ctypes.Structure):
+    """etp_bundled_check (etprof/tensors.h)."""
+    _fields_ = [("bundled_program", ctypes.c_int), ("done", ctypes.c_int),
+                ("reason", ctypes.c_char_p), ("testset", ctypes.c_int32),
+                ("testset_basis", ctypes.c_char_p), ("tol", Tolerance), ("tol_given", ctypes.c_int),
+                ("output_count", ctypes.c_uint32), ("outputs", ctypes.POINTER(BundledOutput)),
+                ("mismatched", ctypes.c_uint32), ("worst", ctypes.POINTER(BundledOutput))]
+
+
+class TensorSet(ctypes.Structure):
+    """etp_tensor_set (etprof/tensors.h): owned by the analysis."""
+    _fields_ = [("buffer_name", ctypes.c_char_p), ("buffer_size", ctypes.c_uint64),
+                ("count", ctypes.c_uint32), ("items", ctypes.POINTER(LoggedTensor)),
+                ("tensors", ctypes.c_uint32), ("scalars", ctypes.c_uint32),
+                ("not_decoded", ctypes.c_uint32), ("without_bytes", ctypes.c_uint32),
+                ("bytes", ctypes.c_uint64), ("program_outputs", ctypes.c_uint32),
+                ("op_text_count", ctypes.c_uint32), ("op_texts", ctypes.POINTER(ctypes.c_char_p)),
+                ("bundled", BundledCheck)]
+
+
+class TCell(ctypes.Structure):
+    """etp_tcell (etprof/tensor_columns.h): s is borrowed (the set, or the caller's buffer)."""
+    _fields_ = [("kind", ctypes.c_int), ("s", ctypes.c_void_p), ("i", ctypes.c_int64),
+                ("u", ctypes.c_uint64), ("d", ctypes.c_double)]
+
+
+class TCol(ctypes.Structure):
+    """etp_tcol (etprof/tensor_columns.h)."""
+    _fields_ = [("id", ctypes.c_int), ("name", ctypes.c_char_p), ("unit", ctypes.c_char_p),
+                ("additive", ctypes.c_int), ("meaning", ctypes.c_char_p)]
+
+
 P = ctypes.c_void_p
 PP = ctypes.POINTER(ctypes.c_void_p)
 ERR = ctypes.POINTER(Error_)
@@ -423,6 +517,15 @@ _PROTOTYPES = {
                                   ctypes.POINTER(AnalysisOptions)]),
     "etp_diff_json": (P, [ctypes.POINTER(Diff), ctypes.c_char_p, SIZE]),
     "etp_diff_csv": (P, [ctypes.POINTER(Diff), SIZE]),
+    "etp_analysis_tensor_set": (ctypes.POINTER(TensorSet), [P]),
+    "etp_analysis_tensors_json": (P, [P, ctypes.c_uint64, SIZE]),
+    "etp_tensor_columns": (ctypes.POINTER(TCol), []),
+    "etp_tensor_column_count": (ctypes.c_size_t, []),
+    "etp_tensor_cell": (TCell, [P, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]),
+    "etp_tensor_set_find": (ctypes.POINTER(LoggedTensor), [ctypes.POINTER(TensorSet), ctypes.c_char_p,
+                                                           ctypes.c_int32]),
+    "etp_tensor_values": (None, [ctypes.POINTER(TensorView), ctypes.c_uint64, ctypes.c_uint64,
+                                 ctypes.POINTER(ctypes.c_double)]),
     "etp_diff_publish": (ctypes.c_int, [ctypes.POINTER(Diff), ctypes.POINTER(DiffPublishOptions),
                                         ERR]),
 }
@@ -465,6 +568,10 @@ _MIRRORED = {
     "etp_history_point": HistoryPoint, "etp_history_series": HistorySeries,
     "etp_store_series_query": StoreSeriesQuery, "etp_history_series_set": HistorySeriesSet,
     "etp_regression_options": RegressionOptions, "etp_regression": Regression,
+    "etp_tensor_view": TensorView, "etp_tensor_stats": TensorStats, "etp_quant_params": QuantParams,
+    "etp_tolerance": Tolerance, "etp_tensor_gap": TensorGap, "etp_logged_tensor": LoggedTensor,
+    "etp_bundled_output": BundledOutput, "etp_bundled_check": BundledCheck,
+    "etp_tensor_set": TensorSet, "etp_tcell": TCell, "etp_tcol": TCol,
 }
 
 

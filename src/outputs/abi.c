@@ -15,6 +15,9 @@
 #include "etprof/inspect.h"
 #include "etprof/publish.h"
 #include "etprof/store.h"
+#include "etprof/tensor.h"
+#include "etprof/tensor_columns.h"
+#include "etprof/tensors.h"
 
 #define ENTRY(t) {#t, sizeof(t)}
 
@@ -56,6 +59,17 @@ static const struct {
     ENTRY(etp_history_series_set),
     ENTRY(etp_regression_options),
     ENTRY(etp_regression),
+    ENTRY(etp_tensor_view),
+    ENTRY(etp_tensor_stats),
+    ENTRY(etp_quant_params),
+    ENTRY(etp_tolerance),
+    ENTRY(etp_tensor_gap),
+    ENTRY(etp_logged_tensor),
+    ENTRY(etp_bundled_output),
+    ENTRY(etp_bundled_check),
+    ENTRY(etp_tensor_set),
+    ENTRY(etp_tcell),
+    ENTRY(etp_tcol),
 };
 
 size_t etp_abi_struct_size(const char *type_name)

@@ -23,6 +23,7 @@ ANALYSIS = {
     "--skip-executions": "skip_executions", "--rank-by": "rank_by",
     "--nx-statistics-mode": "statistics_mode", "--nx-profiling-device": "profiling_device",
     "--nx-leading-blocks": "leading_blocks", "--nx-core-key": "core_key",
+    "--testset": "testset", "--rtol": "rtol", "--atol": "atol",
 }
 # CLI option -> Analysis.publish() keyword (the bundle's choices).
 PUBLISH = {"-o": "directory", "--output": "directory", "--format": "format",
@@ -44,6 +45,8 @@ FIELDS = {
     "skip_executions": "skip_executions", "rank_by": "rank_by", "device_logs": "logs",
     "device_log_count": "logs", "has_debug_buffer": "debug_buffer",
     "debug_buffer_size": "debug_buffer", "debug_buffer_name": "debug_buffer",
+    "debug_buffer_data": "debug_buffer", "testset": "testset",
+    "tolerance_given": ("rtol", "atol"), "rtol": "rtol", "atol": "atol",
     "findings": "findings",
     "nx_options": ("statistics_mode", "profiling_device", "leading_blocks", "core_key"),
 }

@@ -54,6 +54,11 @@ const etp_tcol *etp_tensor_columns(void)
     return columns;
 }
 
+size_t etp_tensor_column_count(void)
+{
+    return ETP_TCOL_COUNT_OF_COLUMNS;
+}
+
 static etp_tcell str(const char *s)
 {
     etp_tcell c = {s ? ETP_TCELL_STR : ETP_TCELL_NONE, s, 0, 0, 0};

@@ -549,3 +549,8 @@ const etp_logged_tensor *etp_tensor_set_find(const etp_tensor_set *s, const char
             return &s->items[i];
     return NULL;
 }
+
+const etp_tensor_set *etp_analysis_tensor_set(const etp_analysis *a)
+{
+    return a ? a->tensors : NULL;
+}

@@ -96,6 +96,12 @@ double etp_tensor_value(const etp_tensor_view *t, uint64_t i)
     }
 }
 
+void etp_tensor_values(const etp_tensor_view *t, uint64_t first, uint64_t n, double *out)
+{
+    for (uint64_t k = 0; k < n; k++)
+        out[k] = etp_tensor_value(t, first + k);
+}
+
 etp_status etp_tensor_view_init(etp_tensor_view *out, int scalar_type, uint32_t rank, const int64_t *sizes,
                                 const int32_t *sizes32, const uint8_t *data, const char *path, int64_t offset,
                                 const char *what, etp_error *err)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "etprof/etdump.h"
+#include "etprof/json.h"
 #include "etprof/tensor_columns.h"
 #include "outputs/tensors/tensors_write.h"
 
@@ -200,6 +201,16 @@ void etp_tensors_json(etp_jw *w, const etp_analysis *a, const etp_tensor_set *s,
     }
     etp_jw_arr_end(w);
     etp_jw_obj_end(w);
+}
+
+char *etp_analysis_tensors_json(const etp_analysis *a, uint64_t values, size_t *len)
+{
+    if (!a || !a->tensors)
+        return NULL;
+    etp_jw w;
+    etp_jw_init_mem(&w, 0);
+    etp_tensors_json(&w, a, a->tensors, values);
+    return etp_jw_take(&w, len);
 }
 
 static void fig_text(FILE *fp, const etp_logged_tensor *t, double v)
