@@ -377,7 +377,8 @@ class LoggedTensor(ctypes.Structure):
                 ("value_index", ctypes.c_int32), ("entity", ctypes.c_void_p),
                 ("source_operators", ctypes.c_char_p), ("value_type", ctypes.c_int8),
                 ("has_bytes", ctypes.c_int), ("buffer_offset", ctypes.c_int64),
-                ("view", TensorView), ("dtype_class", ctypes.c_int), ("stats", TensorStats),
+                ("view", TensorView), ("stride_count", ctypes.c_uint32),
+                ("strides", ctypes.c_int64 * 16), ("dtype_class", ctypes.c_int), ("stats", TensorStats),
                 ("quant", QuantParams), ("scalar_bytes", ctypes.c_uint8 * 8)]
 
 
@@ -386,7 +387,7 @@ class BundledOutput(ctypes.Structure):
     _fields_ = [("execution", ctypes.c_int32), ("output", ctypes.c_uint32),
                 ("got", ctypes.POINTER(LoggedTensor)), ("expected", TensorView),
                 ("scalar_expected", ctypes.c_int), ("match", ctypes.c_int), ("gap", TensorGap),
-                ("scalar_bytes", ctypes.c_uint8 * 8)]
+                ("scalar_bytes", ctypes.c_uint8 * 8), ("problem", ctypes.c_char * 200)]
 
 
 class BundledCheck(ctypes.Structure):

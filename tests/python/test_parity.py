@@ -51,7 +51,8 @@ FIELDS = {
     "nx_options": ("statistics_mode", "profiling_device", "leading_blocks", "core_key"),
 }
 NOT_FIELDS = {"wall_evidence": "set by `etprof run` from its own measurements",
-              "wall_evidence_count": "likewise"}
+              "wall_evidence_count": "likewise",
+              "testset_basis": "set by `etprof run` when it passes the runner's --testset_idx on"}
 
 
 def cli_options():
