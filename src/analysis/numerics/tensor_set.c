@@ -50,15 +50,8 @@ static etp_status oom(etp_error *err)
 /* Execution position of RunData @p run, or -1. */
 static int32_t execution_of(const etp_analysis *a, uint32_t run)
 {
-    uint32_t lo = 0, hi = a->execution_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (a->executions[mid] < run)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < a->execution_count && a->executions[lo] == run ? (int32_t)lo : -1;
+    uint32_t e = etp_analysis_execution_of_run(a, run);
+    return e == UINT32_MAX ? -1 : (int32_t)e;
 }
 
 /* The scale and zero point of each value the program quantizes: outputs of
