@@ -56,6 +56,12 @@ static void value_json(etp_jw *w, double v)
         etp_jw_double(w, v);
 }
 
+static void kvalue(etp_jw *w, const char *key, double v)
+{
+    etp_jw_key(w, key);
+    value_json(w, v);
+}
+
 static void gap_json(etp_jw *w, const etp_tensor_gap *g)
 {
     etp_jw_obj_begin(w);
@@ -63,24 +69,17 @@ static void gap_json(etp_jw *w, const etp_tensor_gap *g)
     etp_jw_kuint(w, "nonfinite_diff", g->nonfinite_diff);
     etp_jw_kuint(w, "mismatches", g->mismatches);
     etp_jw_kbool(w, "exact_compare", g->exact_compare);
-    etp_jw_key(w, "mse");
-    value_json(w, g->mse);
-    etp_jw_key(w, "mae");
-    value_json(w, g->mae);
-    etp_jw_key(w, "max_abs_err");
-    value_json(w, g->max_abs_err);
+    kvalue(w, "mse", g->mse);
+    kvalue(w, "mae", g->mae);
+    kvalue(w, "max_abs_err", g->max_abs_err);
     etp_jw_kuint(w, "max_abs_index", g->max_abs_index);
-    etp_jw_key(w, "snr_db");
-    value_json(w, g->snr_db);
-    etp_jw_key(w, "cosine");
-    value_json(w, g->cosine);
+    kvalue(w, "snr_db", g->snr_db);
+    kvalue(w, "cosine", g->cosine);
     etp_jw_key(w, "worst");
     etp_jw_obj_begin(w);
     etp_jw_kuint(w, "index", g->worst_index);
-    etp_jw_key(w, "reference");
-    value_json(w, g->worst_reference);
-    etp_jw_key(w, "got");
-    value_json(w, g->worst_got);
+    kvalue(w, "reference", g->worst_reference);
+    kvalue(w, "got", g->worst_got);
     etp_jw_obj_end(w);
     etp_jw_obj_end(w);
 }
@@ -89,20 +88,15 @@ void etp_bundled_check_json(etp_jw *w, const etp_bundled_check *c)
 {
     etp_jw_obj_begin(w);
     etp_jw_kbool(w, "compared", c->done);
-    if (c->reason)
-        etp_jw_kstr(w, "reason", c->reason);
-    else
-        etp_jw_key(w, "reason"), etp_jw_null(w);
+    etp_jw_key(w, "reason");
+    etp_jw_str(w, c->reason); /* null when compared */
     etp_jw_key(w, "testset");
     if (c->testset >= 0)
         etp_jw_int(w, c->testset);
     else
         etp_jw_null(w);
     etp_jw_key(w, "testset_basis");
-    if (c->testset_basis)
-        etp_jw_str(w, c->testset_basis);
-    else
-        etp_jw_null(w);
+    etp_jw_str(w, c->testset_basis);
     etp_jw_kdouble(w, "rtol", c->tol.rtol);
     etp_jw_kdouble(w, "atol", c->tol.atol);
     etp_jw_kbool(w, "tolerance_given", c->tol_given);
@@ -117,16 +111,10 @@ void etp_bundled_check_json(etp_jw *w, const etp_bundled_check *c)
         etp_jw_kint(w, "execution", o->execution);
         etp_jw_kuint(w, "output", o->output);
         etp_jw_key(w, "key");
-        if (o->got)
-            etp_jw_str(w, o->got->key);
-        else
-            etp_jw_null(w);
+        etp_jw_str(w, o->got ? o->got->key : NULL);
         etp_jw_kbool(w, "match", o->match);
         etp_jw_key(w, "problem");
-        if (o->problem[0])
-            etp_jw_str(w, o->problem);
-        else
-            etp_jw_null(w);
+        etp_jw_str(w, o->problem[0] ? o->problem : NULL);
         etp_jw_key(w, "gap");
         gap_json(w, &o->gap);
         etp_jw_obj_end(w);
@@ -143,10 +131,7 @@ void etp_tensors_json(etp_jw *w, const etp_analysis *a, const etp_tensor_set *s,
     etp_jw_kint(w, "schema_version", 1);
     etp_jw_kstr(w, "etdump", etp_etdump_path(a->etdump));
     etp_jw_key(w, "method");
-    if (a->method)
-        etp_jw_str(w, a->method);
-    else
-        etp_jw_null(w);
+    etp_jw_str(w, a->method);
     etp_jw_key(w, "debug_buffer");
     etp_jw_obj_begin(w);
     etp_jw_kstr(w, "name", s->buffer_name);
@@ -168,10 +153,7 @@ void etp_tensors_json(etp_jw *w, const etp_analysis *a, const etp_tensor_set *s,
         etp_jw_obj_begin(w);
         etp_jw_kstr(w, "name", cols[c].name);
         etp_jw_key(w, "unit");
-        if (cols[c].unit)
-            etp_jw_str(w, cols[c].unit);
-        else
-            etp_jw_null(w);
+        etp_jw_str(w, cols[c].unit);
         etp_jw_kbool(w, "additive", cols[c].additive);
         etp_jw_kstr(w, "meaning", cols[c].meaning);
         etp_jw_obj_end(w);
