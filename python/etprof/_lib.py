@@ -323,7 +323,7 @@ class DiffPublishOptions(ctypes.Structure):
     _fields_ = [("dir", ctypes.c_char_p), ("bundle_flags", ctypes.c_uint),
                 ("base_path", ctypes.c_char_p), ("new_path", ctypes.c_char_p),
                 ("options_json", ctypes.c_char_p), ("gate_json", ctypes.c_char_p),
-                ("top", ctypes.c_uint32)]
+                ("top", ctypes.c_uint32), ("numerics", ctypes.c_void_p)]
 
 
 P = ctypes.c_void_p
