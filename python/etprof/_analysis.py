@@ -144,7 +144,7 @@ def take_carried(etdump, debug_buffer, view, carry):
 def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_unit=None,
             unit=None, cpu_hz=None, hash_program=True, debug_buffer=None, findings=None,
             skip_executions=0, rank_by="avg", statistics_mode=None, profiling_device=None,
-            leading_blocks=None, core_key=None):
+            leading_blocks=None, core_key=None, read_tensors=False):
     """Analyse a run: the ETDump with its program (.pte/.bpte) and/or ETRecord,
     optionally the runner's and devices' logs, as `etprof analyze` does.
 
@@ -172,7 +172,10 @@ def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_u
     ETDump; every tensor its debug events logged must lie inside it (as
     `etprof analyze --debug-buffer`). findings: thresholds of the findings to
     change, {"CODE.KEY": value} (as `--finding CODE.KEY=VALUE`; the codes and
-    keys are in docs/findings.md). Returns an Analysis; raises etprof.Error."""
+    keys are in docs/findings.md). read_tensors: also read the values the
+    run logged from debug_buffer (the analysis keeps the buffer's bytes; as
+    `etprof tensors` and `etprof diff --numerics` read them). Returns an
+    Analysis; raises etprof.Error."""
     if pte is None and etrecord is None:
         raise _errors.usage("give an etrecord, a pte program, or both")
     if isinstance(logs, (str, bytes, os.PathLike)):
@@ -222,7 +225,7 @@ def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_u
         # The library parses and checks the setting, as for the CLI.
         _errors.check(_lib.lib.etp_finding_settings_parse(ctypes.byref(opt.findings),
                                                          f"{key}={value!r}".encode(), ctypes.byref(err)), err)
-    dbg_b = None
+    dbg_b = dbg_bytes = None
     if debug_buffer is not None:
         try:
             size = os.stat(debug_buffer).st_size
@@ -231,6 +234,15 @@ def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_u
                                     status=1) from None
         dbg_b = _lib.path_arg(debug_buffer)
         opt.has_debug_buffer, opt.debug_buffer_size, opt.debug_buffer_name = 1, size, dbg_b
+        if read_tensors:
+            with open(debug_buffer, "rb") as f:
+                data = f.read()
+            # Borrowed by the analysis for its life: kept with the call below.
+            dbg_bytes = ctypes.create_string_buffer(data, max(1, len(data)))
+            opt.debug_buffer_size = len(data)
+            opt.debug_buffer_data = ctypes.cast(dbg_bytes, ctypes.c_void_p)
+    elif read_tensors:
+        raise _errors.usage("read_tensors needs a debug_buffer (or a log that carries one)")
     dl_array = (ctypes.c_void_p * max(1, len(dlogs)))(*[h.value for h in dlogs])
     opt.device_logs = ctypes.cast(dl_array, ctypes.c_void_p) if dlogs else None
     opt.device_log_count = len(dlogs)
@@ -264,7 +276,8 @@ def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_u
                 cpu_hz=cpu_hz, debug_buffer=debug_buffer, findings=dict(findings or {}))
     # The analysis may keep pointing at the options' strings (its method);
     # the options themselves are recorded when it is published or diffed.
-    call["_keep"] = (opt, method_b, dbg_b, nx, dl_array)
+    call["_keep"] = (opt, method_b, dbg_b, nx, dl_array, dbg_bytes)
+    call["read_tensors"] = bool(read_tensors)
     call["_device_logs"] = dlogs  # borrowed by the analysis: freed with it
     call["_carried"] = carry     # the carried files' directory: removed with it
     call["_c_options"] = opt

@@ -32,6 +32,7 @@ PUBLIC = {
     "trace.h": "outputs", "publish.h": "outputs", "diff_io.h": "outputs", "history_io.h": "outputs",
     "gen.h": "gen", "store.h": "store",
     "nx_record.h": "formats", "nx_stats.h": "analysis", "gen_nx_stats.h": "gen",
+    "numeric_diff.h": "analysis",
 }
 # The folders of each layer (a new one is declared here, with the README's map).
 FOLDERS = {
