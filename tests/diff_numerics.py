@@ -269,6 +269,12 @@ def case_bundle(work):
     with open(os.path.join(o, "diff_summary.json")) as f:
         summary = json.load(f)
     nd = summary.get("numerics") or {}
+    import jsonschema
+    with open(os.path.join(SOURCE, "schemas", "json", "diff.v1.schema.json")) as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    errors = sorted(str(e.message) for e in jsonschema.Draft202012Validator(schema).iter_errors(summary))
+    expect(not errors and nd, "diff_summary.json with numerics validates against diff.v1.schema.json %s" % errors[:3])
     with open(os.path.join(o, "numerics.csv")) as f:
         rows = list(csv.DictReader(f))
     expect([r["key"] for r in rows] == [p["key"] for p in nd.get("pairs", [])] and
