@@ -59,7 +59,8 @@ static etp_logged_tensor *add(side *s, const char *key, etp_tensor_origin origin
     t->source_operators = ops;
     if (origin != ETP_TENSOR_PROGRAM_OUTPUT) {
         etp_entity *e = &s->ents[i];
-        memcpy(s->handles[i], handles, nh * sizeof *handles);
+        if (nh)
+            memcpy(s->handles[i], handles, nh * sizeof *handles);
         e->handles = nh ? s->handles[i] : NULL;
         e->handle_count = nh;
         t->entity = e;
