@@ -13,6 +13,7 @@
 
 #include "etprof/diff.h"
 #include "etprof/error.h"
+#include "etprof/numeric_diff.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,6 +68,11 @@ etp_status etp_diff_write_text(const etp_diff *d, const etp_diff_text_style *st,
  *  a malloc'd NUL-terminated text; NULL when out of memory. */
 char *etp_diff_json(const etp_diff *d, const char *gate_json, size_t *len);
 
+/** As etp_diff_json(), with @p numerics_json (a JSON object,
+ *  etp_numeric_diff_json()) as member "numerics" when not NULL. */
+char *etp_diff_json_with_numerics(const etp_diff *d, const char *gate_json, const char *numerics_json,
+                                  size_t *len);
+
 /** The CI gate's outcome as the JSON object `etprof diff --json` holds
  *  as "gate" and a diff bundle records (pretty, with a final newline):
  *  metric, kind, threshold_pct, no_significance, ratio, has_interval,
@@ -98,6 +104,46 @@ char *etp_diff_csv(const etp_diff *d, size_t *len);
  *  top entity row. NULL when out of memory. */
 char *etp_diff_html(const etp_diff *d, uint32_t top, size_t *len);
 
+/** As etp_diff_html(), with a numerics table of @p nd (NULL: none). */
+char *etp_diff_html_with_numerics(const etp_diff *d, const etp_numeric_diff *nd, uint32_t top, size_t *len);
+
+/* ---- Numerics (etprof/numeric_diff.h) ----------------------------------- */
+
+/**
+ * @p nd as the JSON object `etprof diff --numerics --json` holds as
+ * "numerics" (pretty): level, level_reason, execution, tolerance, counts
+ * (values, pairs, compared, incomparable, diverged), unmatched {base, new},
+ * first_divergence and largest (a pair's key, order and figures, or null),
+ * pairs (base order). A figure no JSON number can hold is a string: SNR
+ * "inf" / "-inf"; NaN is null. malloc'd; NULL when out of memory.
+ */
+char *etp_numeric_diff_json(const etp_numeric_diff *nd, size_t *len);
+
+/** One row per pair with a header (numerics.csv): key, new_key, level,
+ *  order, origin, dtypes, shapes, compared, reason, the figures, diverged,
+ *  and whether it is the first divergence / the largest error. SNR as
+ *  "inf" / "-inf" when infinite. NULL when out of memory. */
+char *etp_numeric_diff_csv(const etp_numeric_diff *nd, size_t *len);
+
+/** The terminal table (key, level, SNR dB, MSE, max abs err, cosine) and
+ *  the line naming the first divergence and the largest error.
+ *  @return ETP_OK or ETP_E_IO. */
+etp_status etp_numeric_diff_write_text(const etp_numeric_diff *nd, FILE *fp, etp_error *err);
+
+/** The SNR value an overlay shows for +Inf (an exact match); -Inf is its
+ *  negation. */
+#define ETP_NUMERIC_OVERLAY_SNR_CAP 200.0
+
+/**
+ * A Model Explorer node-data file colouring the base program's instruction
+ * nodes ("forward_0_3", graph = the base method) by SNR dB: each node the
+ * lowest SNR of its compared values (+Inf shown as
+ * ETP_NUMERIC_OVERLAY_SNR_CAP), red at 0 dB to green at 80 dB and above.
+ * *@p out is NULL (no error) when no pair is of an instruction or has no
+ * method. @return ETP_OK, ETP_E_NOMEM.
+ */
+etp_status etp_numeric_diff_overlay(const etp_numeric_diff *nd, char **out, size_t *len, etp_error *err);
+
 /** What etp_diff_publish() records about the run. */
 typedef struct etp_diff_publish_options {
     const char *dir;             /**< bundle directory */
@@ -106,6 +152,9 @@ typedef struct etp_diff_publish_options {
     const char *options_json;    /**< the diff's options, recorded in the provenance */
     const char *gate_json;       /**< the CI gate's outcome (JSON object) or NULL */
     uint32_t top;                /**< rows on the page */
+    const etp_numeric_diff *numerics; /**< NULL: none; else numerics.csv, the page's numerics
+                                      table, "numerics" in diff_summary.json and
+                                      model_explorer/numerics_overlay.json */
 } etp_diff_publish_options;
 
 /**

@@ -158,7 +158,8 @@ def take_carried(etdump, debug_buffer, view, carry):
 def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_unit=None,
             unit=None, cpu_hz=None, hash_program=True, debug_buffer=None, findings=None,
             skip_executions=0, rank_by="avg", statistics_mode=None, profiling_device=None,
-            leading_blocks=None, core_key=None, testset=None, rtol=None, atol=None):
+            leading_blocks=None, core_key=None, testset=None, rtol=None, atol=None,
+            read_tensors=True):
     """Analyse a run: the ETDump with its program (.pte/.bpte) and/or ETRecord,
     optionally the runner's and devices' logs, as `etprof analyze` does.
 
@@ -193,8 +194,9 @@ def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_u
     tensors.bundled_* issues). testset: the bundled test case that ran, when
     neither the ETDump nor the runner log names it (`--testset`, from 0).
     rtol, atol: the check's tolerance (`--rtol`, `--atol`, numbers from 0;
-    None: ExecuTorch's 1e-5 and 1e-8). Returns an Analysis; raises
-    etprof.Error."""
+    None: ExecuTorch's 1e-5 and 1e-8). read_tensors: accepted for callers of
+    earlier versions; the values are read whenever there is a debug buffer.
+    Returns an Analysis; raises etprof.Error."""
     if pte is None and etrecord is None:
         raise _errors.usage("give an etrecord, a pte program, or both")
     if isinstance(logs, (str, bytes, os.PathLike)):
@@ -298,6 +300,7 @@ def analyze(etdump=None, pte=None, etrecord=None, logs=(), method=None, source_u
     # The analysis may keep pointing at the options' strings (its method);
     # the options themselves are recorded when it is published or diffed.
     call["_keep"] = (opt, method_b, dbg_b, nx, dl_array)
+    call["read_tensors"] = dbg_data is not None
     call["_device_logs"] = dlogs  # borrowed by the analysis: freed with it
     call["_carried"] = carry     # the carried files' directory: removed with it
     call["_c_options"] = opt

@@ -8,7 +8,7 @@ import os
 import threading
 
 from . import _errors, _lib
-from ._analysis import Analysis
+from ._analysis import Analysis, analyze
 
 _s = _lib.s
 _unit = _lib.unit_name
@@ -79,8 +79,56 @@ def _options(statistic, confidence, resamples, seed, any_method, interval_rows):
     return o
 
 
+def _tensor_side(what, role, buffer):
+    """An analysis of @what that holds its logged values (the same one when it
+    was made with read_tensors=True and no other buffer is given, else the run
+    analysed again with the buffer): (analysis, whether it is a new one)."""
+    if not isinstance(what, Analysis):
+        raise _errors.usage(f"{role} is a bundle: numerics need the runs' ETDumps and debug buffers "
+                            "(pass an etprof.Analysis)")
+    call = what._call
+    if buffer is None and call.get("read_tensors"):
+        return what, False
+    buffer = buffer if buffer is not None else call.get("debug_buffer")
+    if buffer is None:
+        raise _errors.usage(f"numerics: no debug buffer for the {role} run: give {role}_debug_buffer= "
+                            "or analyse it with debug_buffer=")
+    return analyze(etdump=call["etdump"], pte=call["pte"], etrecord=call["etrecord"],
+                   method=call["method"], debug_buffer=buffer, read_tensors=True), True
+
+
+def _numerics(base, new, base_debug_buffer, new_debug_buffer, rtol, atol, execution):
+    """The C numeric diff of two Analysis sides: (handle, the analyses it borrows, [owned ones])."""
+    o = _lib.NumericDiffOptions()
+    _lib.lib.etp_numeric_diff_options_init(ctypes.byref(o))
+    for name, v in (("rtol", rtol), ("atol", atol)):
+        if v is not None:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
+                raise _errors.usage(f"{name} needs a number from 0, got {v!r}")
+            setattr(o, name, float(v))
+    o.execution = _count(execution, "execution", 0x7FFFFFFF)
+    sides, owned = [], []
+    try:
+        for what, role, buf in ((base, "base", base_debug_buffer), (new, "new", new_debug_buffer)):
+            a, made = _tensor_side(what, role, buf)
+            sides.append(a)
+            if made:
+                owned.append(a)
+        out = ctypes.c_void_p()
+        err = _errors.new_error()
+        _errors.check(_lib.lib.etp_numeric_diff_build(sides[0]._handle(), sides[1]._handle(),
+                                                      ctypes.byref(o), ctypes.byref(out),
+                                                      ctypes.byref(err)), err)
+        return out, sides, owned
+    except BaseException:
+        for a in owned:
+            a.close()
+        raise
+
+
 def diff(base, new, *, statistic="avg", confidence=0.95, resamples=2000, seed=None,
-         any_method=False, interval_rows=200, metric=None):
+         any_method=False, interval_rows=200, metric=None, numerics=False,
+         base_debug_buffer=None, new_debug_buffer=None, rtol=None, atol=None, execution=0):
     """Compare two runs as `etprof diff BASE NEW` does.
 
     base, new: a published result bundle directory (verified first: a
@@ -96,8 +144,18 @@ def diff(base, new, *, statistic="avg", confidence=0.95, resamples=2000, seed=No
     CLI makes one: without a runner log (logs= adds runner-reported rows)
     and with hash_program=True (without the program digest the runs are not
     matched per instruction).
+    numerics: also compare the values both runs logged, as `etprof diff
+    --numerics` (both sides an Analysis; the debug buffers are
+    base_debug_buffer / new_debug_buffer, else the ones the analyses were
+    given); rtol, atol (None: 1e-5, 1e-8), execution: as --rtol, --atol,
+    --execution. Then Diff.numerics is the pairs as a DataFrame and
+    Diff.numerics_summary the "numerics" member of to_dict().
     Returns a Diff; raises MismatchError when the runs cannot be compared."""
     opt = _options(statistic, confidence, resamples, seed, any_method, interval_rows)
+    if not numerics and (base_debug_buffer is not None or new_debug_buffer is not None):
+        raise _errors.usage("base_debug_buffer and new_debug_buffer need numerics=True")
+    num = _numerics(base, new, base_debug_buffer, new_debug_buffer, rtol, atol, execution) \
+        if numerics else None
     sides, paths, calls = [], [], []
     try:
         for what, role in ((base, "base"), (new, "new")):
@@ -107,10 +165,14 @@ def diff(base, new, *, statistic="avg", confidence=0.95, resamples=2000, seed=No
             calls.append(c)
         key = metric.encode() if metric is not None else None
         opt.interval_key = key
-        return Diff(sides, opt, paths, calls, key)
+        return Diff(sides, opt, paths, calls, key, num)
     except BaseException:
         for h in sides:
             _lib.lib.etp_diff_side_free(h)
+        if num:
+            _lib.lib.etp_numeric_diff_free(num[0])
+            for a in num[2]:
+                a.close()
         raise
 
 
@@ -190,10 +252,12 @@ class Diff:
     close() (a with block, or garbage collection) frees the C memory, after
     which gate() and publish() refuse."""
 
-    def __init__(self, sides, opt, paths, calls, key=None):
+    def __init__(self, sides, opt, paths, calls, key=None, numerics=None):
         # Until the diff is computed the caller owns the sides (it frees
         # them when computing fails); from then on this object does.
         self._sides, self._d, self._lock = [], None, threading.Lock()
+        self._nd = None
+        self.numerics_summary = None
         self._opt, self._paths, self._calls = opt, paths, calls
         self._key = key  # keeps opt.interval_key's bytes alive
         self._d = self._compute(opt, sides)
@@ -208,6 +272,37 @@ class Diff:
         self.warnings = [{"code": _s(w.code), "message": _s(w.message)}
                          for w in (d.warnings[i] for i in range(d.warning_count))]
         self.rows = [_row(d.rows[i]) for i in range(d.row_count)]
+        if numerics:
+            # The numeric diff borrows the analyses: they are kept until close().
+            self._nd, self._nd_analyses, self._nd_owned = numerics
+            self.numerics_summary = json.loads(_lib.text(_lib.lib.etp_numeric_diff_json(self._nd, None)))
+
+    @property
+    def numerics(self):
+        """The pairs of logged values compared (diff(numerics=True)) as a
+        pandas DataFrame, one row per pair with numerics.csv's figures (snr_db
+        a float, +inf for an exact match); None without numerics."""
+        if self.numerics_summary is None:
+            return None
+        try:
+            import pandas
+        except ImportError as e:
+            raise ImportError("etprof: Diff.numerics needs pandas (apt-get install python3-pandas)") from e
+        cols = ["key", "new_key", "level", "order", "origin", "base_dtype", "new_dtype", "base_shape",
+                "new_shape", "compared", "reason", "quantized", "primary", "count", "mse", "mae",
+                "max_abs_err", "snr_db", "cosine", "mismatches", "nonfinite_diff", "diverged"]
+        first = (self.numerics_summary.get("first_divergence") or {}).get("key")
+        largest = (self.numerics_summary.get("largest") or {}).get("key")
+        rows = []
+        for p in self.numerics_summary["pairs"]:
+            r = {c: p.get(c) for c in cols}
+            v = r["snr_db"]
+            r["snr_db"] = float(v) if isinstance(v, str) else (float("nan") if v is None else v)
+            r["cosine"] = float("nan") if r["cosine"] is None else r["cosine"]
+            r["first_divergence"] = p["key"] == first
+            r["largest"] = p["key"] == largest
+            rows.append(r)
+        return pandas.DataFrame(rows, columns=cols + ["first_divergence", "largest"])
 
     def _compute(self, opt, sides):
         out = ctypes.POINTER(_lib.Diff)()
@@ -221,8 +316,13 @@ class Diff:
     def close(self):
         """Free the C diff and both sides now (idempotent)."""
         with self._lock:
-            d, sides = self._d, self._sides
-            self._d, self._sides = None, []
+            d, sides, nd = self._d, self._sides, self._nd
+            self._d, self._sides, self._nd = None, [], None
+            if nd:
+                _lib.lib.etp_numeric_diff_free(nd)
+                for a in self._nd_owned:
+                    a.close()
+                self._nd_analyses = self._nd_owned = ()
             if d:
                 _lib.lib.etp_diff_free(d)
             for h in sides:
@@ -322,8 +422,9 @@ class Diff:
         options when fail_if_slower is given: then with the "gate" member)."""
         gate = self._gate_text(fail_if_slower, metric, no_significance)
         with self._lock:
-            return _lib.text(_lib.lib.etp_diff_json(self._handle(),
-                                                    gate.encode() if gate else None, None))
+            nj = _lib.text(_lib.lib.etp_numeric_diff_json(self._nd, None)).encode() if self._nd else None
+            return _lib.text(_lib.lib.etp_diff_json_with_numerics(
+                self._handle(), gate.encode() if gate else None, nj, None))
 
     @property
     def findings(self):
@@ -390,7 +491,7 @@ class Diff:
         keep = [_lib.path_arg(directory), _lib.path_arg(self._paths[0]),
                 _lib.path_arg(self._paths[1]), oj.encode(), gate.encode() if gate else None]
         po = _lib.DiffPublishOptions(keep[0], (1 if force else 0) | (2 if parents else 0),
-                                     keep[1], keep[2], keep[3], keep[4], top)
+                                     keep[1], keep[2], keep[3], keep[4], top, self._nd)
         err = _errors.new_error()
         with self._lock:
             status = _lib.lib.etp_diff_publish(self._handle(), ctypes.byref(po),

@@ -324,7 +324,12 @@ class DiffPublishOptions(ctypes.Structure):
     _fields_ = [("dir", ctypes.c_char_p), ("bundle_flags", ctypes.c_uint),
                 ("base_path", ctypes.c_char_p), ("new_path", ctypes.c_char_p),
                 ("options_json", ctypes.c_char_p), ("gate_json", ctypes.c_char_p),
-                ("top", ctypes.c_uint32)]
+                ("top", ctypes.c_uint32), ("numerics", ctypes.c_void_p)]
+
+
+class NumericDiffOptions(ctypes.Structure):
+    """etp_numeric_diff_options (etprof/numeric_diff.h): the execution compared and the tolerance."""
+    _fields_ = [("execution", ctypes.c_int32), ("rtol", ctypes.c_double), ("atol", ctypes.c_double)]
 
 
 # etprof/tensor.h, etprof/tensors.h and etprof/tensor_columns.h: the logged values.
@@ -529,6 +534,12 @@ _PROTOTYPES = {
                                  ctypes.POINTER(ctypes.c_double)]),
     "etp_diff_publish": (ctypes.c_int, [ctypes.POINTER(Diff), ctypes.POINTER(DiffPublishOptions),
                                         ERR]),
+    "etp_diff_json_with_numerics": (P, [ctypes.POINTER(Diff), ctypes.c_char_p, ctypes.c_char_p, SIZE]),
+    "etp_numeric_diff_options_init": (None, [ctypes.POINTER(NumericDiffOptions)]),
+    "etp_numeric_diff_build": (ctypes.c_int, [P, P, ctypes.POINTER(NumericDiffOptions), PP, ERR]),
+    "etp_numeric_diff_free": (None, [P]),
+    "etp_numeric_diff_json": (P, [P, SIZE]),
+    "etp_numeric_diff_min_snr": (ctypes.c_double, [P]),
 }
 
 
@@ -563,7 +574,7 @@ _MIRRORED = {
     "etp_diff_identity": DiffIdentity, "etp_diff_options": DiffOptions,
     "etp_diff_value": DiffValue, "etp_diff_row": DiffRow, "etp_diff_warning": DiffWarning,
     "etp_diff": Diff, "etp_diff_gate_outcome": DiffGateOutcome,
-    "etp_diff_publish_options": DiffPublishOptions,
+    "etp_diff_publish_options": DiffPublishOptions, "etp_numeric_diff_options": NumericDiffOptions,
     "etp_bundle_label": Label, "etp_history_label": Label, "etp_history_run": HistoryRun,
     "etp_store_filter": StoreFilter, "etp_store_runs": StoreRuns,
     "etp_history_point": HistoryPoint, "etp_history_series": HistorySeries,

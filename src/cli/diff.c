@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/diff_numerics.h"
 #include "etprof/analysis.h"
 #include "etprof/bundle.h"
 #include "etprof/diff.h"
@@ -27,6 +28,8 @@ static void help(void)
         "                   [--method M] [--source-unit U] [--unit U] [--cpu-hz HZ]\n"
         "                   [--resamples N] [--confidence C] [--seed S] [--interval-rows N]\n"
         "                   [--any-method] [--quiet]\n"
+        "                   [--numerics [--base-debug-buffer F] [--new-debug-buffer F] [--rtol X]\n"
+        "                    [--atol X] [--execution N] [--fail-if-snr-below DB]]\n"
         "       etprof diff --list-issue-codes\n\n"
         "Compare two runs of a model. BASE and NEW are each a published result bundle\n"
         "(verified first: a modified bundle is refused) or an ETDump, analysed in memory\n"
@@ -64,11 +67,13 @@ static void help(void)
         "                       200; 0: every row); model rows and the gated row always\n"
         "  --any-method         compare runs of different methods (with a warning)\n"
         "  --method, --source-unit, --unit, --cpu-hz  analysis options for ETDump sides\n"
+        CLI_DIFF_NUMERICS_HELP
         "  --quiet              print nothing but errors (the exit status still tells)\n"
         "  --list-issue-codes   print the issue code registry, the diff's warnings\n"
         "                       included (Markdown), and exit\n"
         "Exit status: 0 compared (and the gate passed), 1 bad input or runs that cannot\n"
-        "be compared, 2 usage, 3 the gate failed: NEW is slower beyond PCT.\n");
+        "be compared, 2 usage, 3 a gate failed: NEW is slower beyond PCT, or a value's SNR\n"
+        "is below DB.\n");
 }
 
 typedef struct side_spec {
@@ -112,12 +117,20 @@ static etp_status file_sha(const char *path, char hex[ETP_SHA256_HEX], etp_error
     return bad ? etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot read") : ETP_OK;
 }
 
+/* Side @p k: a bundle, or an ETDump analysed in memory; with --numerics the
+ * analysis is kept in @p num with its debug buffer. */
 static int load_side(const side_spec *sp, const etp_analysis_options *opt, etp_diff_side **out,
-                     int quiet)
+                     int quiet, cli_diff_numerics *num, int k)
 {
     etp_error err;
     etp_error_clear(&err);
     etp_status s;
+    etp_analysis_options o = *opt;
+    if (num->on) {
+        int rc = cli_diff_numerics_side(num, k, sp->path, is_dir(sp->path), &o);
+        if (rc)
+            return rc;
+    }
     if (is_dir(sp->path)) {
         if (sp->pte || sp->etrecord)
             return cli_usage("diff", "%s is a bundle: --*-pte / --*-etrecord apply to ETDumps",
@@ -142,7 +155,6 @@ static int load_side(const side_spec *sp, const etp_analysis_options *opt, etp_d
         free(guessed);
         return cli_fail_status(s, &err);
     }
-    etp_analysis_options o = *opt;
     o.hash_program = 1;
     etp_inputs_spec spec = {.etdump = sp->path, .pte = pte, .etrecord = sp->etrecord, .prepare = &o};
     etp_inputs *in = NULL;
@@ -153,8 +165,13 @@ static int load_side(const side_spec *sp, const etp_analysis_options *opt, etp_d
                                  etp_inputs_program(in), etp_inputs_etrecord(in), &o, &a, &err);
     if (!s)
         s = etp_diff_side_from_analysis(a, sp->path, sp->etrecord ? rhex : NULL, out, &err);
-    etp_analysis_free(a);
-    etp_inputs_free(in);
+    if (num->on && !s) { /* the numerics read them later */
+        num->a[k] = a;
+        num->in[k] = in;
+    } else {
+        etp_analysis_free(a);
+        etp_inputs_free(in);
+    }
     free(guessed);
     return s ? cli_fail_status(s, &err) : ETP_EXIT_OK;
 }
@@ -188,6 +205,7 @@ int cmd_diff(int argc, char **argv)
         {"quiet", no_argument, NULL, O_QUIET},            {"help", no_argument, NULL, 'h'},
         {"interval-rows", required_argument, NULL, O_IROWS},
         {"list-issue-codes", no_argument, NULL, O_LIST},
+        CLI_DIFF_NUMERICS_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     etp_diff_options dopt;
@@ -202,6 +220,8 @@ int cmd_diff(int argc, char **argv)
     double pct = -1;
     unsigned bundle_flags = 0;
     long long v;
+    cli_diff_numerics num;
+    cli_diff_numerics_init(&num);
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (c) {
@@ -267,6 +287,16 @@ int cmd_diff(int argc, char **argv)
         case O_QUIET: quiet = 1; break;
         case O_LIST: cli_list_issue_codes(); return ETP_EXIT_OK;
         case 'h': help(); return ETP_EXIT_OK;
+        case CLI_DIFF_NUMERICS:
+        case CLI_DIFF_BASE_DEBUG:
+        case CLI_DIFF_NEW_DEBUG:
+        case CLI_DIFF_RTOL:
+        case CLI_DIFF_ATOL:
+        case CLI_DIFF_SNR_BELOW:
+        case CLI_DIFF_EXECUTION:
+            if (cli_diff_numerics_option(&num, c, optarg))
+                return ETP_EXIT_USAGE;
+            break;
         default: return cli_usage("diff", "bad option");
         }
     }
@@ -278,7 +308,7 @@ int cmd_diff(int argc, char **argv)
         return cli_usage("diff", "--json and --csv both write to stdout: choose one");
     if (!outdir && bundle_flags)
         return cli_usage("diff", "--force and --parents need -o DIR");
-    if (cli_units_check("diff", &units))
+    if (cli_units_check("diff", &units) || cli_diff_numerics_check(&num))
         return ETP_EXIT_USAGE;
     aopt.source_unit = (etp_unit)units.source;
     aopt.target_unit = (etp_unit)units.target;
@@ -300,10 +330,12 @@ int cmd_diff(int argc, char **argv)
     }
     etp_diff_side *side[2] = {NULL, NULL};
     etp_diff *d = NULL;
-    char *gate = NULL, *oj = NULL;
-    int rc = load_side(&sides[0], &aopt, &side[0], quiet);
+    char *gate = NULL, *oj = NULL, *nj = NULL;
+    int rc = load_side(&sides[0], &aopt, &side[0], quiet, &num, 0);
     if (!rc)
-        rc = load_side(&sides[1], &aopt, &side[1], quiet);
+        rc = load_side(&sides[1], &aopt, &side[1], quiet, &num, 1);
+    if (!rc && num.on)
+        rc = cli_diff_numerics_build(&num);
     if (rc)
         goto done;
     if (pct >= 0)
@@ -329,7 +361,7 @@ int cmd_diff(int argc, char **argv)
     if (outdir) {
         oj = etp_diff_options_json(&dopt, style.rank, style.top, pct >= 0 ? &g : NULL, &aopt);
         etp_diff_publish_options po = {outdir, bundle_flags, sides[0].path, sides[1].path, oj, gate,
-                                       style.top};
+                                       style.top, num.nd};
         if (!oj || (s = etp_diff_publish(d, &po, &err))) {
             rc = oj ? cli_fail_status(s, &err) : cli_error("out of memory");
             goto done;
@@ -337,7 +369,14 @@ int cmd_diff(int argc, char **argv)
     }
     if (json || csv) {
         size_t len;
-        char *text = json ? etp_diff_json(d, gate, &len) : etp_diff_csv(d, &len);
+        if (json && num.nd && !(nj = etp_numeric_diff_json(num.nd, NULL))) {
+            rc = cli_error("out of memory");
+            goto done;
+        }
+        /* --numerics --csv: the numerics' rows (the timing rows are in diff_rows.csv of -o DIR). */
+        char *text = json ? etp_diff_json_with_numerics(d, gate, nj, &len)
+                     : num.nd ? etp_numeric_diff_csv(num.nd, &len)
+                              : etp_diff_csv(d, &len);
         if (!text) {
             rc = cli_error("out of memory");
             goto done;
@@ -350,9 +389,16 @@ int cmd_diff(int argc, char **argv)
             rc = cli_fail_status(s, &err);
             goto done;
         }
+        if (num.nd && (s = etp_numeric_diff_write_text(num.nd, stdout, &err))) {
+            rc = cli_fail_status(s, &err);
+            goto done;
+        }
         if (pct >= 0)
             printf("\ngate: %s %s by more than %g%%? %s -> %s (exit %d)\n", metric,
                    "slower", pct, g.reason, g.failed ? "FAIL" : "pass", g.exit_status);
+        if (num.has_snr_floor)
+            printf("\ngate: SNR below %g dB? lowest %g dB -> %s\n", num.snr_floor, etp_numeric_diff_min_snr(num.nd),
+                   cli_diff_numerics_gate_failed(&num) ? "FAIL (exit 3)" : "pass");
         if (outdir)
             printf("\nPublished %s (check it with `etprof verify %s`)\n", outdir, outdir);
     }
@@ -360,7 +406,11 @@ int cmd_diff(int argc, char **argv)
         rc = cli_error("write error on standard output");
     if (!rc && g.failed)
         rc = g.exit_status;
+    if (!rc && cli_diff_numerics_gate_failed(&num))
+        rc = ETP_EXIT_GATE;
 done:
+    free(nj);
+    cli_diff_numerics_free(&num);
     free(gate);
     free(oj);
     etp_diff_free(d);

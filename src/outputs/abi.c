@@ -13,6 +13,7 @@
 #include "etprof/error.h"
 #include "etprof/inputs.h"
 #include "etprof/inspect.h"
+#include "etprof/numeric_diff.h"
 #include "etprof/publish.h"
 #include "etprof/store.h"
 #include "etprof/tensor.h"
@@ -48,6 +49,7 @@ static const struct {
     ENTRY(etp_diff),
     ENTRY(etp_diff_gate_outcome),
     ENTRY(etp_diff_publish_options),
+    ENTRY(etp_numeric_diff_options),
     ENTRY(etp_bundle_label),
     ENTRY(etp_history_label),
     ENTRY(etp_history_run),

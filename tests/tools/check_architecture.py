@@ -33,6 +33,7 @@ PUBLIC = {
     "gen.h": "gen", "store.h": "store",
     "nx_record.h": "formats", "nx_stats.h": "analysis", "gen_nx_stats.h": "gen",
     "tensor.h": "analysis", "tensors.h": "analysis", "tensor_columns.h": "analysis",
+    "numeric_diff.h": "analysis",
 }
 # The folders of each layer (a new one is declared here, with the README's map).
 FOLDERS = {

@@ -148,6 +148,12 @@ static void findings(etp_jw *w, const etp_diff *d)
 
 char *etp_diff_json(const etp_diff *d, const char *gate_json, size_t *len)
 {
+    return etp_diff_json_with_numerics(d, gate_json, NULL, len);
+}
+
+char *etp_diff_json_with_numerics(const etp_diff *d, const char *gate_json, const char *numerics_json,
+                                  size_t *len)
+{
     etp_jw w;
     etp_jw_init_mem(&w, 1);
     etp_jw_obj_begin(&w);
@@ -181,6 +187,10 @@ char *etp_diff_json(const etp_diff *d, const char *gate_json, size_t *len)
         etp_jw_raw(&w, gate_json, strlen(gate_json));
     }
     findings(&w, d);
+    if (numerics_json) {
+        etp_jw_key(&w, "numerics");
+        etp_jw_raw(&w, numerics_json, strlen(numerics_json));
+    }
     etp_jw_key(&w, "rows");
     etp_jw_arr_begin(&w);
     for (uint32_t i = 0; i < d->row_count; i++)

@@ -232,6 +232,77 @@ static void findings_section(FILE *fp, const etp_diff *d)
     fputs("</tbody></table>\n", fp);
 }
 
+/* A figure in a numerics cell: "+inf", "-inf", "-" for NaN. */
+static void numeric_cell(FILE *fp, double v)
+{
+    if (isnan(v))
+        fputs("<td class=\"num ns\">-</td>", fp);
+    else if (isinf(v))
+        fprintf(fp, "<td class=\"num\">%s</td>", v > 0 ? "+inf" : "-inf");
+    else
+        fprintf(fp, "<td class=\"num\">%.6g</td>", v);
+}
+
+/* The numerics of the two runs (etprof/numeric_diff.h): one row per pair,
+ * the first divergence and the largest error named above the table. */
+static void numerics_section(FILE *fp, const etp_numeric_diff *nd)
+{
+    fputs("<h2 id=\"numerics\">Numerics</h2>\n<div class=\"level\" id=\"numerics-summary\">", fp);
+    fprintf(fp, "Execution %d, matched at level <b>", (int)nd->execution);
+    etp_html_escape(fp, nd->level);
+    fputs("</b>: ", fp);
+    etp_html_escape(fp, nd->level_reason);
+    fprintf(fp, ". %u pairs, %u compared, %u not comparable, %u outside the tolerance (rtol %g, atol %g); "
+                "unmatched: base %u, new %u.<br>",
+            nd->pair_count, nd->compared, nd->incomparable, nd->diverged, nd->tol.rtol, nd->tol.atol,
+            nd->base_unmatched, nd->new_unmatched);
+    if (nd->first_divergence) {
+        fputs("First divergence (the error starts here): <code id=\"numerics-first\">", fp);
+        etp_html_escape(fp, nd->first_divergence->base->key);
+        fputs("</code>", fp);
+    } else {
+        fputs("No divergence: every compared pair is within the tolerance", fp);
+    }
+    if (nd->largest) {
+        fputs("; largest error: <code id=\"numerics-largest\">", fp);
+        etp_html_escape(fp, nd->largest->base->key);
+        fputs("</code>", fp);
+    }
+    fputs(".</div>\n<table class=\"bars numerics\"><thead><tr><th>key</th><th>new key</th><th>level</th>"
+          "<th>SNR dB</th><th>MSE</th><th>MAE</th><th>max abs err</th><th>cosine</th><th>status</th>"
+          "</tr></thead><tbody>\n",
+          fp);
+    for (uint32_t i = 0; i < nd->pair_count; i++) {
+        const etp_numeric_pair *p = &nd->pairs[i];
+        fputs("<tr data-numeric-key=\"", fp);
+        etp_html_escape(fp, p->base->key);
+        fprintf(fp, "\" class=\"%s%s\"><td><code>", p->diverged ? "diverged" : "",
+                p == nd->first_divergence ? " first" : "");
+        etp_html_escape(fp, p->base->key);
+        fputs("</code></td><td><code>", fp);
+        etp_html_escape(fp, p->new_->key);
+        fputs("</code></td><td>", fp);
+        etp_html_escape(fp, etp_numeric_match_level_name(p->level));
+        fputs("</td>", fp);
+        if (p->compared) {
+            numeric_cell(fp, p->gap.snr_db);
+            numeric_cell(fp, p->gap.mse);
+            numeric_cell(fp, p->gap.mae);
+            numeric_cell(fp, p->gap.max_abs_err);
+            numeric_cell(fp, p->gap.cosine);
+            fprintf(fp, "<td>%s</td>", p->diverged ? "outside the tolerance" : "within");
+        } else {
+            fputs("<td colspan=\"5\" class=\"ns\">not compared</td><td>", fp);
+            etp_html_escape(fp, p->reason ? p->reason : "");
+            fputs("</td>", fp);
+        }
+        fputs("</tr>\n", fp);
+    }
+    fputs("</tbody></table>\n<p class=\"note\">SNR = 10 log10(&Sigma; base&sup2; / &Sigma; (new &minus; base)&sup2;), "
+          "+inf when equal; cosine is NaN (-) when a side is all zeros. numerics.csv has every figure.</p>\n",
+          fp);
+}
+
 static void side_row(FILE *fp, const char *which, const etp_diff_identity *id)
 {
     fprintf(fp, "<tr><th>%s</th><td><code>", which);
@@ -256,6 +327,11 @@ static void side_row(FILE *fp, const char *which, const etp_diff_identity *id)
 }
 
 char *etp_diff_html(const etp_diff *d, uint32_t top, size_t *len)
+{
+    return etp_diff_html_with_numerics(d, NULL, top, len);
+}
+
+char *etp_diff_html_with_numerics(const etp_diff *d, const etp_numeric_diff *nd, uint32_t top, size_t *len)
 {
     char *buf = NULL;
     size_t size = 0;
@@ -316,6 +392,8 @@ char *etp_diff_html(const etp_diff *d, uint32_t top, size_t *len)
              d->level_name);
     section(fp, d, title, "rows", ranked, show, 1);
     findings_section(fp, d);
+    if (nd)
+        numerics_section(fp, nd);
     fputs("<p class=\"note\">* shared timing (co-attributed to several entities): non-additive, never "
           "summed. Medians, minima and maxima are never added.</p>\n<script>\n", fp);
     fputs(etp_diff_js, fp);

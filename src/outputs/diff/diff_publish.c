@@ -91,16 +91,30 @@ etp_status etp_diff_publish(const etp_diff *d, const etp_diff_publish_options *o
         s = etp_bundle_set_json(b, "issues", ij, err);
     free(cj);
     free(ij);
+    char *nj = NULL;
+    if (!s && o->numerics && !(nj = etp_numeric_diff_json(o->numerics, NULL)))
+        s = etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory");
     if (!s) {
-        char *t = etp_diff_json(d, o->gate_json, &len);
+        char *t = etp_diff_json_with_numerics(d, o->gate_json, nj, &len);
         s = put(b, "diff_summary.json", t, len, "core", "etprof.diff", err);
+    }
+    free(nj);
+    if (!s && o->numerics) {
+        char *t = etp_numeric_diff_csv(o->numerics, &len);
+        s = put(b, "numerics.csv", t, len, "core", NULL, err);
+    }
+    if (!s && o->numerics) {
+        char *t = NULL;
+        s = etp_numeric_diff_overlay(o->numerics, &t, &len, err);
+        if (!s && t)
+            s = put(b, "model_explorer/numerics_overlay.json", t, len, "projection", NULL, err);
     }
     if (!s) {
         char *t = etp_diff_csv(d, &len);
         s = put(b, "diff_rows.csv", t, len, "core", NULL, err);
     }
     if (!s) {
-        char *t = etp_diff_html(d, o->top, &len);
+        char *t = etp_diff_html_with_numerics(d, o->numerics, o->top, &len);
         s = put(b, "diff.html", t, len, "export", NULL, err);
     }
     if (!s)
