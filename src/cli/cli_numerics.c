@@ -5,6 +5,16 @@
 #include "cli/cli.h"
 #include "cli/cli_numerics.h"
 
+int cli_parse_tolerance(const char *cmd, const char *name, const char *val, double *out)
+{
+    char *end;
+    double d = strtod(val, &end);
+    if (end == val || *end || !isfinite(d) || d < 0)
+        return cli_usage(cmd, "--%s needs a number from 0, got '%s'", name, val);
+    *out = d;
+    return 0;
+}
+
 int cli_numerics_option(const char *cmd, int c, const char *val, etp_analysis_options *opt)
 {
     if (c == CLI_OPT_TESTSET) {
@@ -14,10 +24,9 @@ int cli_numerics_option(const char *cmd, int c, const char *val, etp_analysis_op
         opt->testset = (int32_t)v;
         return 0;
     }
-    char *end;
-    double d = strtod(val, &end);
-    if (end == val || *end || !isfinite(d) || d < 0)
-        return cli_usage(cmd, "--%s needs a number from 0, got '%s'", c == CLI_OPT_RTOL ? "rtol" : "atol", val);
+    double d;
+    if (cli_parse_tolerance(cmd, c == CLI_OPT_RTOL ? "rtol" : "atol", val, &d))
+        return ETP_EXIT_USAGE;
     if (!opt->tolerance_given) {
         opt->tolerance_given = 1;
         opt->rtol = 1e-5;

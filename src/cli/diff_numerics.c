@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_numerics.h"
 #include "cli/diff_numerics.h"
 
 void cli_diff_numerics_init(cli_diff_numerics *n)
@@ -32,8 +33,8 @@ int cli_diff_numerics_option(cli_diff_numerics *n, int c, const char *val)
     case CLI_DIFF_NEW_DEBUG: n->buffer[1] = val; return 0;
     case CLI_DIFF_RTOL:
     case CLI_DIFF_ATOL:
-        if (parse_number(val, &d) || !isfinite(d) || d < 0)
-            return cli_usage("diff", "--%s needs a number from 0, got '%s'", c == CLI_DIFF_RTOL ? "rtol" : "atol", val);
+        if (cli_parse_tolerance("diff", c == CLI_DIFF_RTOL ? "rtol" : "atol", val, &d))
+            return ETP_EXIT_USAGE;
         if (c == CLI_DIFF_RTOL)
             n->opt.tol.rtol = d;
         else
