@@ -7,6 +7,7 @@ status for an unknown method, `-o` alike in graph and trace.
 usage: cli_convention.py ETPROF FIXTURES_DIR
 """
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -55,6 +56,20 @@ with tempfile.TemporaryDirectory() as tmp:
         a, b, c = run(cmd, *inputs, "-o", f), run(cmd, *inputs, "-o", "-"), run(cmd, *inputs)
         expect(a[0] == b[0] == c[0] == 0 and open(f, "rb").read() == b[1] == c[1],
                "%s: -o FILE, -o - and no -o write the same bytes" % cmd)
+        # -o onto something that is not a regular file (a FIFO here; /dev/null
+        # and /dev/stdout alike) writes into it and leaves it what it was:
+        # renaming a temporary over it would replace it with a file.
+        fifo = os.path.join(tmp, cmd + ".fifo")
+        os.mkfifo(fifo)
+        reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
+        d = run(cmd, *inputs, "-o", fifo)
+        try:  # a FIFO replaced by a file would leave the reader waiting
+            got = reader.communicate(timeout=20)[0]
+        except subprocess.TimeoutExpired:
+            reader.kill()
+            got = reader.communicate()[0] + b"(the FIFO was never written)"
+        expect(d[0] == 0 and got == b[1] and stat.S_ISFIFO(os.stat(fifo).st_mode),
+               "%s: -o FIFO writes the bytes into the FIFO, which stays a FIFO" % cmd)
 
 # Wrong-kind inputs say what the file is (exit 1, one line).
 for args, what in [(["analyze", "--etdump", P, "--pte", P], "is a program"),

@@ -8,10 +8,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A target that exists and is not a regular file or a directory (/dev/null,
+ * /dev/stdout's pipe, a FIFO, a terminal): written in place. Renaming a
+ * temporary over it would replace the device with a file. */
+static int write_in_place(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 etp_status etp_atomic_open(etp_atomic_file *f, const char *path, etp_error *err)
 {
     f->fp = NULL;
+    f->tmp = NULL;
     f->path = path;
+    if (write_in_place(path)) {
+        if (!(f->fp = fopen(path, "w")))
+            return etp_error_set(err, ETP_E_IO, path, ETP_NO_OFFSET, "cannot open: %s", strerror(errno));
+        return ETP_OK;
+    }
     size_t n = strlen(path);
     f->tmp = malloc(n + 16);
     if (!f->tmp)
@@ -43,6 +58,12 @@ etp_status etp_atomic_open(etp_atomic_file *f, const char *path, etp_error *err)
 
 etp_status etp_atomic_commit(etp_atomic_file *f, etp_error *err)
 {
+    if (!f->tmp) { /* written in place: nothing to sync or rename */
+        int failed = fflush(f->fp) != 0;
+        failed |= fclose(f->fp) != 0;
+        f->fp = NULL;
+        return failed ? etp_error_set(err, ETP_E_IO, f->path, ETP_NO_OFFSET, "write error") : ETP_OK;
+    }
     int failed = fflush(f->fp) != 0 || fsync(fileno(f->fp)) != 0;
     failed |= fclose(f->fp) != 0;
     f->fp = NULL;

@@ -4,7 +4,10 @@
  * temporary file beside the target (same directory, so the final rename
  * stays on one file system), which is flushed, fsync'ed and renamed over the
  * target only when everything was written. On any failure the temporary is
- * removed and the target is left as it was.
+ * removed and the target is left as it was. A target that exists and is
+ * not a regular file or directory (/dev/null, a pipe such as /dev/stdout, a
+ * FIFO) is written in place instead: there is nothing to replace atomically,
+ * and renaming over it would turn the device into a file.
  *
  * Thread safety: one etp_atomic_file belongs to one thread at a time;
  * different files may be written concurrently.
@@ -18,7 +21,7 @@
 
 typedef struct etp_atomic_file {
     FILE *fp;          /* where the caller writes */
-    char *tmp;         /* the temporary file's path (owned) */
+    char *tmp;         /* the temporary file's path (owned); NULL: written in place */
     const char *path;  /* the target (borrowed: must outlive commit/abort) */
 } etp_atomic_file;
 
