@@ -58,6 +58,14 @@ char *etp_history_runs_csv(const etp_history_run *runs, uint32_t n, size_t *len)
 char *etp_history_trend_json(const etp_history_series *s, uint32_t n, const etp_regression *verdicts,
                              size_t *len);
 
+/** etp_history_trend_json streamed to @p fp through a 64 KiB buffer (a
+ *  trend of 100,000 points is some 25 MB of JSON that need never be held).
+ *  @return ETP_OK, ETP_E_IO (a failed write, the system's reason in the
+ *  message) or ETP_E_NOMEM. The bytes are those etp_history_trend_json
+ *  returns. */
+etp_status etp_history_trend_json_write(const etp_history_series *s, uint32_t n,
+                                        const etp_regression *verdicts, FILE *fp, etp_error *err);
+
 /** Series as a terminal listing: per series a line with its metric, unit,
  *  key, point count and (with @p verdicts, one per series, or NULL) its
  *  verdict, then one line per point (run, publication time, value, commit,
@@ -67,6 +75,10 @@ etp_status etp_history_trend_text(const etp_history_series *s, uint32_t n, const
 
 /** Series as CSV: one row per point, the series' identity first. */
 char *etp_history_trend_csv(const etp_history_series *s, uint32_t n, size_t *len);
+
+/** etp_history_trend_csv streamed to @p fp (the same bytes).
+ *  @return ETP_OK or ETP_E_IO. */
+etp_status etp_history_trend_csv_write(const etp_history_series *s, uint32_t n, FILE *fp, etp_error *err);
 
 /**
  * The standalone trend page: one chart per metric (metric, entity and unit),
@@ -79,6 +91,12 @@ char *etp_history_trend_csv(const etp_history_series *s, uint32_t n, size_t *len
  */
 char *etp_history_trend_html(const etp_history_series *s, uint32_t n, const etp_regression *verdicts,
                              const char *title, size_t *len);
+
+/** etp_history_trend_html streamed to @p fp (the same bytes).
+ *  @return ETP_OK, ETP_E_IO or ETP_E_NOMEM. */
+etp_status etp_history_trend_html_write(const etp_history_series *s, uint32_t n,
+                                        const etp_regression *verdicts, const char *title, FILE *fp,
+                                        etp_error *err);
 
 /* ---- regressions (`etprof db regressions`) -------------------------------- */
 

@@ -42,11 +42,12 @@ static etp_status fill(FILE *fp, void *ctx, etp_error *err)
     const cli_db_series *d = t->d;
     if (!t->json && !t->csv && !t->page)
         return etp_history_trend_text(d->series, d->count, d->verdicts, fp, err);
-    size_t len = 0;
-    char *text = t->json ? etp_history_trend_json(d->series, d->count, d->verdicts, &len)
-                 : t->csv ? etp_history_trend_csv(d->series, d->count, &len)
-                          : etp_history_trend_html(d->series, d->count, d->verdicts, t->title, &len);
-    return cli_put_text(fp, text, len, err);
+    /* Streamed: 100,000 points are tens of MB of text, never held whole. */
+    if (t->json)
+        return etp_history_trend_json_write(d->series, d->count, d->verdicts, fp, err);
+    if (t->csv)
+        return etp_history_trend_csv_write(d->series, d->count, fp, err);
+    return etp_history_trend_html_write(d->series, d->count, d->verdicts, t->title, fp, err);
 }
 
 /* "etprof trend: m1, m2" (or the entity): the page's default title. */

@@ -140,8 +140,16 @@ static etp_status pg_open(const char *target, const char *shown, unsigned flags,
         s = etp_error_set(err, ETP_E_NOMEM, shown, ETP_NO_OFFSET, "out of memory");
     else if (PQstatus(d->c) != CONNECTION_OK)
         s = fail_text(&d->head, PQerrorMessage(d->c), err);
-    else if (PQsetClientEncoding(d->c, "UTF8"))
-        s = fail_text(&d->head, PQerrorMessage(d->c), err);
+    else {
+        /* Text travels as UTF-8. No parallel workers: etprof's reads are
+         * index ranges streamed to one client, and on a small server
+         * starting two workers cost a filtered series (10,000 of 100,000
+         * runs) 30 ms of its 90 (docs/history.md). One round trip for both. */
+        PGresult *r = PQexec(d->c, "SET client_encoding TO 'UTF8'; SET max_parallel_workers_per_gather TO 0");
+        if (PQresultStatus(r) != PGRES_COMMAND_OK)
+            s = fail_result(&d->head, r, err);
+        PQclear(r);
+    }
     if (s) {
         pg_close(&d->head);
         return s;

@@ -38,6 +38,13 @@ int64_t etp_utc_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* @p v (0 <= v < 10^n) as @p n decimal digits, zero-padded, at @p out. */
+static void put_digits(char *out, int v, int n)
+{
+    for (int i = n - 1; i >= 0; i--, v /= 10)
+        out[i] = (char)('0' + v % 10);
+}
+
 int etp_utc_format_ms(int64_t ms, char *out, size_t size)
 {
     int64_t days = ms >= 0 ? ms / 86400000 : -((-ms + 86399999) / 86400000);
@@ -48,8 +55,23 @@ int etp_utc_format_ms(int64_t ms, char *out, size_t size)
     if (y < 0 || y > 9999 || size < 25)
         return -1;
     int h = (int)(rest / 3600000), mi = (int)(rest / 60000 % 60), s = (int)(rest / 1000 % 60);
-    snprintf(out, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", (int)y, m, d, h, mi, s,
-             (int)(rest % 1000));
+    /* Digits written directly: a trend writes this for every point, and
+     * snprintf was a tenth of the time of `db trend --json`. */
+    put_digits(out, (int)y, 4);
+    out[4] = '-';
+    put_digits(out + 5, m, 2);
+    out[7] = '-';
+    put_digits(out + 8, d, 2);
+    out[10] = 'T';
+    put_digits(out + 11, h, 2);
+    out[13] = ':';
+    put_digits(out + 14, mi, 2);
+    out[16] = ':';
+    put_digits(out + 17, s, 2);
+    out[19] = '.';
+    put_digits(out + 20, (int)(rest % 1000), 3);
+    out[23] = 'Z';
+    out[24] = '\0';
     return 0;
 }
 

@@ -270,6 +270,48 @@ static void test_page(void **state)
     free(html);
 }
 
+/* The streamed trend (JSON, CSV, page) is byte for byte the text in memory;
+ * a full disk is an I/O error. */
+static void test_trend_streamed(void **state)
+{
+    (void)state;
+    etp_history_series s[2] = {small_series(), small_series()};
+    s[1].key = "device=y";
+    etp_regression v[2];
+    etp_error err;
+    etp_regression_options o;
+    etp_regression_options_init(&o);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(etp_regression_classify(&s[i], &o, &v[i], &err), ETP_OK);
+    for (int kind = 0; kind < 3; kind++) {
+        size_t len = 0, got_len = 0;
+        char *mem = kind == 0   ? etp_history_trend_json(s, 2, v, &len)
+                    : kind == 1 ? etp_history_trend_csv(s, 2, &len)
+                                : etp_history_trend_html(s, 2, v, "t", &len);
+        assert_non_null(mem);
+        FILE *fp = tmpfile();
+        etp_status st = kind == 0   ? etp_history_trend_json_write(s, 2, v, fp, &err)
+                        : kind == 1 ? etp_history_trend_csv_write(s, 2, fp, &err)
+                                    : etp_history_trend_html_write(s, 2, v, "t", fp, &err);
+        assert_int_equal(st, ETP_OK);
+        char *got = tu_stream_text(fp, &got_len);
+        fclose(fp);
+        assert_int_equal(got_len, len);
+        assert_memory_equal(got, mem, len);
+        free(got);
+        free(mem);
+        fp = fopen("/dev/full", "w");
+        if (!fp)
+            continue;
+        st = kind == 0   ? etp_history_trend_json_write(s, 2, v, fp, &err)
+             : kind == 1 ? etp_history_trend_csv_write(s, 2, fp, &err)
+                         : etp_history_trend_html_write(s, 2, v, "t", fp, &err);
+        fclose(fp);
+        assert_int_equal(st, ETP_E_IO);
+        assert_non_null(strstr(err.message, "cannot write the trend"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_full_disk),
         cmocka_unit_test(test_trend_and_verdicts),
         cmocka_unit_test(test_page),
+        cmocka_unit_test(test_trend_streamed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

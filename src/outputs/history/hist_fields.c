@@ -7,6 +7,7 @@
 
 #include "outputs/history/hist_fields.h"
 #include "util/jsonw_bytes.h"
+#include "util/utc_time.h"
 
 /* The labels flattened into columns of their own: the conventional keys
  * `analyze --label` and `--labels-from-ci` record. */
@@ -22,22 +23,8 @@ const char *hist_label(const etp_history_label *l, uint32_t n, const char *key)
 
 void hist_iso_time(int64_t ms, char out[32])
 {
-    int64_t s = ms / 1000, r = ms % 1000;
-    if (r < 0) {
-        r += 1000;
-        s -= 1;
-    }
-    time_t t = (time_t)s;
-    struct tm tm;
-    if (!gmtime_r(&t, &tm) || tm.tm_year + 1900 > 9999 || tm.tm_year + 1900 < 0) {
-        snprintf(out, 32, "%s", "");
-        return;
-    }
-    /* The ranges are known (year checked above); the modulo lets the
-     * compiler see that they fit. */
-    snprintf(out, 32, "%04u-%02u-%02uT%02u:%02u:%02u.%03uZ", (unsigned)(tm.tm_year + 1900) % 10000u,
-             (unsigned)(tm.tm_mon + 1) % 100u, (unsigned)tm.tm_mday % 100u, (unsigned)tm.tm_hour % 100u,
-             (unsigned)tm.tm_min % 100u, (unsigned)tm.tm_sec % 100u, (unsigned)r % 1000u);
+    if (etp_utc_format_ms(ms, out, 32))
+        out[0] = '\0'; /* before year 0 or after 9999: no text for it */
 }
 
 /* ---- sinks ------------------------------------------------------------------ */

@@ -199,12 +199,11 @@ static int charts_data(etp_jw *w, const etp_history_series *s, uint32_t n)
     return 0;
 }
 
-char *etp_history_trend_html(const etp_history_series *s, uint32_t n, const etp_regression *verdicts,
-                             const char *title, size_t *len)
+/* The page into @p w (memory or a FILE); -1 when its data could not be made. */
+static int trend_page(etp_jw *w, const etp_history_series *s, uint32_t n, const etp_regression *verdicts,
+                      const char *title)
 {
-    etp_jw w;
-    etp_jw_init_mem(&w, 0);
-    w.escape_lt = 1;
+    w->escape_lt = 1;
     int failed = 0;
     static const char head[] =
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -214,32 +213,53 @@ char *etp_history_trend_html(const etp_history_series *s, uint32_t n, const etp_
         "</style>\n</head>\n<body>\n<h1 id=\"title\">etprof trend</h1>\n<div id=\"summary\" "
         "class=\"summary\"></div>\n<div id=\"charts\"></div>\n<div id=\"tip\"></div>\n"
         "<script type=\"application/json\" id=\"etp-data\">";
-    etp_jw_raw_text(&w, head, sizeof head - 1);
-    etp_jw_raw_text(&w, etp_history_css, strlen(etp_history_css));
-    etp_jw_raw_text(&w, body, sizeof body - 1);
-    etp_jw_obj_begin(&w);
-    etp_jw_kstr(&w, "schema", "etprof.trend-page");
-    etp_jw_kint(&w, "schema_version", 1);
-    etp_jw_kstr(&w, "title", title ? title : "etprof trend");
-    etp_jw_key(&w, "charts");
-    if (charts_data(&w, s, n))
+    etp_jw_raw_text(w, head, sizeof head - 1);
+    etp_jw_raw_text(w, etp_history_css, strlen(etp_history_css));
+    etp_jw_raw_text(w, body, sizeof body - 1);
+    etp_jw_obj_begin(w);
+    etp_jw_kstr(w, "schema", "etprof.trend-page");
+    etp_jw_kint(w, "schema_version", 1);
+    etp_jw_kstr(w, "title", title ? title : "etprof trend");
+    etp_jw_key(w, "charts");
+    if (charts_data(w, s, n))
         failed = 1;
-    etp_jw_key(&w, "series");
-    etp_jw_arr_begin(&w);
+    etp_jw_key(w, "series");
+    etp_jw_arr_begin(w);
     for (uint32_t i = 0; i < n; i++) {
-        etp_jw_break(&w);
-        series_data(&w, &s[i], verdicts ? &verdicts[i] : NULL, &failed);
+        etp_jw_break(w);
+        series_data(w, &s[i], verdicts ? &verdicts[i] : NULL, &failed);
     }
-    etp_jw_arr_end(&w);
-    etp_jw_obj_end(&w);
+    etp_jw_arr_end(w);
+    etp_jw_obj_end(w);
     static const char script[] = "</script>\n<script>\n";
     static const char tail[] = "</script>\n</body>\n</html>\n";
-    etp_jw_raw_text(&w, script, sizeof script - 1);
-    etp_jw_raw_text(&w, etp_history_js, strlen(etp_history_js));
-    etp_jw_raw_text(&w, tail, sizeof tail - 1);
-    if (failed) {
+    etp_jw_raw_text(w, script, sizeof script - 1);
+    etp_jw_raw_text(w, etp_history_js, strlen(etp_history_js));
+    etp_jw_raw_text(w, tail, sizeof tail - 1);
+    return failed ? -1 : 0;
+}
+
+char *etp_history_trend_html(const etp_history_series *s, uint32_t n, const etp_regression *verdicts,
+                             const char *title, size_t *len)
+{
+    etp_jw w;
+    etp_jw_init_mem(&w, 0);
+    if (trend_page(&w, s, n, verdicts, title)) {
         etp_jw_discard(&w);
         return NULL;
     }
     return etp_jw_take(&w, len);
+}
+
+etp_status etp_history_trend_html_write(const etp_history_series *s, uint32_t n,
+                                        const etp_regression *verdicts, const char *title, FILE *fp,
+                                        etp_error *err)
+{
+    etp_jw w;
+    etp_jw_init_file(&w, fp, 0);
+    int failed = trend_page(&w, s, n, verdicts, title);
+    etp_status st = etp_jw_finish_status(&w, "the trend page", err);
+    if (!st && failed)
+        st = etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "cannot write the trend page: out of memory");
+    return st;
 }
