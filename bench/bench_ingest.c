@@ -11,8 +11,9 @@
  *       series_runs rows after, as schema step 3 writes those of older runs
  *   bench_ingest series TARGET METRIC REPEAT
  *       the series query (default groups, publication order, samples) over
- *       the whole history: best and median ms of REPEAT (the first on a new
- *       connection, as the CLI runs it), points, series, the client's CPU ms
+ *       the whole history, in a process with the CLI's malloc settings: best
+ *       and median ms of REPEAT, and the first (on a new connection and a
+ *       fresh heap, as `etprof db trend` runs it), points, series, the client's CPU ms
  *       and, for a PostgreSQL server on this machine, the server process's
  *
  * Output: one line of JSON per measurement. */
@@ -23,6 +24,7 @@
 #include <time.h>
 
 #include "../bench/child.h"
+#include "cli/cli.h"
 #include "etprof/bundle_read.h"
 #include "etprof/store.h"
 #include "store/store_internal.h"
@@ -401,6 +403,7 @@ static int cmd_series(const char *target, const char *metric, int repeat, const 
         etp_history_series_free(set);
     }
     if (!rc) {
+        double first = t[0], first_server = sc[0];
         qsort(t, (size_t)repeat, sizeof *t, cmp_double);
         qsort(c, (size_t)repeat, sizeof *c, cmp_double);
         qsort(sc, (size_t)repeat, sizeof *sc, cmp_double);
@@ -409,8 +412,9 @@ static int cmd_series(const char *target, const char *metric, int repeat, const 
                "\"median_ms\": %.1f, \"best_cpu_ms\": %.1f",
                etp_store_engine(s), metric, where ? where : "", series, (unsigned long long)points,
                (unsigned long long)samples, t[0], t[repeat / 2], c[0]);
+        printf(", \"first_ms\": %.1f", first);
         if (sc[0] >= 0)
-            printf(", \"best_server_cpu_ms\": %.1f", sc[0]);
+            printf(", \"best_server_cpu_ms\": %.1f, \"first_server_cpu_ms\": %.1f", sc[0], first_server);
         printf("}\n");
     }
     free(t);
@@ -426,9 +430,11 @@ int main(int argc, char **argv)
         return cmd_ingest(argv[2], argv + 3, argc - 3);
     if (argc == 6 && !strcmp(argv[1], "fill"))
         return cmd_fill(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
-    if ((argc == 5 || argc == 6) && !strcmp(argv[1], "series"))
+    if ((argc == 5 || argc == 6) && !strcmp(argv[1], "series")) {
+        cli_tune_malloc(argv + 2); /* the heap `etprof db trend` has */
         return cmd_series(argv[2], argv[3], atoi(argv[4]) > 0 ? atoi(argv[4]) : 1,
                           argc == 6 ? argv[5] : NULL);
+    }
     fprintf(stderr, "usage: bench_ingest ingest TARGET BUNDLE... | fill TARGET BUNDLE SERIES POINTS |\n"
                     "       series TARGET METRIC REPEAT [DEVICE]\n");
     return 2;

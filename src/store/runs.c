@@ -124,20 +124,25 @@ etp_status etp_store_read_run_labels(etp_db_query *q, int c, etp_arena *a, etp_h
     return etp_store_labels_read(blob, len, a, r);
 }
 
-etp_status etp_store_labels_read(const char *blob, size_t len, etp_arena *a, etp_history_run *r)
+etp_status etp_store_labels_in(char *copy, size_t len, etp_arena *a, etp_history_run *r)
 {
-    /* The labels' strings point into one copy of the blob; each label ends
-     * in two NULs, which bound their number. */
-    char *copy = etp_arena_strndup(a, blob, len);
+    /* Each label ends in two NULs, which bound their number. */
     uint32_t max = 0;
-    for (const char *p = blob, *end = blob + len; (p = memchr(p, 0, (size_t)(end - p))); p++)
+    for (const char *p = copy, *end = copy + len; (p = memchr(p, 0, (size_t)(end - p))); p++)
         max++;
     max /= 2;
-    etp_history_label *labels = max && copy ? etp_arena_alloc(a, max * sizeof *labels) : NULL;
+    etp_history_label *labels = max ? etp_arena_alloc(a, max * sizeof *labels) : NULL;
     uint32_t n = labels ? etp_store_labels_parse(copy, len, labels, max) : 0;
     r->label_count = n;
     r->labels = labels;
-    return !copy || (max && !labels) ? ETP_E_NOMEM : ETP_OK;
+    return max && !labels ? ETP_E_NOMEM : ETP_OK;
+}
+
+etp_status etp_store_labels_read(const char *blob, size_t len, etp_arena *a, etp_history_run *r)
+{
+    /* The labels' strings point into one copy of the blob. */
+    char *copy = etp_arena_strndup(a, blob, len);
+    return copy ? etp_store_labels_in(copy, len, a, r) : ETP_E_NOMEM;
 }
 
 etp_status etp_store_select_runs(etp_store *s, const etp_store_filter *f, etp_arena *a,

@@ -59,18 +59,19 @@ typedef struct head {
     int64_t cls;
 } head;
 
-/* A point as read, before it joins its series. */
-#define POINT_CHUNK 32768
-typedef struct raw_point {
-    etp_history_point p;
-    uint32_t group;
-    int detailed;
-} raw_point;
+/* A point of a --detailed run, whose per-execution values are read after
+ * the points: its series and its place there. */
+typedef struct detailed_point {
+    uint32_t group, index;
+} detailed_point;
 
-/* The groups met so far: identity (class, then the other values) -> index. */
+/* The groups met so far: identity (class, then the other values) -> index.
+ * Each series' points go straight into its own array as they are read
+ * (doubling, in the result's arena). */
 typedef struct groups {
     etp_store_dict index;         /* identity -> series index */
-    etp_history_series *series;   /* key, group labels, metric, unit filled; points later */
+    etp_history_series *series;   /* key, group labels, metric, unit; points as read */
+    uint32_t *points_cap;         /* the room of each series' points array */
     uint32_t n, cap;
 } groups;
 
@@ -88,8 +89,8 @@ typedef struct build {
     etp_hm head_index;
     etp_store_dict classes;       /* the head-field values of a class -> its number */
     groups g;
-    raw_point **chunks;           /* the points as read, POINT_CHUNK a chunk (never moved) */
-    size_t npts, nchunks;
+    detailed_point *detailed;     /* the points of --detailed runs, in the order read */
+    uint32_t ndetailed, detailed_cap;
     char *ident;                  /* scratch for one identity */
     size_t ident_cap;
 } build;
@@ -213,13 +214,17 @@ static int make_group(build *b, const char *const *vals, const char *unit)
     if (g->n == g->cap) {
         uint32_t cap = g->cap ? g->cap * 2 : 16;
         etp_history_series *s = realloc(g->series, cap * sizeof *s);
-        if (!s)
+        if (s)
+            g->series = s;
+        uint32_t *pc = s ? realloc(g->points_cap, cap * sizeof *pc) : NULL;
+        if (!pc)
             return -1;
-        g->series = s;
+        g->points_cap = pc;
         g->cap = cap;
     }
     etp_history_series *s = &g->series[g->n];
     memset(s, 0, sizeof *s);
+    g->points_cap[g->n] = 0;
     etp_history_label *gl = etp_arena_alloc(b->a, (b->group_by_count + 1) * sizeof *gl);
     size_t key_len = strlen(unit) + 8;
     for (uint32_t i = 0; i < b->group_by_count; i++)
@@ -292,9 +297,41 @@ static int numeric(const char *s, double *v)
     return !*end && isfinite(*v);
 }
 
-static raw_point *point_at(const build *b, size_t i)
+/* Room for one more point in series @p g: its new last slot, or NULL. */
+static etp_history_point *point_slot(build *b, uint32_t g)
 {
-    return &b->chunks[i / POINT_CHUNK][i % POINT_CHUNK];
+    etp_history_series *s = &b->g.series[g];
+    uint32_t *cap = &b->g.points_cap[g];
+    if (s->point_count == *cap) {
+        if (*cap > UINT32_MAX / 2)
+            return NULL;
+        uint32_t ncap = *cap ? *cap * 2 : 8;
+        /* From the arena (huge pages where the system has them: on a VM a
+         * fault per 4 KiB of fresh heap cost more than the copies); the
+         * smaller array left behind is at most as big as the final one. */
+        etp_history_point *v = etp_arena_alloc(b->a, ncap * sizeof *v);
+        if (!v)
+            return NULL;
+        if (s->point_count)
+            memcpy(v, s->points, s->point_count * sizeof *v);
+        s->points = v;
+        *cap = ncap;
+    }
+    return &s->points[s->point_count];
+}
+
+static int note_detailed(build *b, uint32_t g, uint32_t index)
+{
+    if (b->ndetailed == b->detailed_cap) {
+        uint32_t cap = b->detailed_cap ? b->detailed_cap * 2 : 256;
+        detailed_point *v = cap > b->detailed_cap ? realloc(b->detailed, cap * sizeof *v) : NULL;
+        if (!v)
+            return -1;
+        b->detailed = v;
+        b->detailed_cap = cap;
+    }
+    b->detailed[b->ndetailed++] = (detailed_point){g, index};
+    return 0;
 }
 
 /* The points of one metric kind or entity key: @p unit is the kind's (NULL:
@@ -319,7 +356,10 @@ static etp_status read_points(build *b, etp_db_query *q, const char *unit_of_kin
         if (etp_store_point_unpack(bytes, n, &pt))
             return etp_error_set(err, ETP_E_FORMAT, etp_db_shown(b->s->db), ETP_NO_OFFSET,
                                  "a series_runs row is not a point (%zu bytes)", n);
-        if (etp_store_labels_read(pt.labels, pt.labels_len, b->a, &run))
+        /* One copy of the run id and the labels after it (point layout:
+         * series_runs.c); the labels point into it. */
+        char *run_id = etp_arena_strndup(b->a, pt.run_id, (size_t)(pt.labels - pt.run_id) + pt.labels_len);
+        if (!run_id || etp_store_labels_in(run_id + pt.run_id_len + 1, pt.labels_len, b->a, &run))
             return etp_store_nomem(b->s, err);
         double order = (double)pt.published_ms;
         if (b->q->order_by) {
@@ -332,55 +372,42 @@ static etp_status read_points(build *b, etp_db_query *q, const char *unit_of_kin
         uint32_t g;
         if (group_of(b, pt.run_id, h, run.labels, run.label_count, unit, kind, &g))
             return etp_store_nomem(b->s, err);
-        if (b->npts == b->nchunks * POINT_CHUNK) {
-            raw_point **c = realloc(b->chunks, (b->nchunks + 1) * sizeof *c);
-            if (!c)
-                return etp_store_nomem(b->s, err);
-            b->chunks = c;
-            if (!(c[b->nchunks] = etp_store_big_alloc(POINT_CHUNK * sizeof **c)))
-                return etp_store_nomem(b->s, err);
-            b->nchunks++;
-        }
-        raw_point *rp = point_at(b, b->npts);
-        memset(rp, 0, sizeof *rp);
-        rp->group = g;
-        rp->detailed = pt.detailed;
-        rp->p.run = pt.run;
-        rp->p.run_id = etp_arena_strndup(b->a, pt.run_id, pt.run_id_len);
-        rp->p.published_ms = pt.published_ms;
-        rp->p.order = order;
-        rp->p.value = etp_db_col_double(q, C_VALUE);
-        int64_t samples = etp_db_col_int(q, C_SAMPLES);
-        rp->p.samples = samples > 0 && samples <= UINT32_MAX ? (uint32_t)samples : 0;
-        rp->p.label_count = run.label_count;
-        rp->p.labels = run.labels;
-        if (!rp->p.run_id)
+        etp_history_point *p = point_slot(b, g);
+        if (!p || (pt.detailed && note_detailed(b, g, b->g.series[g].point_count)))
             return etp_store_nomem(b->s, err);
+        memset(p, 0, sizeof *p);
+        p->run = pt.run;
+        p->run_id = run_id;
+        p->published_ms = pt.published_ms;
+        p->order = order;
+        p->value = etp_db_col_double(q, C_VALUE);
+        int64_t samples = etp_db_col_int(q, C_SAMPLES);
+        p->samples = samples > 0 && samples <= UINT32_MAX ? (uint32_t)samples : 0;
+        p->label_count = run.label_count;
+        p->labels = run.labels;
         b->g.series[g].point_count++;
-        b->npts++;
     }
     return st;
+}
+
+static etp_history_point *detailed_at(const build *b, uint32_t i)
+{
+    return &b->g.series[b->detailed[i].group].points[b->detailed[i].index];
 }
 
 /* The per-execution values of the points' runs (model metrics of --detailed
  * runs): figure NAME of metric "NAME.stat", in the series' unit. */
 static etp_status attach_samples(build *b, const char *figure, etp_error *err)
 {
+    if (!b->ndetailed)
+        return ETP_OK;
     etp_hm by_run;
     etp_hm_init(&by_run);
-    int any = 0;
-    for (size_t i = 0; i < b->npts; i++)
-        if (point_at(b, i)->detailed) {
-            any = 1;
-            if (etp_hm_put(&by_run, (uint64_t)point_at(b, i)->p.run, (uint32_t)i)) {
-                etp_hm_free(&by_run);
-                return etp_store_nomem(b->s, err);
-            }
+    for (uint32_t i = 0; i < b->ndetailed; i++)
+        if (etp_hm_put(&by_run, (uint64_t)detailed_at(b, i)->run, i)) {
+            etp_hm_free(&by_run);
+            return etp_store_nomem(b->s, err);
         }
-    if (!any) {
-        etp_hm_free(&by_run);
-        return ETP_OK;
-    }
     int next = 2;
     char *cond = etp_store_filter_sql(&b->q->filter, "k", 1, &next);
     /* Runs are joined only to apply a filter: the points' runs are looked
@@ -407,13 +434,13 @@ static etp_status attach_samples(build *b, const char *figure, etp_error *err)
             double *v = NULL;
             uint32_t n = 0;
             while (etp_hm_next(&by_run, (uint64_t)run, &cur, &i)) {
-                raw_point *rp = point_at(b, i);
-                if (rp->p.run != run || strcmp(b->g.series[rp->group].unit, unit))
+                etp_history_point *p = detailed_at(b, i);
+                if (p->run != run || strcmp(b->g.series[b->detailed[i].group].unit, unit))
                     continue;
                 if (!v && !(v = etp_store_values_decode(b->a, le, len, &n)))
                     break; /* malformed or out of memory: no samples for it */
-                rp->p.sample_count = n;
-                rp->p.execution_values = v;
+                p->sample_count = n;
+                p->execution_values = v;
             }
         }
         etp_db_finalize(q);
@@ -453,7 +480,7 @@ static int cmp_series(const void *x, const void *y)
 
 typedef struct series_result {
     etp_history_series_set pub;   /* first: the pointer handed out */
-    etp_arena arena;
+    etp_arena arena;              /* everything handed out */
 } series_result;
 
 void etp_history_series_free(etp_history_series_set *set)
@@ -551,20 +578,9 @@ static etp_status read_all_points(build *b, const char *name, const char *entity
     return st;
 }
 
-static etp_status make_series(build *b, etp_error *err)
+static void make_series(build *b)
 {
     groups *g = &b->g;
-    for (uint32_t i = 0; i < g->n; i++) {
-        g->series[i].points = etp_arena_alloc(b->a, (g->series[i].point_count + 1) * sizeof(etp_history_point));
-        if (!g->series[i].points)
-            return etp_store_nomem(b->s, err);
-        g->series[i].point_count = 0;
-    }
-    for (size_t i = 0; i < b->npts; i++) {
-        const raw_point *rp = point_at(b, i);
-        etp_history_series *s = &g->series[rp->group];
-        s->points[s->point_count++] = rp->p;
-    }
     /* Read in run order, the points of a series usually are in order already. */
     for (uint32_t i = 0; i < g->n; i++) {
         etp_history_point *p = g->series[i].points;
@@ -576,7 +592,6 @@ static etp_status make_series(build *b, etp_error *err)
     }
     if (g->n)
         qsort(g->series, g->n, sizeof *g->series, cmp_series);
-    return ETP_OK;
 }
 
 etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
@@ -628,21 +643,20 @@ etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
         snprintf(figure, sizeof figure, "%.*s", (int)(dot - name), name);
         st = attach_samples(&b, figure, err);
     }
-    if (!st)
-        st = make_series(&b, err);
     if (!st) {
-        r->pub.count = b.g.n;
+        make_series(&b);
         r->pub.series = b.g.n ? etp_arena_alloc(&r->arena, b.g.n * sizeof *r->pub.series) : NULL;
         if (b.g.n && !r->pub.series)
             st = etp_store_nomem(s, err);
         else if (b.g.n)
             memcpy(r->pub.series, b.g.series, b.g.n * sizeof *r->pub.series);
     }
-    for (size_t i = 0; i < b.nchunks; i++)
-        free(b.chunks[i]);
-    free(b.chunks);
+    if (!st)
+        r->pub.count = b.g.n;
     free(b.ident);
     free(b.g.series);
+    free(b.g.points_cap);
+    free(b.detailed);
     etp_store_dict_free(&b.g.index);
     etp_store_dict_free(&b.classes);
     etp_hm_free(&b.head_index);

@@ -165,6 +165,9 @@ etp_status etp_store_read_run(etp_db_query *q, int first, etp_arena *a, etp_hist
 etp_status etp_store_read_run_labels(etp_db_query *q, int c, etp_arena *a, etp_history_run *r);
 /* The same from the @p len bytes at @p blob. */
 etp_status etp_store_labels_read(const char *blob, size_t len, etp_arena *a, etp_history_run *r);
+/* etp_store_labels_read of a blob already in @p a (@p copy, @p len bytes
+ * and a NUL after them): the labels point into it. */
+etp_status etp_store_labels_in(char *copy, size_t len, etp_arena *a, etp_history_run *r);
 
 /* The runs @p f selects, in publication order, into *@p runs (from @p a). */
 etp_status etp_store_select_runs(etp_store *s, const etp_store_filter *f, etp_arena *a,
