@@ -29,9 +29,15 @@ void hist_iso_time(int64_t ms, char out[32])
 
 /* ---- sinks ------------------------------------------------------------------ */
 
+/* A field's name: always one of this file's constants (plain ASCII, nothing
+ * to escape), so it is copied without the scan etp_jw_key makes; a trend
+ * writes some 15 of them per point. Label keys, which are data, go through
+ * etp_jw_key (labels_object). */
+static void field_key(etp_jw *w, const char *name) { etp_jw_key_plain_inline(w, name, strlen(name)); }
+
 static void js_str(hist_sink *k, const char *name, const char *v)
 {
-    etp_jw_key(k->jw, name);
+    field_key(k->jw, name);
     if (v)
         etp_jw_str(k->jw, v);
     else
@@ -39,15 +45,27 @@ static void js_str(hist_sink *k, const char *name, const char *v)
 }
 static void js_bytes(hist_sink *k, const char *name, const char *v)
 {
-    etp_jw_key(k->jw, name);
+    field_key(k->jw, name);
     if (v)
         etp_jw_bytes(k->jw, v);
     else
         etp_jw_null(k->jw);
 }
-static void js_i64(hist_sink *k, const char *name, int64_t v) { etp_jw_kint(k->jw, name, v); }
-static void js_dbl(hist_sink *k, const char *name, double v) { etp_jw_kdouble(k->jw, name, v); }
-static void js_flag(hist_sink *k, const char *name, int v) { etp_jw_kbool(k->jw, name, v); }
+static void js_i64(hist_sink *k, const char *name, int64_t v)
+{
+    field_key(k->jw, name);
+    etp_jw_int(k->jw, v);
+}
+static void js_dbl(hist_sink *k, const char *name, double v)
+{
+    field_key(k->jw, name);
+    etp_jw_double(k->jw, v);
+}
+static void js_flag(hist_sink *k, const char *name, int v)
+{
+    field_key(k->jw, name);
+    etp_jw_bool(k->jw, v);
+}
 
 static void labels_object(etp_jw *w, const etp_history_label *l, uint32_t n)
 {
@@ -69,13 +87,13 @@ static void doubles_array(etp_jw *w, const double *v, uint32_t n)
 
 static void js_labels(hist_sink *k, const char *name, const etp_history_label *l, uint32_t n)
 {
-    etp_jw_key(k->jw, name);
+    field_key(k->jw, name);
     labels_object(k->jw, l, n);
 }
 
 static void js_doubles(hist_sink *k, const char *name, const double *v, uint32_t n)
 {
-    etp_jw_key(k->jw, name);
+    field_key(k->jw, name);
     doubles_array(k->jw, v, n);
 }
 
