@@ -70,6 +70,13 @@ with tempfile.TemporaryDirectory() as tmp:
             got = reader.communicate()[0] + b"(the FIFO was never written)"
         expect(d[0] == 0 and got == b[1] and stat.S_ISFIFO(os.stat(fifo).st_mode),
                "%s: -o FIFO writes the bytes into the FIFO, which stays a FIFO" % cmd)
+        # A device that refuses the bytes: one line naming it and the reason, exit 1,
+        # and the device still a device.
+        if os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode):
+            rc, out, err = run(cmd, *inputs, "-o", "/dev/full")
+            expect(rc == 1 and err.count("\n") == 1 and err.startswith("etprof: /dev/full: ")
+                   and stat.S_ISCHR(os.stat("/dev/full").st_mode),
+                   "%s: -o /dev/full is one line naming it, exit 1; /dev/full stays a device" % cmd)
 
 # Wrong-kind inputs say what the file is (exit 1, one line).
 for args, what in [(["analyze", "--etdump", P, "--pte", P], "is a program"),

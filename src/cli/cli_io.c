@@ -43,8 +43,8 @@ int cli_fail_status(etp_status s, const etp_error *err)
  * other failure is what @p err says (a bad input found while writing). */
 static int fill_failed(const char *path, etp_status s, const etp_error *err)
 {
-    if (s == ETP_E_IO)
-        return cli_error("%s: write error", path);
+    if (s == ETP_E_IO) /* the writer's reason when it gave one ("...: No space left on device") */
+        return cli_error("%s: %s", path, err->message[0] ? err->message : "write error");
     return cli_fail_status(s, err);
 }
 

@@ -59,17 +59,24 @@ etp_status etp_atomic_open(etp_atomic_file *f, const char *path, etp_error *err)
 etp_status etp_atomic_commit(etp_atomic_file *f, etp_error *err)
 {
     if (!f->tmp) { /* written in place: nothing to sync or rename */
-        int failed = fflush(f->fp) != 0;
-        failed |= fclose(f->fp) != 0;
+        int failed = fflush(f->fp) != 0, e = errno;
+        if (fclose(f->fp) != 0 && !failed) {
+            failed = 1;
+            e = errno;
+        }
         f->fp = NULL;
-        return failed ? etp_error_set(err, ETP_E_IO, f->path, ETP_NO_OFFSET, "write error") : ETP_OK;
+        return failed ? etp_error_set(err, ETP_E_IO, f->path, ETP_NO_OFFSET, "write error: %s", strerror(e))
+                      : ETP_OK;
     }
-    int failed = fflush(f->fp) != 0 || fsync(fileno(f->fp)) != 0;
-    failed |= fclose(f->fp) != 0;
+    int failed = fflush(f->fp) != 0 || fsync(fileno(f->fp)) != 0, e = errno;
+    if (fclose(f->fp) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
     f->fp = NULL;
     etp_status s = ETP_OK;
     if (failed)
-        s = etp_error_set(err, ETP_E_IO, f->path, ETP_NO_OFFSET, "write error");
+        s = etp_error_set(err, ETP_E_IO, f->path, ETP_NO_OFFSET, "write error: %s", strerror(e));
     else if (rename(f->tmp, f->path))
         s = etp_error_set(err, ETP_E_IO, f->path, ETP_NO_OFFSET, "cannot write: %s",
                           strerror(errno));
