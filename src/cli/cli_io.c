@@ -1,5 +1,6 @@
 /* cli_io.c - how the commands write their output files and turn a failed
  * library call into an exit status. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ etp_status cli_put_text(FILE *fp, char *text, size_t len, etp_error *err)
         return etp_error_set(err, ETP_E_NOMEM, NULL, ETP_NO_OFFSET, "out of memory writing the output");
     size_t put = fwrite(text, 1, len, fp);
     free(text);
-    return put == len ? ETP_OK : etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "write error");
+    return put == len ? ETP_OK : etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "write error: %s", strerror(errno));
 }
 
 static int write_stdout(cli_fill_fn fill, void *ctx)

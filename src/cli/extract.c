@@ -29,7 +29,7 @@ static etp_status fill(FILE *fp, void *ctx, etp_error *err)
 {
     const etp_dl_blob *b = ((blob_ctx *)ctx)->b;
     if (fwrite(b->data, 1, b->size, fp) != b->size)
-        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "write error");
+        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "write error: %s", strerror(errno));
     return ETP_OK;
 }
 

@@ -4,6 +4,7 @@
  * names things and writes them. */
 #include "etprof/trace.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -854,8 +855,11 @@ etp_status etp_trace_write(const etp_etdump *d, const etp_trace_options *opt,
         return s;
     }
     /* The document ends with a newline (as etp_trace_to_string's does). */
-    if (etp_jw_finish(&w) || fputc('\n', fp) == EOF || fflush(fp))
-        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "write error");
+    etp_status st = etp_jw_finish_status(&w, "the trace", err);
+    if (st)
+        return st;
+    if (fputc('\n', fp) == EOF || fflush(fp))
+        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "cannot write the trace: %s", strerror(errno));
     return ETP_OK;
 }
 
