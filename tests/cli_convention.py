@@ -61,13 +61,18 @@ with tempfile.TemporaryDirectory() as tmp:
         # renaming a temporary over it would replace it with a file.
         fifo = os.path.join(tmp, cmd + ".fifo")
         os.mkfifo(fifo)
-        reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
-        d = run(cmd, *inputs, "-o", fifo)
-        try:  # a FIFO replaced by a file would leave the reader waiting
-            got = reader.communicate(timeout=20)[0]
-        except subprocess.TimeoutExpired:
-            reader.kill()
-            got = reader.communicate()[0] + b"(the FIFO was never written)"
+        # The reader copies into a file: through a pipe to this script, which
+        # waits for etprof first, a large output would block both.
+        copied = os.path.join(tmp, cmd + ".fifo.out")
+        with open(copied, "wb") as sink:
+            reader = subprocess.Popen(["cat", fifo], stdout=sink)
+            d = run(cmd, *inputs, "-o", fifo)
+            try:  # a FIFO replaced by a file would leave the reader waiting
+                reader.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                reader.kill()
+                reader.wait()
+        got = open(copied, "rb").read()
         expect(d[0] == 0 and got == b[1] and stat.S_ISFIFO(os.stat(fifo).st_mode),
                "%s: -o FIFO writes the bytes into the FIFO, which stays a FIFO" % cmd)
         # A device that refuses the bytes: one line naming it and the reason, exit 1,
