@@ -83,13 +83,8 @@ static void test_file_writer(void **state)
     etp_csvw_init_file(&f, fp);
     table(&f);
     assert_int_equal(etp_csvw_finish(&f), 0);
-    size_t got_len;
-    char *got = tu_stream_text(fp, &got_len);
-    assert_non_null(got);
-    assert_int_equal(got_len, len);
-    assert_memory_equal(got, want, len);
+    assert_true(tu_stream_equals(fp, want, len));
     fclose(fp);
-    free(got);
     free(want);
     /* A stream that refuses writes: the failure is reported, not lost. */
     FILE *ro = fopen("/dev/null", "r");

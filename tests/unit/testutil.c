@@ -133,6 +133,15 @@ char *tu_stream_text(FILE *fp, size_t *len)
     return buf;
 }
 
+int tu_stream_equals(FILE *fp, const char *want, size_t len)
+{
+    size_t got_len = 0;
+    char *got = tu_stream_text(fp, &got_len);
+    int same = got && got_len == len && !memcmp(got, want, len);
+    free(got);
+    return same;
+}
+
 etp_diff_identity tu_diff_identity(uint32_t executions)
 {
     etp_diff_identity id;

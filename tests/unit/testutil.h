@@ -19,6 +19,8 @@ uint8_t *tu_read_file(const char *path, size_t *size);
 /* What has been written to @p fp (a tmpfile, say) up to its position,
  * NUL-terminated; *len (if given) its length. Caller frees; NULL on error. */
 char *tu_stream_text(FILE *fp, size_t *len);
+/* 1 when what has been written to @p fp is exactly the @p len bytes at @p want. */
+int tu_stream_equals(FILE *fp, const char *want, size_t len);
 /* A fresh empty temporary directory (caller removes it with tu_rmrf). */
 char *tu_tmpdir(void);
 void tu_rmrf(const char *path);
