@@ -382,10 +382,35 @@ def scenario_concurrent():
     check(sorted(os.listdir(p)) == ["rep"], f"concurrent: left {os.listdir(p)}")
 
 
+def scenario_concurrent_turns():
+    """Publishers into one DIR at once take turns at the swap: with the
+    two-rename swap (DIR briefly absent between the renames) and onto a
+    missing DIR (each finds it missing), every one must succeed, none may
+    rename its bundle into another's gap."""
+    for name, existing in (("turns-two-renames", True), ("turns-missing", False)):
+        p = fresh(name)
+        out = os.path.join(p, "rep")
+        for rnd in range(3):
+            if existing:
+                good_bundle(p)
+            else:
+                shutil.rmtree(out, ignore_errors=True)
+            env = {"ETPROF_TEST_NO_EXCHANGE": "1"} if existing else {}
+            procs = [start(XNN, out, env) for _ in range(8)]
+            for pr in procs:
+                pr.wait()
+            for i, pr in enumerate(procs):
+                check(pr.returncode == 0, f"{name} round {rnd} #{i}: exit {pr.returncode}: "
+                      f"{pr.stderr.read().decode()}")
+            check(verify_ok(out), f"{name} round {rnd}: DIR does not verify")
+            check(sorted(os.listdir(p)) == ["rep"], f"{name} round {rnd}: left {os.listdir(p)}")
+
+
 for scenario in (scenario_failed_rerun, scenario_no_stale_files, scenario_not_a_bundle,
                  scenario_empty_dir, scenario_missing_parent, scenario_regular_file,
                  scenario_injected_failure, scenario_read_only_parent, scenario_kills,
-                 scenario_sigkill, scenario_live_writer_kept, scenario_concurrent):
+                 scenario_sigkill, scenario_live_writer_kept, scenario_concurrent,
+                 scenario_concurrent_turns):
     print("--", scenario.__name__)
     scenario()
 

@@ -354,6 +354,26 @@ static int lock_target(int parentfd, const char *leaf)
     return -1;
 }
 
+/* The parent directory, locked (flock) around the check of DIR and the
+ * renames, so that two publications into one DIR take turns: without it, a
+ * second could find DIR missing in the gap of the two-rename swap (or both
+ * find a missing DIR) and rename its own bundle there first, and the other's
+ * rename would fail with ENOTEMPTY. Always taken after DIR's lock, never
+ * before, so the two locks cannot deadlock. Best effort: where the file
+ * system has no such lock (EBADF/ENOLCK/EINVAL, e.g. some NFS mounts), or
+ * another holds it past LOCK_WAIT_MS, the publication goes on unlocked. */
+static int lock_parent(int parentfd)
+{
+    for (long waited = 0; waited <= LOCK_WAIT_MS; waited += 1) {
+        if (flock(parentfd, LOCK_EX | LOCK_NB) == 0)
+            return 1;
+        if (errno != EWOULDBLOCK && errno != EINTR)
+            return 0;
+        etp_stage_test_sleep(1);
+    }
+    return 0;
+}
+
 etp_status etp_stage_swap(etp_stage *st, const char *dir, unsigned flags, int *swapped,
                           etp_error *err)
 {
@@ -362,15 +382,19 @@ etp_status etp_stage_swap(etp_stage *st, const char *dir, unsigned flags, int *s
     sigset_t old;
     etp_bundle_target kind;
     etp_status s;
-    int lockfd;
+    int lockfd, parent_locked;
     for (int tries = 0;; tries++) {
         lockfd = lock_target(st->parentfd, st->leaf);
+        parent_locked = lock_parent(st->parentfd);
         block_signals(&old);
         /* The target may have changed while the bundle was written. */
         s = etp_target_classify(st->parentfd, st->leaf, dir, flags, &kind, NULL, err);
         if (s || kind == ETP_BUNDLE_TARGET_MISSING || lockfd >= 0 || tries >= 4)
             break;
-        pthread_sigmask(SIG_SETMASK, &old, NULL); /* a directory appeared meanwhile */
+        /* a directory appeared meanwhile: lock it first, then the parent */
+        if (parent_locked)
+            (void)flock(st->parentfd, LOCK_UN);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
     }
     char aside[ETP_BUNDLE_NAME_MAX + 1] = "";
     if (!s) {
@@ -384,6 +408,8 @@ etp_status etp_stage_swap(etp_stage *st, const char *dir, unsigned flags, int *s
         }
         slot_set(st, !*swapped ? SLOT_STAGING : aside[0] ? SLOT_ASIDE : SLOT_FREE, aside);
     }
+    if (parent_locked)
+        (void)flock(st->parentfd, LOCK_UN);
     if (*swapped && fsync(st->parentfd) != 0)
         s = etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
                           "published, but the parent directory's fsync failed: %s",
