@@ -74,18 +74,23 @@ void etp_store_filter_bind(const etp_store_filter *f, etp_db_query *q, int first
 
 uint32_t etp_store_labels_parse(const char *blob, size_t len, etp_history_label *out, uint32_t max)
 {
+    /* Byte loops rather than strnlen: keys and values are a few bytes each,
+     * shorter than a library call's set-up (a series parses one set a run). */
     uint32_t n = 0;
-    for (size_t i = 0; i < len;) {
-        size_t kl = strnlen(blob + i, len - i), j = i + kl + 1;
-        if (j >= len) /* a key without its value: the blob ends here */
+    for (const char *p = blob, *end = blob + len; p < end; p++) {
+        const char *key = p;
+        while (p < end && *p)
+            p++;
+        if (end - p < 2) /* a key without its value: the blob ends here */
             break;
-        size_t vl = strnlen(blob + j, len - j);
-        if (vl == len - j)
+        const char *value = ++p;
+        while (p < end && *p)
+            p++;
+        if (p == end)
             break;
         if (n < max)
-            out[n] = (etp_history_label){blob + i, blob + j};
+            out[n] = (etp_history_label){key, value};
         n++;
-        i = j + vl + 1;
     }
     return n;
 }
@@ -126,16 +131,20 @@ etp_status etp_store_read_run_labels(etp_db_query *q, int c, etp_arena *a, etp_h
 
 etp_status etp_store_labels_in(char *copy, size_t len, etp_arena *a, etp_history_run *r)
 {
-    /* Each label ends in two NULs, which bound their number. */
-    uint32_t max = 0;
-    for (const char *p = copy, *end = copy + len; (p = memchr(p, 0, (size_t)(end - p))); p++)
-        max++;
-    max /= 2;
-    etp_history_label *labels = max ? etp_arena_alloc(a, max * sizeof *labels) : NULL;
-    uint32_t n = labels ? etp_store_labels_parse(copy, len, labels, max) : 0;
+    /* A run has a few labels: parsed once onto the stack, then copied to
+     * an array of exactly their number (parsed again only past 16). */
+    etp_history_label few[16];
+    uint32_t n = etp_store_labels_parse(copy, len, few, 16);
+    etp_history_label *labels = n ? etp_arena_alloc(a, n * sizeof *labels) : NULL;
+    if (n && !labels)
+        return ETP_E_NOMEM;
+    if (n && n <= 16)
+        memcpy(labels, few, n * sizeof *labels);
+    else if (n)
+        (void)etp_store_labels_parse(copy, len, labels, n);
     r->label_count = n;
     r->labels = labels;
-    return max && !labels ? ETP_E_NOMEM : ETP_OK;
+    return ETP_OK;
 }
 
 etp_status etp_store_labels_read(const char *blob, size_t len, etp_arena *a, etp_history_run *r)

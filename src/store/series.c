@@ -454,12 +454,19 @@ double *etp_store_values_decode(etp_arena *a, const char *le, size_t n, uint32_t
     if (n % 8 || n / 8 > UINT32_MAX)
         return NULL;
     double *v = etp_arena_alloc(a, n ? n : 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    defined(__FLOAT_WORD_ORDER__) && __FLOAT_WORD_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* The stored bytes are this machine's own doubles. */
+    if (v && n)
+        memcpy(v, le, n);
+#else
     for (size_t i = 0; v && i < n / 8; i++) {
         uint64_t bits = 0;
         for (int j = 7; j >= 0; j--)
             bits = bits << 8 | (unsigned char)le[i * 8 + (size_t)j];
         memcpy(&v[i], &bits, 8);
     }
+#endif
     if (v)
         *count = (uint32_t)(n / 8);
     return v;

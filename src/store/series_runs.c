@@ -23,8 +23,12 @@ static void put_le64(unsigned char *p, int64_t v)
 static int64_t get_le64(const unsigned char *p)
 {
     uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, p, 8); /* one load: a series unpacks two a run */
+#else
     for (int i = 7; i >= 0; i--)
         v = v << 8 | p[i];
+#endif
     return (int64_t)v;
 }
 

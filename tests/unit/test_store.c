@@ -159,6 +159,50 @@ static void test_labels_blob(void **state)
     assert_int_equal(etp_store_labels_parse("", 0, l, 4), 0);
 }
 
+/* etp_store_labels_in parses a few labels on the stack and many in two
+ * passes: both give every pair, pointing into the copy. */
+static void test_labels_in(void **state)
+{
+    (void)state;
+    for (int count = 0; count <= 40; count += 3) {
+        char blob[40 * 8];
+        size_t len = 0;
+        for (int i = 0; i < count; i++)
+            len += (size_t)sprintf(blob + len, "k%02d%cv%d%c", i, 0, i, 0);
+        etp_arena a = {0};
+        char *copy = etp_arena_strndup(&a, blob, len);
+        assert_non_null(copy);
+        etp_history_run r;
+        assert_int_equal(etp_store_labels_in(copy, len, &a, &r), ETP_OK);
+        assert_int_equal(r.label_count, count);
+        for (int i = 0; i < count; i++) {
+            char k[8], v[8];
+            sprintf(k, "k%02d", i);
+            sprintf(v, "v%d", i);
+            assert_string_equal(r.labels[i].key, k);
+            assert_string_equal(r.labels[i].value, v);
+            assert_true(r.labels[i].key >= copy && r.labels[i].value < copy + len);
+        }
+        etp_arena_free(&a);
+    }
+}
+
+/* Stored per-execution values are little-endian doubles, whatever the host. */
+static void test_values_decode(void **state)
+{
+    (void)state;
+    static const unsigned char le[] = {0, 0, 0, 0, 0, 0, 0xf0, 0x3f,  /* 1.0 */
+                                       0, 0, 0, 0, 0, 0, 0x04, 0xc0}; /* -2.5 */
+    etp_arena a = {0};
+    uint32_t n = 0;
+    double *v = etp_store_values_decode(&a, (const char *)le, sizeof le, &n);
+    assert_non_null(v);
+    assert_int_equal(n, 2);
+    assert_true(v[0] == 1.0 && v[1] == -2.5);
+    assert_null(etp_store_values_decode(&a, (const char *)le, 7, &n)); /* not whole values */
+    etp_arena_free(&a);
+}
+
 static void test_ddl_tokens(void **state)
 {
     (void)state;
@@ -290,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_utc_round_trip), cmocka_unit_test(test_utc_parse),
         cmocka_unit_test(test_redact),         cmocka_unit_test(test_one_line),
         cmocka_unit_test(test_label_rules),    cmocka_unit_test(test_labels_blob),
+        cmocka_unit_test(test_labels_in),      cmocka_unit_test(test_values_decode),
         cmocka_unit_test(test_ddl_tokens),     cmocka_unit_test(test_entity_columns),
         cmocka_unit_test(test_open_modes),
     };
