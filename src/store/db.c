@@ -141,6 +141,8 @@ const char *etp_db_col_bytes(etp_db_query *q, int c, size_t *len)
 
 void etp_db_reset(etp_db_query *q) { q->ops->reset(q); }
 
+uint32_t etp_db_insert_rows_max(const etp_db *db) { return db->ops->insert_rows_max; }
+
 void etp_db_finalize(etp_db_query *q)
 {
     if (q)

@@ -108,6 +108,10 @@ double etp_db_col_double(etp_db_query *q, int c); /* NULL reads as NaN */
  * column's value may not be: read it with its length. */
 const char *etp_db_col_bytes(etp_db_query *q, int c, size_t *len);
 void etp_db_reset(etp_db_query *q);
+/* Rows one INSERT statement should carry on this engine (0: no limit but
+ * the parameters'); a statement of one row is prepared once and stepped
+ * once per row. */
+uint32_t etp_db_insert_rows_max(const etp_db *db);
 void etp_db_finalize(etp_db_query *q);
 
 /* Prepare @p sql, bind nothing, step once: the first column of the first

@@ -23,6 +23,11 @@ typedef struct etp_db_ops {
     etp_status (*batch_begin)(etp_db *db, etp_error *err); /* NULL: statements run at once */
     etp_status (*batch_end)(etp_db *db, etp_error *err);
     etp_status (*prepare)(etp_db *db, const char *sql, etp_db_query **out, etp_error *err);
+    /* Rows one INSERT should carry: 1 where preparing a statement costs more
+     * than stepping it (SQLite compiles each row of a multi-row VALUES into
+     * its program), 0 for as many as the parameter limit allows (a server:
+     * a statement per row would be a round trip per row). */
+    uint32_t insert_rows_max;
     void (*bind_int)(etp_db_query *q, int i, int64_t v);
     void (*bind_double)(etp_db_query *q, int i, double v);
     void (*bind_text)(etp_db_query *q, int i, const char *s, size_t n);

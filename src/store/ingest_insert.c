@@ -47,29 +47,40 @@ static char *insert_sql(const char *table, const char *cols, int ncols, uint32_t
 }
 
 /* Insert @p rows rows through @p bind, as few statements as the parameter
- * limit allows; *@p written grows by the rows the engine reports done. */
+ * limit (and the engine's etp_db_insert_rows_max) allows; a statement is
+ * prepared once for each run of chunks of one size and reset between them.
+ * *@p written grows by the rows the engine reports done. */
 static etp_status insert_rows(etp_store *s, const char *table, const char *cols, int ncols,
                               uint32_t rows, bind_row_fn bind, void *ctx, const char *suffix,
                               uint64_t *written, etp_error *err)
 {
-    uint32_t per = (uint32_t)(MAX_PARAMS / ncols);
-    for (uint32_t lo = 0; lo < rows; lo += per) {
+    uint32_t per = (uint32_t)(MAX_PARAMS / ncols), most = etp_db_insert_rows_max(s->db);
+    if (most && per > most)
+        per = most;
+    etp_db_query *q = NULL;
+    uint32_t q_rows = 0;
+    etp_status st = ETP_OK;
+    for (uint32_t lo = 0; !st && lo < rows; lo += per) {
         uint32_t n = rows - lo < per ? rows - lo : per;
-        etp_db_query *q;
-        etp_status st = etp_store_prepare_text(s, insert_sql(table, cols, ncols, n, suffix), &q, err);
-        if (st)
-            return st;
+        if (q && q_rows != n) {
+            etp_db_finalize(q);
+            q = NULL;
+        }
+        if (q)
+            etp_db_reset(q);
+        else if ((st = etp_store_prepare_text(s, insert_sql(table, cols, ncols, n, suffix), &q, err)))
+            break;
+        q_rows = n;
         for (uint32_t r = 0; r < n; r++)
             bind(ctx, lo + r, q, 1 + (int)r * ncols);
         int row;
         st = etp_db_step(q, &row, err);
-        etp_db_finalize(q);
-        if (st)
-            return st;
-        if (written)
+        if (!st && written)
             *written += n;
     }
-    return ETP_OK;
+    if (q)
+        etp_db_finalize(q);
+    return st;
 }
 
 /* ---- identities of dictionary rows -------------------------------------- */
