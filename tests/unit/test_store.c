@@ -263,6 +263,53 @@ static void sql_exec(const char *path, const char *sql)
     sqlite3_close(db);
 }
 
+/* A statement finalized and prepared again comes back from the
+ * connection's cache: reset, with no binding of its last use, and one left
+ * mid-result starts over. A failed one is not kept. */
+static void test_statement_reuse(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char path[600];
+    snprintf(path, sizeof path, "%s/r.db", dir);
+    etp_error err;
+    etp_error_clear(&err);
+    etp_db *db = NULL;
+    assert_int_equal(etp_db_open(path, ETP_DB_CREATE, &db, &err), ETP_OK);
+    assert_int_equal(etp_db_exec(db, "CREATE TABLE t (k INTEGER PRIMARY KEY, v INTEGER)", &err), ETP_OK);
+    for (int round = 0; round < 3; round++) {
+        etp_db_query *q;
+        int row;
+        assert_int_equal(etp_db_prepare(db, "SELECT $1, $2", &q, &err), ETP_OK);
+        if (round == 0) {
+            etp_db_bind_int(q, 1, 7);
+            etp_db_bind_int(q, 2, 8);
+        }
+        assert_int_equal(etp_db_step(q, &row, &err), ETP_OK);
+        assert_int_equal(row, 1);
+        assert_int_equal(etp_db_col_null(q, 0), round != 0); /* no binding carried over */
+        etp_db_finalize(q);
+        /* stepped once of two rows, then finalized */
+        assert_int_equal(etp_db_prepare(db, "SELECT 1 UNION ALL SELECT 2 ORDER BY 1", &q, &err), ETP_OK);
+        assert_int_equal(etp_db_step(q, &row, &err), ETP_OK);
+        assert_int_equal(etp_db_col_int(q, 0), 1);
+        etp_db_finalize(q);
+        /* a failing INSERT (the second of a duplicate key) */
+        assert_int_equal(etp_db_prepare(db, "INSERT INTO t (k, v) VALUES (1, $1)", &q, &err), ETP_OK);
+        etp_db_bind_int(q, 1, round);
+        etp_status st = etp_db_step(q, &row, &err);
+        assert_int_equal(st, round == 0 ? ETP_OK : ETP_E_IO);
+        etp_db_finalize(q);
+    }
+    int64_t v = -1;
+    int found = 0;
+    assert_int_equal(etp_db_query_int(db, "SELECT v FROM t WHERE k = 1", &v, &found, &err), ETP_OK);
+    assert_true(found && v == 0);
+    etp_db_close(db);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 static void test_open_modes(void **state)
 {
     (void)state;
@@ -337,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_labels_in),      cmocka_unit_test(test_values_decode),
         cmocka_unit_test(test_ddl_tokens),     cmocka_unit_test(test_entity_columns),
         cmocka_unit_test(test_open_modes),
+        cmocka_unit_test(test_statement_reuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
