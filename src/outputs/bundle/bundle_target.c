@@ -170,12 +170,23 @@ etp_status etp_target_classify(int parentfd, const char *leaf, const char *dir, 
                                etp_bundle_target *kind, mode_t *mode, etp_error *err)
 {
     struct stat st;
-    *kind = ETP_BUNDLE_TARGET_MISSING;
-    if (fstatat(parentfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-        if (errno == ENOENT)
-            return ETP_OK;
-        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "cannot inspect: %s",
-                             strerror(errno));
+    int fd = -1;
+    /* Another publication's two-rename swap may move DIR away between the
+     * stat and the open: then look again (it is missing, or the new one). */
+    for (int tries = 0; fd < 0; tries++) {
+        *kind = ETP_BUNDLE_TARGET_MISSING;
+        if (fstatat(parentfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            if (errno == ENOENT)
+                return ETP_OK;
+            return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "cannot inspect: %s",
+                                 strerror(errno));
+        }
+        if (!S_ISDIR(st.st_mode))
+            break;
+        fd = openat(parentfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 && (errno != ENOENT || tries >= 8))
+            return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "cannot open directory: %s",
+                                 strerror(errno));
     }
     if (S_ISLNK(st.st_mode))
         return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
@@ -183,12 +194,9 @@ etp_status etp_target_classify(int parentfd, const char *leaf, const char *dir, 
     if (!S_ISDIR(st.st_mode))
         return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET,
                              "exists and is not a directory");
+    struct stat opened; /* the directory opened may be newer than the stat */
     if (mode)
-        *mode = st.st_mode & 07777;
-    int fd = openat(parentfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return etp_error_set(err, ETP_E_IO, dir, ETP_NO_OFFSET, "cannot open directory: %s",
-                             strerror(errno));
+        *mode = (fstat(fd, &opened) == 0 ? opened.st_mode : st.st_mode) & 07777;
     *kind = holds_manifest(fd) ? ETP_BUNDLE_TARGET_BUNDLE
             : is_empty_dir(fd) ? ETP_BUNDLE_TARGET_EMPTY
                                : ETP_BUNDLE_TARGET_OTHER;
