@@ -147,8 +147,14 @@ def main():
         check(abs(step - want) < 0.06, f"{s['key']}: step {step:.3f}, injected {want}")
 
     # ---- the regression verb: the injected series, and no other ----
-    rep = json.loads(run([ETPROF, "db", "regressions", "--db", db, "--metric",
-                          "method_execute.avg", "--json"]).stdout)
+    regressions = [ETPROF, "db", "regressions", "--db", db, "--metric", "method_execute.avg", "--json"]
+    text = run(regressions).stdout
+    rep = json.loads(text)
+    # Read in two halves at once (forced on this short history): the same verdicts.
+    os.environ["ETPROF_SERIES_SPLIT_MIN"] = "2"
+    split = run(regressions).stdout
+    del os.environ["ETPROF_SERIES_SPLIT_MIN"]
+    check(split == text, "db regressions over a history read in two halves: the same answer")
     found = {s["series"] for s in rep["series"] if s["regression"]["verdict"] == "regression"}
     check(found == set(injected), f"db regressions found {sorted(found)}, injected {sorted(injected)}")
     for s in rep["series"]:

@@ -141,6 +141,15 @@ const char *etp_db_col_bytes(etp_db_query *q, int c, size_t *len)
 
 void etp_db_reset(etp_db_query *q) { q->ops->reset(q); }
 
+int etp_db_open_reader(etp_db *db, etp_db **out, etp_error *err)
+{
+    *out = NULL;
+    const char *target = db->ops->reader_target ? db->ops->reader_target(db) : NULL;
+    if (!target || !*target)
+        return 0;
+    return etp_db_open(target, ETP_DB_READ, out, err) ? -1 : 1;
+}
+
 uint32_t etp_db_insert_rows_max(const etp_db *db) { return db->ops->insert_rows_max; }
 
 void etp_db_finalize(etp_db_query *q)

@@ -51,6 +51,13 @@ void etp_db_redact(const char *target, char *out, size_t size);
 /* Connect. The error names the redacted target. */
 etp_status etp_db_open(const char *target, unsigned flags, etp_db **out, etp_error *err);
 void etp_db_close(etp_db *db);
+/* Another connection to the database @p db is on, for reading on another
+ * thread while @p db is used on this one (each connection stays on one
+ * thread at a time). Returns 1 with *@p out where the engine offers one
+ * cheaply (SQLite: the same file), 0 where it does not (a server: a second
+ * connection is a second server process to start), -1 with @p err set when
+ * opening failed. */
+int etp_db_open_reader(etp_db *db, etp_db **out, etp_error *err);
 etp_db_engine etp_db_engine_get(const etp_db *db);
 /* The redacted target (for messages). */
 const char *etp_db_shown(const etp_db *db);

@@ -14,6 +14,9 @@ typedef struct etp_db_ops {
     etp_status (*open)(const char *target, const char *shown, unsigned flags, etp_db **out,
                        etp_error *err);
     void (*close)(etp_db *db);
+    /* The target of another connection to the same database (NULL: none
+     * offered, see etp_db_open_reader). */
+    const char *(*reader_target)(etp_db *db);
     int (*readonly)(const etp_db *db);
     etp_status (*exec)(etp_db *db, const char *sql, etp_error *err);
     const char *begin_write, *begin_read;

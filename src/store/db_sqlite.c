@@ -49,6 +49,9 @@ static void sq_close(etp_db *db)
     free(d);
 }
 
+/* The main database's file ("" for a temporary or in-memory one). */
+static const char *sq_reader_target(etp_db *db) { return sqlite3_db_filename(((sq_db *)db)->h, "main"); }
+
 static int sq_readonly(const etp_db *db) { return sqlite3_db_readonly(((const sq_db *)db)->h, "main") == 1; }
 
 static etp_status sq_exec(etp_db *db, const char *sql, etp_error *err)
@@ -230,6 +233,7 @@ const etp_db_ops etp_db_sqlite_ops = {
     .norowid = " WITHOUT ROWID",
     .open = sq_open,
     .close = sq_close,
+    .reader_target = sq_reader_target,
     .readonly = sq_readonly,
     .exec = sq_exec,
     .begin_write = "BEGIN IMMEDIATE",

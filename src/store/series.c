@@ -6,6 +6,7 @@
 #include "store/store_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,10 +69,15 @@ typedef struct detailed_point {
 /* The groups met so far: identity (class, then the other values) -> index.
  * Each series' points go straight into its own array as they are read
  * (doubling, in the result's arena). */
+typedef struct group_extra {
+    uint32_t points_cap;          /* the room of the series' points array */
+    const char *kind;             /* the entity kind of its identity ("" for a metric) */
+} group_extra;
+
 typedef struct groups {
     etp_store_dict index;         /* identity -> series index */
     etp_history_series *series;   /* key, group labels, metric, unit; points as read */
-    uint32_t *points_cap;         /* the room of each series' points array */
+    group_extra *extra;           /* beside each series */
     uint32_t n, cap;
 } groups;
 
@@ -89,6 +95,10 @@ typedef struct build {
     etp_hm head_index;
     etp_store_dict classes;       /* the head-field values of a class -> its number */
     groups g;
+    /* Which runs the values query reads: all (0), those below split (1),
+     * or from split on (2): the two halves of a split series. */
+    int part;
+    int64_t split;
     detailed_point *detailed;     /* the points of --detailed runs, in the order read */
     uint32_t ndetailed, detailed_cap;
     char *ident;                  /* scratch for one identity */
@@ -207,24 +217,32 @@ static int64_t class_of(build *b, head *h)
     return h->cls = *slot;
 }
 
+/* Room for one more series in @p g. */
+static int group_room(groups *g)
+{
+    if (g->n < g->cap)
+        return 0;
+    uint32_t cap = g->cap ? g->cap * 2 : 16;
+    etp_history_series *s = realloc(g->series, cap * sizeof *s);
+    if (s)
+        g->series = s;
+    group_extra *x = s ? realloc(g->extra, cap * sizeof *x) : NULL;
+    if (!x)
+        return -1;
+    g->extra = x;
+    g->cap = cap;
+    return 0;
+}
+
 /* The series @p g (of b->g.n) made for the values @p vals. */
-static int make_group(build *b, const char *const *vals, const char *unit)
+static int make_group(build *b, const char *const *vals, const char *unit, const char *kind)
 {
     groups *g = &b->g;
-    if (g->n == g->cap) {
-        uint32_t cap = g->cap ? g->cap * 2 : 16;
-        etp_history_series *s = realloc(g->series, cap * sizeof *s);
-        if (s)
-            g->series = s;
-        uint32_t *pc = s ? realloc(g->points_cap, cap * sizeof *pc) : NULL;
-        if (!pc)
-            return -1;
-        g->points_cap = pc;
-        g->cap = cap;
-    }
+    if (group_room(g))
+        return -1;
     etp_history_series *s = &g->series[g->n];
     memset(s, 0, sizeof *s);
-    g->points_cap[g->n] = 0;
+    g->extra[g->n] = (group_extra){0, kind ? kind : ""};
     etp_history_label *gl = etp_arena_alloc(b->a, (b->group_by_count + 1) * sizeof *gl);
     size_t key_len = strlen(unit) + 8;
     for (uint32_t i = 0; i < b->group_by_count; i++)
@@ -280,7 +298,7 @@ static int group_of(build *b, const char *run_id, head *h, const etp_history_lab
         for (uint32_t i = 0; i < b->group_by_count; i++)
             vals[i] = group_value(run_id, h, b->group_place[i], b->group_by[i], labels, nlabels);
         *slot = b->g.n;
-        if (make_group(b, vals, unit))
+        if (make_group(b, vals, unit, kind))
             return -1;
     }
     *out = (uint32_t)*slot;
@@ -301,7 +319,7 @@ static int numeric(const char *s, double *v)
 static etp_history_point *point_slot(build *b, uint32_t g)
 {
     etp_history_series *s = &b->g.series[g];
-    uint32_t *cap = &b->g.points_cap[g];
+    uint32_t *cap = &b->g.extra[g].points_cap;
     if (s->point_count == *cap) {
         if (*cap > UINT32_MAX / 2)
             return NULL;
@@ -506,21 +524,26 @@ void etp_history_series_free(etp_history_series_set *set)
  * them as they come instead of building a hash table of the whole history.
  * @p entity_col is one of entity_stats (a constant column name, never text
  * from the caller); every value is a bound parameter. */
-static char *values_sql(const build *b, const char *entity_col)
+static char *values_sql(const build *b, const char *entity_col, int *range_param)
 {
     int next = 2;
     char *cond = etp_store_filter_sql(&b->q->filter, "k", 1, &next);
+    const char *alias = entity_col ? "e" : "m";
+    char range[64] = "";
+    *range_param = b->part ? next : 0;
+    if (b->part) /* the half of a split series (etp_store_series) */
+        snprintf(range, sizeof range, " AND %s.run %s $%d", alias, b->part == 1 ? "<" : ">=", next);
     char *sql = NULL;
     if (cond && !entity_col)
         sql = etp_strprintf("SELECT k.head, k.point, m.value, m.samples FROM metrics m "
                             "JOIN series_runs k ON k.run = m.run "
-                            "WHERE m.kind = $1 AND m.value IS NOT NULL%s ORDER BY m.run",
-                            cond);
+                            "WHERE m.kind = $1 AND m.value IS NOT NULL%s%s ORDER BY m.run",
+                            cond, range);
     else if (cond)
         sql = etp_strprintf("SELECT k.head, k.point, e.%s, e.executions FROM entities e "
                             "JOIN series_runs k ON k.run = e.run "
-                            "WHERE e.entity = $1 AND e.%s IS NOT NULL%s ORDER BY e.run",
-                            entity_col, entity_col, cond);
+                            "WHERE e.entity = $1 AND e.%s IS NOT NULL%s%s ORDER BY e.run",
+                            entity_col, entity_col, cond, range);
     free(cond);
     return sql;
 }
@@ -568,7 +591,8 @@ static etp_status read_all_points(build *b, const char *name, const char *entity
         n++;
     }
     etp_db_finalize(dq);
-    char *sql = !st && n ? values_sql(b, entity_col) : NULL;
+    int range_param = 0;
+    char *sql = !st && n ? values_sql(b, entity_col, &range_param) : NULL;
     if (!st && n && !sql)
         st = etp_store_nomem(s, err);
     for (uint32_t i = 0; !st && i < n; i++) {
@@ -577,6 +601,8 @@ static etp_status read_all_points(build *b, const char *name, const char *entity
             break;
         etp_db_bind_int(vq, 1, rows[i].id);
         etp_store_filter_bind(&q->filter, vq, 2);
+        if (range_param)
+            etp_db_bind_int(vq, range_param, b->split);
         st = read_points(b, vq, q->entity ? NULL : rows[i].unit, q->entity ? rows[i].kind : NULL, err);
         etp_db_finalize(vq);
     }
@@ -599,6 +625,231 @@ static void make_series(build *b)
     }
     if (g->n)
         qsort(g->series, g->n, sizeof *g->series, cmp_series);
+}
+
+/* ---- a series read in two halves ------------------------------------------ */
+
+/* A history at least this many runs long is read in two halves at once, the
+ * newer on a second connection and thread, where the engine offers one
+ * (etp_db_open_reader). ETPROF_SERIES_SPLIT_MIN sets another length (tests
+ * split small histories with it); 0 never splits. */
+#define SPLIT_MIN_RUNS 20000
+
+static void build_init(build *b, etp_store *s, const etp_store_series_query *q, etp_arena *a)
+{
+    memset(b, 0, sizeof *b);
+    b->s = s;
+    b->q = q;
+    b->a = a;
+    etp_store_dict_init(&b->g.index);
+    b->group_by = q->group_by_count ? q->group_by : default_group_by;
+    b->group_by_count = q->group_by_count ? q->group_by_count : 3;
+    for (uint32_t i = 0; i < b->group_by_count; i++)
+        b->group_place[i] = key_place(b->group_by[i]);
+    b->order_place = q->order_by ? key_place(q->order_by) : KEY_LABEL;
+    etp_hm_init(&b->head_index);
+    etp_store_dict_init(&b->classes);
+}
+
+static void build_free(build *b)
+{
+    free(b->ident);
+    free(b->g.series);
+    free(b->g.extra);
+    free(b->detailed);
+    etp_store_dict_free(&b->g.index);
+    etp_store_dict_free(&b->classes);
+    etp_hm_free(&b->head_index);
+    free(b->heads);
+}
+
+/* The newer half: its own connection, build and arena. */
+typedef struct half {
+    etp_store store;              /* only its db is used */
+    etp_arena arena;
+    build b;
+    const char *name, *entity_col;
+    etp_status st;
+    etp_error err;
+} half;
+
+static void *read_half(void *arg)
+{
+    half *h = arg;
+    h->st = load_heads(&h->b, &h->err);
+    if (!h->st)
+        h->st = read_all_points(&h->b, h->name, h->entity_col, &h->err);
+    return NULL;
+}
+
+/* Where to split the runs of @p s in two (0: do not). */
+static int64_t split_point(etp_store *s)
+{
+    const char *env = getenv("ETPROF_SERIES_SPLIT_MIN");
+    long long min_runs = SPLIT_MIN_RUNS;
+    if (env && *env) {
+        char *end;
+        min_runs = strtoll(env, &end, 10);
+        if (*end || min_runs < 0)
+            min_runs = SPLIT_MIN_RUNS;
+    }
+    if (!min_runs)
+        return 0;
+    etp_db_query *q;
+    etp_error ignored;
+    int64_t lo = 0, hi = -1;
+    int row = 0;
+    /* Two subqueries: SQLite reads a lone min() or max() of a key off the
+     * end of its index, but both in one SELECT scan the table. */
+    if (etp_db_prepare(s->db,
+                       "SELECT (SELECT min(run) FROM series_runs), (SELECT max(run) FROM series_runs)",
+                       &q, &ignored))
+        return 0;
+    if (!etp_db_step(q, &row, &ignored) && row && !etp_db_col_null(q, 0)) {
+        lo = etp_db_col_int(q, 0);
+        hi = etp_db_col_int(q, 1);
+    }
+    etp_db_finalize(q);
+    if (hi < lo || hi - lo + 1 < (int64_t)min_runs || hi - lo < 1)
+        return 0;
+    return lo + (hi - lo + 1) / 2;
+}
+
+/* The series of @p h's build merged into @p b's: the same series (key and
+ * entity kind) gets the newer points after its own (both halves are in run
+ * order, the newer all after the older), a series met only in the newer
+ * half is moved over; the --detailed places follow. @p h's arena becomes
+ * @p b's. 0, or -1 when out of memory. */
+static int merge_half(build *b, half *h)
+{
+    groups *g = &b->g, *hg = &h->b.g;
+    etp_store_dict by_key;
+    etp_store_dict_init(&by_key);
+    uint32_t *to = hg->n ? malloc(hg->n * sizeof *to) : NULL, *offset = hg->n ? malloc(hg->n * sizeof *offset) : NULL;
+    char *k = NULL;
+    size_t kcap = 0;
+    int rc = hg->n && (!to || !offset) ? -1 : 0;
+    for (uint32_t pass = 0; !rc && pass < 2; pass++) {
+        /* pass 0: index b's series; pass 1: place h's */
+        uint32_t n = pass ? hg->n : g->n;
+        for (uint32_t i = 0; !rc && i < n; i++) {
+            const etp_history_series *ser = pass ? &hg->series[i] : &g->series[i];
+            const char *kind = pass ? hg->extra[i].kind : g->extra[i].kind;
+            size_t kl = strlen(ser->key), tl = strlen(kind), len = kl + 1 + tl;
+            if (len > kcap) {
+                char *nk = realloc(k, len * 2);
+                if (!nk) {
+                    rc = -1;
+                    break;
+                }
+                k = nk;
+                kcap = len * 2;
+            }
+            memcpy(k, ser->key, kl + 1);
+            memcpy(k + kl + 1, kind, tl);
+            int added;
+            int64_t *slot = etp_store_dict_slot(&by_key, k, len, &added);
+            if (!slot) {
+                rc = -1;
+                break;
+            }
+            if (!pass) {
+                *slot = i;
+                continue;
+            }
+            if (added) { /* only in the newer half: moved over */
+                if (group_room(g)) {
+                    rc = -1;
+                    break;
+                }
+                *slot = g->n;
+                g->series[g->n] = *ser;
+                g->extra[g->n] = hg->extra[i];
+                to[i] = g->n++;
+                offset[i] = 0;
+                continue;
+            }
+            etp_history_series *mine = &g->series[*slot];
+            uint32_t total = mine->point_count + ser->point_count;
+            etp_history_point *v = total ? etp_arena_alloc(b->a, total * sizeof *v) : NULL;
+            if (total && !v) {
+                rc = -1;
+                break;
+            }
+            if (mine->point_count)
+                memcpy(v, mine->points, mine->point_count * sizeof *v);
+            if (ser->point_count)
+                memcpy(v + mine->point_count, ser->points, ser->point_count * sizeof *v);
+            to[i] = (uint32_t)*slot;
+            offset[i] = mine->point_count;
+            mine->points = v;
+            mine->point_count = total;
+            g->extra[*slot].points_cap = total;
+        }
+    }
+    for (uint32_t j = 0; !rc && j < h->b.ndetailed; j++) {
+        detailed_point d = h->b.detailed[j];
+        rc = note_detailed(b, to[d.group], offset[d.group] + d.index);
+    }
+    etp_arena_adopt(b->a, &h->arena);
+    free(k);
+    free(to);
+    free(offset);
+    etp_store_dict_free(&by_key);
+    return rc;
+}
+
+/* The points of the series: all on this connection, or the older half here
+ * while a second connection reads the newer one. */
+static etp_status read_series_points(build *b, const char *name, const char *entity_col,
+                                     etp_error *err)
+{
+    int64_t split = split_point(b->s);
+    half *h = split ? calloc(1, sizeof *h) : NULL;
+    etp_db *reader = NULL;
+    if (h && etp_db_open_reader(b->s->db, &reader, &h->err) != 1) {
+        free(h); /* a failed second connection only costs the speed-up */
+        h = NULL;
+    }
+    pthread_t thread;
+    if (h) {
+        h->store.db = reader;
+        etp_store_dict_init(&h->store.metric_kinds);
+        etp_store_dict_init(&h->store.entity_keys);
+        etp_store_dict_init(&h->store.run_heads);
+        build_init(&h->b, &h->store, b->q, &h->arena);
+        h->b.metric_name = b->metric_name;
+        h->b.part = 2;
+        h->b.split = split;
+        h->name = name;
+        h->entity_col = entity_col;
+        etp_error_clear(&h->err);
+        if (pthread_create(&thread, NULL, read_half, h)) {
+            build_free(&h->b);
+            etp_db_close(reader);
+            free(h);
+            h = NULL;
+        } else {
+            b->part = 1;
+            b->split = split;
+        }
+    }
+    etp_status st = read_all_points(b, name, entity_col, err);
+    if (h) {
+        pthread_join(thread, NULL);
+        if (!st && h->st) {
+            st = h->st;
+            *err = h->err;
+        }
+        if (!st && merge_half(b, h))
+            st = etp_store_nomem(b->s, err);
+        b->part = 0;
+        build_free(&h->b);
+        etp_arena_free(&h->arena); /* empty once merged */
+        etp_db_close(reader);
+        free(h);
+    }
+    return st;
 }
 
 etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
@@ -630,19 +881,12 @@ etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
     series_result *r = calloc(1, sizeof *r);
     if (!r)
         return etp_store_nomem(s, err);
-    build b = {.s = s, .q = q, .a = &r->arena};
-    etp_store_dict_init(&b.g.index);
-    b.group_by = q->group_by_count ? q->group_by : default_group_by;
-    b.group_by_count = q->group_by_count ? q->group_by_count : 3;
-    for (uint32_t i = 0; i < b.group_by_count; i++)
-        b.group_place[i] = key_place(b.group_by[i]);
-    b.order_place = q->order_by ? key_place(q->order_by) : KEY_LABEL;
-    etp_hm_init(&b.head_index);
-    etp_store_dict_init(&b.classes);
+    build b;
+    build_init(&b, s, q, &r->arena);
     b.metric_name = etp_arena_strdup(&r->arena, name);
     etp_status st = b.metric_name ? load_heads(&b, err) : etp_store_nomem(s, err);
     if (!st)
-        st = read_all_points(&b, name, entity_col, err);
+        st = read_series_points(&b, name, entity_col, err);
     /* A summary metric "FIGURE.stat" has the figure's per-execution values. */
     const char *dot = strrchr(name, '.');
     if (!st && !q->entity && !q->no_samples && dot && find_stat(dot + 1, metric_stats, 4)) {
@@ -660,14 +904,7 @@ etp_status etp_store_series(etp_store *s, const etp_store_series_query *q,
     }
     if (!st)
         r->pub.count = b.g.n;
-    free(b.ident);
-    free(b.g.series);
-    free(b.g.points_cap);
-    free(b.detailed);
-    etp_store_dict_free(&b.g.index);
-    etp_store_dict_free(&b.classes);
-    etp_hm_free(&b.head_index);
-    free(b.heads);
+    build_free(&b);
     if (st) {
         etp_history_series_free(&r->pub);
         return st;

@@ -290,6 +290,25 @@ char *etp_arena_strndup(etp_arena *a, const char *s, size_t n)
 
 char *etp_arena_strdup(etp_arena *a, const char *s) { return s ? etp_arena_strndup(a, s, strlen(s)) : NULL; }
 
+void etp_arena_adopt(etp_arena *into, etp_arena *from)
+{
+    struct etp_arena_chunk *tail = from->chunks;
+    if (!tail)
+        return;
+    while (tail->next)
+        tail = tail->next;
+    if (into->chunks) { /* behind the chunk being filled, which stays first */
+        tail->next = into->chunks->next;
+        into->chunks->next = from->chunks;
+    } else {
+        into->chunks = from->chunks;
+        into->used = from->used;
+        into->cap = from->cap;
+    }
+    from->chunks = NULL;
+    from->used = from->cap = 0;
+}
+
 void etp_arena_free(etp_arena *a)
 {
     for (struct etp_arena_chunk *c = a->chunks, *next; c; c = next) {

@@ -148,6 +148,9 @@ typedef struct etp_arena {
 /* malloc, but a block of 2 MiB or more is aligned to and advised for huge
  * pages (free() it as usual). */
 void *etp_store_big_alloc(size_t n);
+/* Move every block of @p from into @p into (what was allocated from @p from
+ * now lives as long as @p into); @p from is left empty. */
+void etp_arena_adopt(etp_arena *into, etp_arena *from);
 void *etp_arena_alloc(etp_arena *a, size_t n);     /* 16-byte aligned; NULL: OOM */
 void *etp_arena_calloc(etp_arena *a, size_t n);    /* the same, zeroed */
 char *etp_arena_strndup(etp_arena *a, const char *s, size_t n);
