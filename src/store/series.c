@@ -2,7 +2,9 @@
  * one query for the values (a summary metric, or one statistic of one
  * entity), one for the per-execution values of --detailed runs, then the
  * points grouped (program x method x device by default; never two units in
- * one series), ordered, and handed out from one arena. */
+ * one series), ordered, and handed out from one arena. A long SQLite
+ * history is read in two halves at once, on two connections and threads,
+ * then merged (read_series_points). */
 #include "store/store_internal.h"
 
 #include <math.h>
@@ -66,14 +68,14 @@ typedef struct detailed_point {
     uint32_t group, index;
 } detailed_point;
 
-/* The groups met so far: identity (class, then the other values) -> index.
- * Each series' points go straight into its own array as they are read
- * (doubling, in the result's arena). */
 typedef struct group_extra {
     uint32_t points_cap;          /* the room of the series' points array */
     const char *kind;             /* the entity kind of its identity ("" for a metric) */
 } group_extra;
 
+/* The groups met so far: identity (class, then the other values) -> index.
+ * Each series' points go straight into its own array as they are read
+ * (doubling, in the result's arena). */
 typedef struct groups {
     etp_store_dict index;         /* identity -> series index */
     etp_history_series *series;   /* key, group labels, metric, unit; points as read */
@@ -725,7 +727,9 @@ static int merge_half(build *b, half *h)
     groups *g = &b->g, *hg = &h->b.g;
     etp_store_dict by_key;
     etp_store_dict_init(&by_key);
-    uint32_t *to = hg->n ? malloc(hg->n * sizeof *to) : NULL, *offset = hg->n ? malloc(hg->n * sizeof *offset) : NULL;
+    /* where each of h's series went in b's, and how many points it found there */
+    uint32_t *to = hg->n ? malloc(hg->n * sizeof *to) : NULL;
+    uint32_t *offset = hg->n ? malloc(hg->n * sizeof *offset) : NULL;
     char *k = NULL;
     size_t kcap = 0;
     int rc = hg->n && (!to || !offset) ? -1 : 0;
