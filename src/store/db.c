@@ -141,11 +141,19 @@ const char *etp_db_col_bytes(etp_db_query *q, int c, size_t *len)
 
 void etp_db_reset(etp_db_query *q) { q->ops->reset(q); }
 
+static const char *reader_target(etp_db *db)
+{
+    const char *target = db->ops->reader_target ? db->ops->reader_target(db) : NULL;
+    return target && *target ? target : NULL;
+}
+
+int etp_db_offers_reader(etp_db *db) { return reader_target(db) != NULL; }
+
 int etp_db_open_reader(etp_db *db, etp_db **out, etp_error *err)
 {
     *out = NULL;
-    const char *target = db->ops->reader_target ? db->ops->reader_target(db) : NULL;
-    if (!target || !*target)
+    const char *target = reader_target(db);
+    if (!target)
         return 0;
     return etp_db_open(target, ETP_DB_READ, out, err) ? -1 : 1;
 }

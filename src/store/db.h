@@ -58,6 +58,8 @@ void etp_db_close(etp_db *db);
  * connection is a second server process to start), -1 with @p err set when
  * opening failed. */
 int etp_db_open_reader(etp_db *db, etp_db **out, etp_error *err);
+/* 1 when etp_db_open_reader would try to open one, without opening it. */
+int etp_db_offers_reader(etp_db *db);
 etp_db_engine etp_db_engine_get(const etp_db *db);
 /* The redacted target (for messages). */
 const char *etp_db_shown(const etp_db *db);

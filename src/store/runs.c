@@ -138,10 +138,10 @@ etp_status etp_store_labels_in(char *copy, size_t len, etp_arena *a, etp_history
     etp_history_label *labels = n ? etp_arena_alloc(a, n * sizeof *labels) : NULL;
     if (n && !labels)
         return ETP_E_NOMEM;
-    if (n && n <= 16)
-        memcpy(labels, few, n * sizeof *labels);
-    else if (n)
+    if (n > 16)
         (void)etp_store_labels_parse(copy, len, labels, n);
+    else if (n)
+        memcpy(labels, few, n * sizeof *labels);
     r->label_count = n;
     r->labels = labels;
     return ETP_OK;

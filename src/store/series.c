@@ -695,7 +695,7 @@ static int64_t split_point(etp_store *s)
         if (*end || min_runs < 0)
             min_runs = SPLIT_MIN_RUNS;
     }
-    if (!min_runs)
+    if (!min_runs || !etp_db_offers_reader(s->db))
         return 0;
     etp_db_query *q;
     etp_error ignored;
@@ -717,6 +717,26 @@ static int64_t split_point(etp_store *s)
     return lo + (hi - lo + 1) / 2;
 }
 
+/* The slot of series @p i of @p g in @p d, by its identity beyond the
+ * build that made it: its key, a NUL, its entity kind (@p scratch holds
+ * the text). NULL when out of memory. */
+static int64_t *series_slot(etp_store_dict *d, const groups *g, uint32_t i, char **scratch,
+                            size_t *cap, int *added)
+{
+    const char *key = g->series[i].key, *kind = g->extra[i].kind;
+    size_t kl = strlen(key), tl = strlen(kind), len = kl + 1 + tl;
+    if (len > *cap) {
+        char *nk = realloc(*scratch, len * 2);
+        if (!nk)
+            return NULL;
+        *scratch = nk;
+        *cap = len * 2;
+    }
+    memcpy(*scratch, key, kl + 1);
+    memcpy(*scratch + kl + 1, kind, tl);
+    return etp_store_dict_slot(d, *scratch, len, added);
+}
+
 /* The series of @p h's build merged into @p b's: the same series (key and
  * entity kind) gets the newer points after its own (both halves are in run
  * order, the newer all after the older), a series met only in the newer
@@ -732,49 +752,28 @@ static int merge_half(build *b, half *h)
     uint32_t *offset = hg->n ? malloc(hg->n * sizeof *offset) : NULL;
     char *k = NULL;
     size_t kcap = 0;
-    int rc = hg->n && (!to || !offset) ? -1 : 0;
-    for (uint32_t pass = 0; !rc && pass < 2; pass++) {
-        /* pass 0: index b's series; pass 1: place h's */
-        uint32_t n = pass ? hg->n : g->n;
-        for (uint32_t i = 0; !rc && i < n; i++) {
-            const etp_history_series *ser = pass ? &hg->series[i] : &g->series[i];
-            const char *kind = pass ? hg->extra[i].kind : g->extra[i].kind;
-            size_t kl = strlen(ser->key), tl = strlen(kind), len = kl + 1 + tl;
-            if (len > kcap) {
-                char *nk = realloc(k, len * 2);
-                if (!nk) {
-                    rc = -1;
-                    break;
-                }
-                k = nk;
-                kcap = len * 2;
-            }
-            memcpy(k, ser->key, kl + 1);
-            memcpy(k + kl + 1, kind, tl);
-            int added;
-            int64_t *slot = etp_store_dict_slot(&by_key, k, len, &added);
-            if (!slot) {
-                rc = -1;
-                break;
-            }
-            if (!pass) {
-                *slot = i;
-                continue;
-            }
-            if (added) { /* only in the newer half: moved over */
-                if (group_room(g)) {
-                    rc = -1;
-                    break;
-                }
-                *slot = g->n;
-                g->series[g->n] = *ser;
-                g->extra[g->n] = hg->extra[i];
-                to[i] = g->n++;
-                offset[i] = 0;
-                continue;
-            }
+    int added, rc = hg->n && (!to || !offset) ? -1 : 0;
+    for (uint32_t i = 0; !rc && i < g->n; i++) {
+        int64_t *slot = series_slot(&by_key, g, i, &k, &kcap, &added);
+        if (slot)
+            *slot = i;
+        else
+            rc = -1;
+    }
+    for (uint32_t i = 0; !rc && i < hg->n; i++) {
+        int64_t *slot = series_slot(&by_key, hg, i, &k, &kcap, &added);
+        if (!slot || (added && group_room(g))) {
+            rc = -1;
+        } else if (added) { /* only in the newer half: moved over */
+            *slot = g->n;
+            g->series[g->n] = hg->series[i];
+            g->extra[g->n] = hg->extra[i];
+            to[i] = g->n++;
+            offset[i] = 0;
+        } else {
             etp_history_series *mine = &g->series[*slot];
-            uint32_t total = mine->point_count + ser->point_count;
+            const etp_history_series *theirs = &hg->series[i];
+            uint32_t total = mine->point_count + theirs->point_count;
             etp_history_point *v = total ? etp_arena_alloc(b->a, total * sizeof *v) : NULL;
             if (total && !v) {
                 rc = -1;
@@ -782,8 +781,8 @@ static int merge_half(build *b, half *h)
             }
             if (mine->point_count)
                 memcpy(v, mine->points, mine->point_count * sizeof *v);
-            if (ser->point_count)
-                memcpy(v + mine->point_count, ser->points, ser->point_count * sizeof *v);
+            if (theirs->point_count)
+                memcpy(v + mine->point_count, theirs->points, theirs->point_count * sizeof *v);
             to[i] = (uint32_t)*slot;
             offset[i] = mine->point_count;
             mine->points = v;

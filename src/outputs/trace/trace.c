@@ -859,7 +859,8 @@ etp_status etp_trace_write(const etp_etdump *d, const etp_trace_options *opt,
     if (st)
         return st;
     if (fputc('\n', fp) == EOF || fflush(fp))
-        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "cannot write the trace: %s", strerror(errno));
+        return etp_error_set(err, ETP_E_IO, NULL, ETP_NO_OFFSET, "cannot write the trace: %s",
+                             strerror(errno));
     return ETP_OK;
 }
 
